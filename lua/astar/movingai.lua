@@ -1,0 +1,145 @@
+--- Readers for the Moving AI benchmark formats (`.map` and `.scen`).
+-- File coordinates are 0-based; everything returned here is 1-based.
+-- @module astar.movingai
+local core = require "astar.core"
+
+local M = {}
+
+-- Walkable terrain ('.', 'G', 'S') and everything a unit may not enter.
+local LEGEND = {
+  ["."] = 1, G = 1, S = 1,
+  ["@"] = false, O = false, T = false, W = false,
+}
+
+local function lines_of(text)
+  local lines = {}
+  for line in (text .. "\n"):gmatch("([^\n]*)\n") do
+    lines[#lines + 1] = (line:gsub("\r$", ""))
+  end
+  if lines[#lines] == "" then lines[#lines] = nil end
+  return lines
+end
+
+local function malformed(fname, fmt, ...)
+  error(("bad argument #1 to '%s' (malformed map: " .. fmt .. ")"):format(fname, ...), 0)
+end
+
+local function parse_map(text, fname)
+  if type(text) ~= "string" then
+    error(("bad argument #1 to '%s' (string expected, got %s)"):format(fname, type(text)), 0)
+  end
+  local lines = lines_of(text)
+  local header = {}
+  local i = 1
+  while lines[i] and lines[i] ~= "map" do
+    local key, value = lines[i]:match("^(%a+)%s+(%S+)%s*$")
+    if not key then malformed(fname, "line %d: expected 'key value' or 'map'", i) end
+    header[key] = value
+    i = i + 1
+  end
+  if not lines[i] then malformed(fname, "no 'map' line") end
+  if header.type ~= "octile" then
+    malformed(fname, "type must be 'octile', got '%s'", tostring(header.type))
+  end
+  local w, h = tonumber(header.width), tonumber(header.height)
+  if not w or w < 1 or w % 1 ~= 0 then malformed(fname, "bad width '%s'", tostring(header.width)) end
+  if not h or h < 1 or h % 1 ~= 0 then malformed(fname, "bad height '%s'", tostring(header.height)) end
+  local body = {}
+  for y = 1, h do
+    local row = lines[i + y]
+    if not row then malformed(fname, "%d rows, expected %d", y - 1, h) end
+    if #row ~= w then malformed(fname, "row %d has %d cells, expected %d", y, #row, w) end
+    local bad = row:find("[^%.GS@OTW]")
+    if bad then
+      malformed(fname, "unknown terrain '%s' at row %d, column %d", row:sub(bad, bad), y, bad)
+    end
+    body[y] = row
+  end
+  if lines[i + h + 1] then malformed(fname, "more than %d rows", h) end
+  return core.grid_parse(table.concat(body, "\n"), LEGEND)
+end
+
+local function read_file(path, fname)
+  if type(path) ~= "string" then
+    error(("bad argument #1 to '%s' (string expected, got %s)"):format(fname, type(path)), 0)
+  end
+  local f, err = io.open(path, "rb")
+  if not f then return nil, err end
+  local text = f:read("*a")
+  f:close()
+  return text
+end
+
+--- A grid from the text of a Moving AI `.map` file.
+-- `.`, `G`, `S` are walkable (cost 1); `@`, `O`, `T`, `W` are blocked.
+-- Raises on a malformed map.
+-- @string text
+-- @treturn Grid
+function M.parse_map(text)
+  return parse_map(text, "parse_movingai")
+end
+
+--- A grid from a Moving AI `.map` file.
+-- @string path
+-- @treturn[1] Grid
+-- @treturn[2] nil
+-- @treturn[2] string message, if the file cannot be read
+-- @treturn[2] string `"io"`
+function M.load_map(path)
+  local text, err = read_file(path, "load_movingai")
+  if not text then return nil, err, "io" end
+  return parse_map(text, "load_movingai")
+end
+
+local function parse_scen(text, fname)
+  if type(text) ~= "string" then
+    error(("bad argument #1 to '%s' (string expected, got %s)"):format(fname, type(text)), 0)
+  end
+  local list = {}
+  for n, line in ipairs(lines_of(text)) do
+    if n == 1 then
+      if not line:match("^version%s+[%d%.]+%s*$") then
+        error(("bad argument #1 to '%s' (malformed scenarios: line 1: expected 'version N')")
+          :format(fname), 0)
+      end
+    elseif line:find("%S") then
+      local f = {}
+      for field in line:gmatch("%S+") do f[#f + 1] = field end
+      local nums = {}
+      for k, j in ipairs({ 1, 3, 4, 5, 6, 7, 8, 9 }) do nums[k] = tonumber(f[j]) end
+      if #f ~= 9 or not (nums[1] and nums[2] and nums[3] and nums[4] and nums[5]
+          and nums[6] and nums[7] and nums[8]) then
+        error(("bad argument #1 to '%s' (malformed scenarios: line %d: expected 9 fields)")
+          :format(fname, n), 0)
+      end
+      list[#list + 1] = {
+        bucket = nums[1], map = f[2], width = nums[2], height = nums[3],
+        sx = nums[4] + 1, sy = nums[5] + 1, gx = nums[6] + 1, gy = nums[7] + 1,
+        optimal = nums[8],
+      }
+    end
+  end
+  return list
+end
+
+--- The problems of a Moving AI `.scen` text, coordinates made 1-based.
+-- Each is `{bucket=, map=, width=, height=, sx=, sy=, gx=, gy=, optimal=}`.
+-- @string text
+-- @treturn table
+function M.parse_scenarios(text)
+  return parse_scen(text, "parse_scenarios")
+end
+
+--- The problems of a Moving AI `.scen` file.
+-- @string path
+-- @treturn[1] table
+-- @treturn[2] nil
+-- @treturn[2] string message
+-- @treturn[2] string `"io"`
+function M.load_scenarios(path)
+  local text, err = read_file(path, "load_scenarios")
+  if not text then return nil, err, "io" end
+  return parse_scen(text, "load_scenarios")
+end
+
+return M

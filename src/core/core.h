@@ -1,0 +1,26 @@
+/*
+** core.h - internals shared by the files of the core (not installed).
+*/
+#ifndef ASTAR_CORE_H
+#define ASTAR_CORE_H
+
+#include "astar.h"
+
+/* An allocator and the number of allocations made through it. */
+typedef struct astar_mem {
+  astar_alloc fn;
+  void *ud;
+  size_t allocs;
+} astar_mem;
+
+/*
+** Ensures '*p' holds at least 'need' elements of 'elem' bytes, growing the
+** capacity '*cap' geometrically. Returns 0, or ASTAR_ENOMEM with '*p' and
+** '*cap' untouched (also when the byte size would overflow).
+*/
+int astar__reserve(astar_mem *m, void **p, size_t *cap, size_t need, size_t elem);
+/* One block of n bytes (NULL on failure or overflow of n == 0). */
+void *astar__alloc(astar_mem *m, size_t n);
+void astar__free(astar_mem *m, void *p, size_t n);
+
+#endif

@@ -1,0 +1,343 @@
+/*
+** search.c - the search engine: A*, weighted A*, Dijkstra, BFS and greedy
+** best-first over any astar_domain, time-sliced, with reusable scratch.
+*/
+#include <math.h>
+#include <string.h>
+#include "core.h"
+
+#define NONE    UINT32_MAX   /* no parent / not on the open list */
+
+/* Engine states besides the outcomes of astar.h. */
+#define S_IDLE  (-100)
+
+/* A node record; 'heap' is its index in the open heap, or NONE once closed. */
+typedef struct node {
+  double g;          /* cost of the best known path from the start */
+  double h;          /* heuristic, computed once */
+  uint32_t id;       /* domain node */
+  uint32_t parent;   /* record index of the predecessor, or NONE */
+  uint32_t heap;
+  uint32_t depth;    /* edges from the start (the BFS key) */
+} node;
+
+/* An open-heap entry carries its keys, so comparisons touch only the heap. */
+typedef struct hent {
+  double f;
+  double g;
+  uint32_t rec;
+} hent;
+
+struct astar_search {
+  astar_mem mem;
+  uint32_t *slot;      /* domain node -> record index (a sparse set) */
+  size_t nslot;
+  node *pool;          /* records of this search, in creation order */
+  size_t npool, cpool;
+  hent *heap;
+  size_t nheap, cheap;
+  astar_edge *edges;
+  size_t cedges;
+  uint32_t *path;
+  size_t cpath;
+  /* the current search */
+  const astar_domain *d;
+  astar_params p;
+  uint32_t goal;
+  uint32_t found;      /* record of the goal, or NONE */
+  uint32_t best;       /* record closest to the goal among those expanded */
+  int state;           /* S_IDLE, ASTAR_RUNNING or a final status */
+  int reopen;          /* may closed records be reopened? */
+  int useh;            /* is the heuristic part of f? */
+  int needh;           /* is the heuristic computed at all? */
+  int pruned;          /* did max_cost discard anything? */
+  astar_stats st;
+};
+
+const char *astar_strstatus(int status) {
+  switch (status) {
+    case ASTAR_FOUND: return "found";
+    case ASTAR_NO_PATH: return "no path";
+    case ASTAR_BLOCKED: return "start or goal blocked";
+    case ASTAR_LIMIT: return "search limit reached";
+    case ASTAR_RUNNING: return "running";
+    case ASTAR_ENOMEM: return "not enough memory";
+    case ASTAR_EINVAL: return "invalid argument";
+    case ASTAR_ESTATE: return "invalid state";
+    case ASTAR_ECALLBACK: return "callback failed";
+    default: return "unknown status";
+  }
+}
+
+void astar_params_init(astar_params *p) {
+  p->algorithm = ASTAR_ALG_ASTAR;
+  p->weight = 1.0;
+  p->max_expansions = UINT64_MAX;
+  p->max_cost = HUGE_VAL;
+  p->partial = 0;
+}
+
+int astar_search_new(astar_search **out, astar_alloc alloc, void *ud) {
+  astar_mem m;
+  astar_search *s;
+  m.fn = alloc; m.ud = ud; m.allocs = 0;
+  s = (astar_search *)astar__alloc(&m, sizeof *s);
+  *out = s;
+  if (s == NULL) return ASTAR_ENOMEM;
+  memset(s, 0, sizeof *s);
+  s->mem = m;
+  s->state = S_IDLE;
+  s->found = s->best = NONE;
+  return 0;
+}
+
+void astar_search_free(astar_search *s) {
+  astar_mem m;
+  if (s == NULL) return;
+  m = s->mem;
+  astar__free(&m, s->slot, s->nslot * sizeof *s->slot);
+  astar__free(&m, s->pool, s->cpool * sizeof *s->pool);
+  astar__free(&m, s->heap, s->cheap * sizeof *s->heap);
+  astar__free(&m, s->edges, s->cedges * sizeof *s->edges);
+  astar__free(&m, s->path, s->cpath * sizeof *s->path);
+  astar__free(&m, s, sizeof *s);
+}
+
+astar_edge *astar_search_edges(astar_search *s, size_t n) {
+  if (n > s->cedges &&
+      astar__reserve(&s->mem, (void **)&s->edges, &s->cedges, n, sizeof *s->edges))
+    return NULL;
+  return s->edges;
+}
+
+void astar_search_stats(const astar_search *s, astar_stats *st) {
+  *st = s->st;
+  st->allocs = s->mem.allocs;
+}
+
+
+/* ---------------------------------------------------------------------- */
+/* Open heap: f ascending, then g descending (deeper first), then creation  */
+/* order. The record of each entry knows where it is (O(log n) decrease).   */
+/* ---------------------------------------------------------------------- */
+
+static int before(const hent *a, const hent *b) {
+  if (a->f != b->f) return a->f < b->f;
+  if (a->g != b->g) return a->g > b->g;
+  return a->rec < b->rec;
+}
+
+static void siftup(astar_search *s, size_t i) {
+  hent e = s->heap[i];
+  while (i > 0) {
+    size_t up = (i - 1) / 2;
+    if (!before(&e, &s->heap[up])) break;
+    s->heap[i] = s->heap[up];
+    s->pool[s->heap[i].rec].heap = (uint32_t)i;
+    i = up;
+  }
+  s->heap[i] = e;
+  s->pool[e.rec].heap = (uint32_t)i;
+}
+
+static void siftdown(astar_search *s, size_t i) {
+  hent e = s->heap[i];
+  size_t n = s->nheap;
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= n) break;
+    if (c + 1 < n && before(&s->heap[c + 1], &s->heap[c])) c++;
+    if (!before(&s->heap[c], &e)) break;
+    s->heap[i] = s->heap[c];
+    s->pool[s->heap[i].rec].heap = (uint32_t)i;
+    i = c;
+  }
+  s->heap[i] = e;
+  s->pool[e.rec].heap = (uint32_t)i;
+}
+
+/* The priority of record 'r' under the current algorithm. */
+static double keyof(const astar_search *s, const node *r) {
+  switch (s->p.algorithm) {
+    case ASTAR_ALG_BFS: return (double)r->depth;
+    case ASTAR_ALG_GREEDY: return r->h;
+    case ASTAR_ALG_DIJKSTRA: return r->g;
+    default: return s->useh ? r->g + s->p.weight * r->h : r->g;
+  }
+}
+
+/* Puts record r (not on the heap) on the heap; capacity is ensured by the
+** caller (the heap never holds more entries than there are records). */
+static void push(astar_search *s, uint32_t r) {
+  hent *e = &s->heap[s->nheap];
+  e->f = keyof(s, &s->pool[r]);
+  e->g = s->pool[r].g;
+  e->rec = r;
+  siftup(s, s->nheap++);
+}
+
+/* Creates the record of domain node 'id'; returns its index or NONE (ENOMEM). */
+static uint32_t newrec(astar_search *s, uint32_t id, double g, double h,
+                       uint32_t parent, uint32_t depth) {
+  node *r;
+  if (s->npool == s->cpool) {
+    size_t want = s->npool + 1;
+    if (s->npool >= NONE - 1) return NONE;
+    if (astar__reserve(&s->mem, (void **)&s->pool, &s->cpool, want, sizeof *s->pool) ||
+        astar__reserve(&s->mem, (void **)&s->heap, &s->cheap, s->cpool, sizeof *s->heap))
+      return NONE;
+  }
+  r = &s->pool[s->npool];
+  r->g = g; r->h = h; r->id = id; r->parent = parent;
+  r->heap = NONE; r->depth = depth;
+  s->slot[id] = (uint32_t)s->npool;
+  s->st.generated++;
+  return (uint32_t)s->npool++;
+}
+
+/* The record of domain node 'id' in this search, or NONE. */
+static uint32_t lookup(const astar_search *s, uint32_t id) {
+  uint32_t r = s->slot[id];
+  return (r < s->npool && s->pool[r].id == id) ? r : NONE;
+}
+
+int astar_search_begin(astar_search *s, const astar_domain *d,
+                       uint32_t start, uint32_t goal, const astar_params *p) {
+  double h = 0;
+  uint32_t r;
+  if (d == NULL || d->expand == NULL || start >= d->nnodes || goal >= d->nnodes ||
+      p->algorithm < ASTAR_ALG_ASTAR || p->algorithm > ASTAR_ALG_GREEDY ||
+      !(p->weight >= 1.0) || p->weight == HUGE_VAL || p->max_cost != p->max_cost)
+    return ASTAR_EINVAL;
+  s->state = S_IDLE;
+  if (s->nslot < d->nnodes) {
+    size_t cap = s->nslot;
+    if (astar__reserve(&s->mem, (void **)&s->slot, &cap, d->nnodes, sizeof *s->slot))
+      return ASTAR_ENOMEM;
+    /* defined contents for the sparse-set check; never cleared again */
+    memset(s->slot + s->nslot, 0, (cap - s->nslot) * sizeof *s->slot);
+    s->nslot = cap;
+  }
+  if (astar_search_edges(s, 8) == NULL) return ASTAR_ENOMEM;
+  s->d = d;
+  s->p = *p;
+  s->goal = goal;
+  s->found = s->best = NONE;
+  s->npool = s->nheap = 0;
+  s->pruned = 0;
+  s->st.expanded = s->st.generated = s->st.reopened = 0;
+  s->useh = d->heuristic != NULL &&
+            (p->algorithm == ASTAR_ALG_ASTAR || p->algorithm == ASTAR_ALG_GREEDY);
+  s->needh = d->heuristic != NULL && (s->useh || p->partial);
+  s->reopen = (p->algorithm == ASTAR_ALG_ASTAR && p->weight == 1.0) ||
+              p->algorithm == ASTAR_ALG_DIJKSTRA;
+  if (s->needh) h = d->heuristic(d->self, start);
+  r = newrec(s, start, 0.0, h, NONE, 0);
+  if (r == NONE) return ASTAR_ENOMEM;
+  push(s, r);
+  s->best = r;
+  s->state = ASTAR_RUNNING;
+  return 0;
+}
+
+/* Relaxes the edges the domain wrote for record 'cur'. */
+static int relax(astar_search *s, uint32_t cur, int n) {
+  const astar_edge *e = s->edges;
+  const double g0 = s->pool[cur].g;
+  const uint32_t depth = s->pool[cur].depth + 1;
+  const int alg = s->p.algorithm;
+  int i;
+  for (i = 0; i < n; i++) {
+    double g = g0 + e[i].cost;
+    uint32_t r;
+    if (g > s->p.max_cost) { s->pruned = 1; continue; }
+    r = lookup(s, e[i].to);
+    if (r == NONE) {
+      double h = s->needh ? s->d->heuristic(s->d->self, e[i].to) : 0.0;
+      r = newrec(s, e[i].to, g, h, cur, depth);
+      if (r == NONE) return ASTAR_ENOMEM;
+      push(s, r);
+    } else {
+      node *rec = &s->pool[r];
+      if (!(g < rec->g) || alg == ASTAR_ALG_BFS) continue;
+      rec->g = g; rec->parent = cur; rec->depth = depth;
+      if (rec->heap == NONE) {           /* closed */
+        if (!s->reopen) continue;
+        s->st.reopened++;
+        push(s, r);
+      } else {
+        hent *he = &s->heap[rec->heap];
+        he->f = keyof(s, rec);
+        he->g = g;
+        /* f usually falls and the entry rises; but greedy keeps f = h, and
+        ** rounding can keep f, so the smaller g may also move it down */
+        siftup(s, rec->heap);
+        siftdown(s, rec->heap);
+      }
+    }
+  }
+  return 0;
+}
+
+static int finish(astar_search *s, int status) {
+  s->state = status;
+  return status;
+}
+
+int astar_search_step(astar_search *s, uint64_t budget) {
+  uint64_t spent = 0;
+  if (s->state != ASTAR_RUNNING) return s->state == S_IDLE ? ASTAR_ESTATE : s->state;
+  for (;;) {
+    uint32_t cur;
+    int n, rc;
+    if (s->nheap == 0) return finish(s, s->pruned ? ASTAR_LIMIT : ASTAR_NO_PATH);
+    cur = s->heap[0].rec;
+    if (s->pool[cur].id == s->goal) {
+      s->found = cur;
+      return finish(s, ASTAR_FOUND);
+    }
+    if (s->st.expanded >= s->p.max_expansions) return finish(s, ASTAR_LIMIT);
+    if (spent >= budget) return ASTAR_RUNNING;
+    /* pop and close */
+    s->pool[cur].heap = NONE;
+    if (--s->nheap > 0) {
+      s->heap[0] = s->heap[s->nheap];
+      siftdown(s, 0);
+    }
+    {
+      const node *r = &s->pool[cur], *b = &s->pool[s->best];
+      if (r->h < b->h || (r->h == b->h && r->g < b->g)) s->best = cur;
+    }
+    s->st.expanded++;
+    spent++;
+    n = s->d->expand(s->d->self, s->pool[cur].id, s);
+    if (n < 0) return finish(s, n);
+    rc = relax(s, cur, n);
+    if (rc < 0) return finish(s, rc);
+  }
+}
+
+int astar_search_run(astar_search *s, const astar_domain *d, uint32_t start,
+                     uint32_t goal, const astar_params *p) {
+  int rc = astar_search_begin(s, d, start, goal, p);
+  if (rc != 0) return rc;
+  return astar_search_step(s, UINT64_MAX);
+}
+
+long astar_search_path(astar_search *s, const uint32_t **nodes, double *cost) {
+  uint32_t end = NONE, r;
+  size_t n = 0, i;
+  if (s->state == ASTAR_FOUND) end = s->found;
+  else if ((s->state == ASTAR_NO_PATH || s->state == ASTAR_LIMIT) && s->p.partial)
+    end = s->best;
+  *nodes = NULL;
+  *cost = 0;
+  if (end == NONE) return 0;
+  for (r = end; r != NONE; r = s->pool[r].parent) n++;
+  if (astar__reserve(&s->mem, (void **)&s->path, &s->cpath, n, sizeof *s->path))
+    return ASTAR_ENOMEM;
+  for (r = end, i = n; r != NONE; r = s->pool[r].parent) s->path[--i] = s->pool[r].id;
+  *nodes = s->path;
+  *cost = s->pool[end].g;
+  return (long)n;
+}

@@ -1,0 +1,118 @@
+/*
+** core.c - luaopen_astar_core, and the argument checks every type shares.
+*/
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "binding.h"
+
+int astar_argerror(lua_State *L, const afn *f, int idx, const char *fmt, ...) {
+  va_list ap;
+  int n = idx - f->self;
+  va_start(ap, fmt);
+  lua_pushvfstring(L, fmt, ap);
+  va_end(ap);
+  if (n <= 0)
+    return luaL_error(L, "calling '%s' on bad self (%s)", f->name, lua_tostring(L, -1));
+  return luaL_error(L, "bad argument #%d to '%s' (%s)", n, f->name, lua_tostring(L, -1));
+}
+
+const char *astar_fmtnum(char *buf, double x) {
+  if (x != x) return "nan";
+  if (x == HUGE_VAL) return "inf";
+  if (x == -HUGE_VAL) return "-inf";
+  snprintf(buf, 32, "%.14g", x);
+  return buf;
+}
+
+double astar_checknumber(lua_State *L, const afn *f, int idx) {
+  if (lua_type(L, idx) != LUA_TNUMBER)
+    astar_argerror(L, f, idx, "number expected, got %s", luaL_typename(L, idx));
+  return (double)lua_tonumber(L, idx);
+}
+
+int astar_checkint(lua_State *L, const afn *f, int idx) {
+  double x = astar_checknumber(L, f, idx);
+  if (x != floor(x) || x < -2147483647.0 || x > 2147483647.0) {
+    char buf[32];
+    astar_argerror(L, f, idx, "integer expected, got %s", astar_fmtnum(buf, x));
+  }
+  return (int)x;
+}
+
+int astar_checkcoord(lua_State *L, const afn *f, int idx, const char *axis, int max) {
+  double x = astar_checknumber(L, f, idx);
+  char buf[32];
+  if (x != floor(x))
+    astar_argerror(L, f, idx, "integer expected, got %s", astar_fmtnum(buf, x));
+  if (x < 1 || x > max)
+    astar_argerror(L, f, idx, "%s out of range: %s not in [1, %d]", axis,
+                   astar_fmtnum(buf, x), max);
+  return (int)x - 1;
+}
+
+double astar_tocost(lua_State *L, int idx) {
+  switch (lua_type(L, idx)) {
+    case LUA_TBOOLEAN: return lua_toboolean(L, idx) ? 1.0 : 0.0;
+    case LUA_TNUMBER: {
+      double c = (double)lua_tonumber(L, idx);
+      return (c > 0 && c < HUGE_VAL) ? c : -1.0;
+    }
+    default: return -1.0;
+  }
+}
+
+double astar_checkcost(lua_State *L, const afn *f, int idx) {
+  double c = astar_tocost(L, idx);
+  if (c < 0) {
+    char buf[32];
+    if (lua_type(L, idx) == LUA_TNUMBER)
+      astar_argerror(L, f, idx, "cost must be a positive finite number or false, got %s",
+                     astar_fmtnum(buf, (double)lua_tonumber(L, idx)));
+    astar_argerror(L, f, idx, "cost must be a positive finite number or false, got %s",
+                   luaL_typename(L, idx));
+  }
+  return c;
+}
+
+#if LUA_VERSION_NUM < 502
+/* On LuaJIT the VM's own allocator serves GC objects from the low 2 GB of the
+** address space (non-GC64 builds); large grids must not compete for it. */
+static void *sysalloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+  (void)ud; (void)osize;
+  if (nsize == 0) { free(ptr); return NULL; }
+  return realloc(ptr, nsize);
+}
+astar_alloc astar_allocator(lua_State *L, void **ud) {
+  (void)L;
+  *ud = NULL;
+  return sysalloc;
+}
+#else
+astar_alloc astar_allocator(lua_State *L, void **ud) {
+  return (astar_alloc)lua_getallocf(L, ud);
+}
+#endif
+
+int astar_raise(lua_State *L, int status) {
+  if (status == ASTAR_ENOMEM) return luaL_error(L, "not enough memory");
+  return luaL_error(L, "astar: %s", astar_strstatus(status));
+}
+
+#if defined(__GNUC__)
+#  define ASTAR_EXPORT __attribute__((visibility("default")))
+#else
+#  define ASTAR_EXPORT
+#endif
+
+ASTAR_EXPORT int luaopen_astar_core(lua_State *L);
+
+int luaopen_astar_core(lua_State *L) {
+  lua_newtable(L);                                   /* core */
+  lua_pushliteral(L, ASTAR_VERSION);
+  lua_setfield(L, -2, "version");
+  astar_path_open(L);
+  astar_grid_open(L);
+  return 1;
+}
