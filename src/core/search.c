@@ -180,13 +180,14 @@ static void push(astar_search *s, uint32_t r) {
 static uint32_t newrec(astar_search *s, uint32_t id, double g, double h,
                        uint32_t parent, uint32_t depth) {
   node *r;
-  if (s->npool == s->cpool) {
-    size_t want = s->npool + 1;
-    if (s->npool >= NONE - 1) return NONE;
-    if (astar__reserve(&s->mem, (void **)&s->pool, &s->cpool, want, sizeof *s->pool) ||
-        astar__reserve(&s->mem, (void **)&s->heap, &s->cheap, s->cpool, sizeof *s->heap))
-      return NONE;
-  }
+  if (s->npool >= NONE - 1) return NONE;
+  /* the heap never holds more entries than there are records; if growing it
+  ** failed last time, the pool may be ahead, so both are checked each time */
+  if ((s->npool == s->cpool &&
+       astar__reserve(&s->mem, (void **)&s->pool, &s->cpool, s->npool + 1, sizeof *s->pool)) ||
+      (s->cheap < s->cpool &&
+       astar__reserve(&s->mem, (void **)&s->heap, &s->cheap, s->cpool, sizeof *s->heap)))
+    return NONE;
   r = &s->pool[s->npool];
   r->g = g; r->h = h; r->id = id; r->parent = parent;
   r->heap = NONE; r->depth = depth;

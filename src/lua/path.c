@@ -114,11 +114,11 @@ static int path_table(lua_State *L) {
 static int path_stats(lua_State *L) {
   lpath *p = checkpath(L, "stats");
   lua_createtable(L, 0, 4);
-  lua_pushnumber(L, (lua_Number)p->st.expanded);
+  lua_pushinteger(L, (lua_Integer)p->st.expanded);
   lua_setfield(L, -2, "expanded");
-  lua_pushnumber(L, (lua_Number)p->st.generated);
+  lua_pushinteger(L, (lua_Integer)p->st.generated);
   lua_setfield(L, -2, "generated");
-  lua_pushnumber(L, (lua_Number)p->st.reopened);
+  lua_pushinteger(L, (lua_Integer)p->st.reopened);
   lua_setfield(L, -2, "reopened");
   lua_pushstring(L, p->algorithm);
   lua_setfield(L, -2, "algorithm");

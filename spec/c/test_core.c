@@ -1,0 +1,358 @@
+/*
+** test_core.c - tests of the pure C core, without Lua. Built and run by
+** `make ctest` under AddressSanitizer and UndefinedBehaviorSanitizer.
+**
+** The reference is a plain O(n^2) Dijkstra written here, independent of the
+** engine. An allocator that fails its N-th allocation, for every N, checks
+** that each failure is reported as ASTAR_ENOMEM, leaks nothing and leaves
+** the objects usable.
+*/
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "astar.h"
+
+static int failures = 0, checks = 0;
+
+#define CHECK(cond) do { checks++; if (!(cond)) { failures++; \
+  fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); } } while (0)
+
+/* ---- allocators ---- */
+
+typedef struct counting {
+  long calls;       /* allocations made so far */
+  long fail_at;     /* fail the allocation with this number (1-based), 0 = never */
+  long live;        /* blocks alive */
+} counting;
+
+static void *test_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+  counting *c = (counting *)ud;
+  (void)osize;
+  if (nsize == 0) {
+    if (ptr != NULL) c->live--;
+    free(ptr);
+    return NULL;
+  }
+  if (++c->calls == c->fail_at) return NULL;
+  if (ptr == NULL) {
+    void *p = malloc(nsize);
+    if (p != NULL) c->live++;
+    return p;
+  }
+  return realloc(ptr, nsize);
+}
+
+/* ---- reference ---- */
+
+static int diag_allowed(int policy, int a, int b) {
+  if (policy == ASTAR_DIAG_NO_CORNER_CUTTING) return a && b;
+  if (policy == ASTAR_DIAG_ONE_OBSTACLE) return a || b;
+  return 1;
+}
+
+/* Cheapest cost from (sx, sy) to (gx, gy) on cells[y*w+x] (0 = blocked), or -1. */
+static double ref_dijkstra(const double *cells, int w, int h, int sx, int sy,
+                           int gx, int gy, int policy) {
+  int n = w * h, i, k;
+  double *dist = (double *)malloc(sizeof(double) * (size_t)n), res;
+  char *done = (char *)calloc((size_t)n, 1);
+  for (i = 0; i < n; i++) dist[i] = HUGE_VAL;
+  dist[sy * w + sx] = 0;
+  for (;;) {
+    int u = -1, x, y, dx, dy;
+    for (i = 0; i < n; i++)
+      if (!done[i] && dist[i] < HUGE_VAL && (u < 0 || dist[i] < dist[u])) u = i;
+    if (u < 0) break;
+    done[u] = 1;
+    x = u % w; y = u / w;
+    for (dy = -1; dy <= 1; dy++)
+      for (dx = -1; dx <= 1; dx++) {
+        int nx = x + dx, ny = y + dy, v;
+        double c;
+        if ((dx == 0 && dy == 0) || nx < 0 || ny < 0 || nx >= w || ny >= h) continue;
+        v = ny * w + nx;
+        if (cells[v] <= 0) continue;
+        if (dx != 0 && dy != 0) {
+          if (policy == ASTAR_DIAG_NEVER) continue;
+          if (!diag_allowed(policy, cells[y * w + nx] > 0, cells[ny * w + x] > 0)) continue;
+          c = cells[v] * sqrt(2.0);
+        } else {
+          c = cells[v];
+        }
+        if (dist[u] + c < dist[v]) dist[v] = dist[u] + c;
+      }
+  }
+  k = gy * w + gx;
+  res = dist[k] < HUGE_VAL ? dist[k] : -1;
+  free(dist);
+  free(done);
+  return res;
+}
+
+/* ---- helpers ---- */
+
+static unsigned long rng_state = 12345;
+static unsigned long rnd(void) {
+  rng_state = rng_state * 6364136223846793005UL + 1442695040888963407UL;
+  return (rng_state >> 33);
+}
+
+static void random_cells(double *cells, int n) {
+  static const double costs[] = {1, 1, 1, 2, 3, 0.5, 1.25};
+  int i;
+  for (i = 0; i < n; i++)
+    cells[i] = (rnd() % 100 < 25) ? 0 : costs[rnd() % 7];
+}
+
+static astar_grid *grid_from(const double *cells, int w, int h, counting *c) {
+  astar_grid *g;
+  int x, y;
+  if (astar_grid_new(&g, w, h, 1.0, test_alloc, c) != 0) return NULL;
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++) astar_grid_set(g, x, y, cells[y * w + x]);
+  return g;
+}
+
+/* Checks the path the search holds: ends, legal steps, cost. */
+static void check_path(astar_grid *g, astar_search *s, int sx, int sy, int gx, int gy,
+                       int policy, double want) {
+  const uint32_t *nodes;
+  double cost, sum = 0;
+  long n = astar_search_path(s, &nodes, &cost), i;
+  int x0, y0, x1, y1;
+  CHECK(n >= 1);
+  if (n < 1) return;
+  astar_grid_cell(g, nodes[0], &x0, &y0);
+  CHECK(x0 == sx && y0 == sy);
+  for (i = 1; i < n; i++) {
+    int dx, dy;
+    astar_grid_cell(g, nodes[i], &x1, &y1);
+    dx = abs(x1 - x0); dy = abs(y1 - y0);
+    CHECK(dx <= 1 && dy <= 1 && dx + dy > 0);
+    CHECK(astar_grid_get(g, x1, y1) > 0);
+    if (dx && dy) {
+      CHECK(policy != ASTAR_DIAG_NEVER);
+      CHECK(diag_allowed(policy, astar_grid_get(g, x1, y0) > 0, astar_grid_get(g, x0, y1) > 0));
+      sum += astar_grid_get(g, x1, y1) * sqrt(2.0);
+    } else {
+      sum += astar_grid_get(g, x1, y1);
+    }
+    x0 = x1; y0 = y1;
+  }
+  CHECK(x0 == gx && y0 == gy);
+  CHECK(fabs(sum - cost) <= 1e-9 * (1 + cost));
+  if (want >= 0) CHECK(fabs(cost - want) <= 1e-9 * (1 + want));
+}
+
+/* ---- tests ---- */
+
+static void test_random_against_reference(void) {
+  counting c = {0, 0, 0};
+  astar_search *s;
+  int t;
+  CHECK(astar_search_new(&s, test_alloc, &c) == 0);
+  for (t = 0; t < 300; t++) {
+    int w = 1 + (int)(rnd() % 24), h = 1 + (int)(rnd() % 24);
+    double *cells = (double *)malloc(sizeof(double) * (size_t)(w * h));
+    int policy = (int)(rnd() % 4), sx, sy, gx, gy, rc, alg;
+    astar_grid *g;
+    random_cells(cells, w * h);
+    sx = (int)(rnd() % (unsigned)w); sy = (int)(rnd() % (unsigned)h);
+    gx = (int)(rnd() % (unsigned)w); gy = (int)(rnd() % (unsigned)h);
+    cells[sy * w + sx] = 1; cells[gy * w + gx] = 2;
+    g = grid_from(cells, w, h, &c);
+    CHECK(g != NULL);
+    for (alg = ASTAR_ALG_ASTAR; alg <= ASTAR_ALG_DIJKSTRA; alg++) {
+      double want = ref_dijkstra(cells, w, h, sx, sy, gx, gy, policy);
+      astar_grid_query q;
+      astar_grid_query_init(&q);
+      q.diagonal = policy;
+      q.params.algorithm = alg;
+      rc = astar_grid_find(g, s, &q, sx, sy, gx, gy);
+      if (want < 0) CHECK(rc == ASTAR_NO_PATH);
+      else {
+        CHECK(rc == ASTAR_FOUND);
+        if (rc == ASTAR_FOUND) check_path(g, s, sx, sy, gx, gy, policy, want);
+      }
+    }
+    astar_grid_free(g);
+    free(cells);
+  }
+  astar_search_free(s);
+  CHECK(c.live == 0);
+}
+
+/* Stepping with a budget of 1 gives the same result as one run. */
+static void test_stepping(void) {
+  counting c = {0, 0, 0};
+  double cells[30 * 20];
+  astar_grid *g;
+  astar_search *s;
+  astar_grid_query q;
+  uint32_t st, go;
+  int rc, steps = 0;
+  astar_stats a;
+  random_cells(cells, 30 * 20);
+  cells[0] = 1; cells[30 * 20 - 1] = 1;
+  g = grid_from(cells, 30, 20, &c);
+  CHECK(astar_search_new(&s, test_alloc, &c) == 0);
+  astar_grid_query_init(&q);
+  rc = astar_grid_prepare(g, &q, 0, 0, 29, 19, &st, &go);
+  CHECK(rc == 0);
+  CHECK(astar_search_begin(s, &q.domain, st, go, &q.params) == 0);
+  while ((rc = astar_search_step(s, 1)) == ASTAR_RUNNING) steps++;
+  astar_search_stats(s, &a);
+  CHECK((uint64_t)steps == a.expanded || (uint64_t)steps + 1 == a.expanded);
+  {
+    double want = ref_dijkstra(cells, 30, 20, 0, 0, 29, 19, ASTAR_DIAG_NO_CORNER_CUTTING);
+    if (want < 0) CHECK(rc == ASTAR_NO_PATH);
+    else { CHECK(rc == ASTAR_FOUND); check_path(g, s, 0, 0, 29, 19, 0, want); }
+  }
+  CHECK(astar_search_step(s, 5) == rc);   /* finished searches stay finished */
+  astar_search_free(s);
+  astar_grid_free(g);
+  CHECK(c.live == 0);
+}
+
+/* Limits, partial paths, blocked ends, bad arguments. */
+static void test_limits(void) {
+  counting c = {0, 0, 0};
+  astar_grid *g;
+  astar_search *s;
+  astar_grid_query q;
+  astar_stats st;
+  const uint32_t *nodes;
+  double cost;
+  long n;
+  int x, y;
+  CHECK(astar_grid_new(&g, 40, 40, 1.0, test_alloc, &c) == 0);
+  CHECK(astar_search_new(&s, test_alloc, &c) == 0);
+  astar_grid_fill(g, 30, 0, 1, 40, 0.0);          /* a wall: the goal side is cut off */
+  astar_grid_query_init(&q);
+  q.params.max_expansions = 50;
+  CHECK(astar_grid_find(g, s, &q, 0, 0, 39, 39) == ASTAR_LIMIT);
+  astar_search_stats(s, &st);
+  CHECK(st.expanded == 50);
+  CHECK(astar_search_path(s, &nodes, &cost) == 0);
+  astar_grid_query_init(&q);
+  q.params.partial = 1;
+  CHECK(astar_grid_find(g, s, &q, 0, 0, 39, 39) == ASTAR_NO_PATH);
+  n = astar_search_path(s, &nodes, &cost);
+  CHECK(n > 0);
+  astar_grid_cell(g, nodes[n - 1], &x, &y);
+  CHECK(x == 29 && y == 39);                       /* the closest cell to the goal */
+  astar_grid_query_init(&q);
+  q.params.max_cost = 5;
+  CHECK(astar_grid_find(g, s, &q, 0, 0, 20, 0) == ASTAR_LIMIT);
+  astar_grid_query_init(&q);
+  CHECK(astar_grid_find(g, s, &q, 0, 0, 30, 5) == ASTAR_BLOCKED);
+  CHECK(astar_grid_find(g, s, &q, 0, 0, 40, 5) == ASTAR_EINVAL);
+  astar_grid_query_init(&q);
+  q.params.weight = 0.5;
+  CHECK(astar_grid_find(g, s, &q, 0, 0, 3, 3) == ASTAR_EINVAL);
+  astar_grid_query_init(&q);
+  CHECK(astar_grid_find(g, s, &q, 3, 3, 3, 3) == ASTAR_FOUND);
+  CHECK(astar_search_path(s, &nodes, &cost) == 1 && cost == 0);
+  {
+    astar_grid *bad = NULL;
+    CHECK(astar_grid_new(&bad, 0, 5, 1.0, test_alloc, &c) == ASTAR_EINVAL);
+    CHECK(astar_grid_new(&bad, 1 << 15, 1 << 15, 1.0, test_alloc, &c) == ASTAR_EINVAL);
+    CHECK(astar_grid_new(&bad, 5, 5, -1.0, test_alloc, &c) == ASTAR_EINVAL);
+    CHECK(bad == NULL);
+  }
+  astar_search_free(s);
+  astar_grid_free(g);
+  CHECK(c.live == 0);
+}
+
+/* A warm context allocates nothing more. */
+static void test_warm_allocs(void) {
+  counting c = {0, 0, 0};
+  astar_grid *g;
+  astar_search *s;
+  astar_grid_query q;
+  astar_stats a, b;
+  int i;
+  CHECK(astar_grid_new(&g, 64, 64, 1.0, test_alloc, &c) == 0);
+  CHECK(astar_search_new(&s, test_alloc, &c) == 0);
+  astar_grid_query_init(&q);
+  CHECK(astar_grid_find(g, s, &q, 0, 0, 63, 63) == ASTAR_FOUND);
+  { const uint32_t *nd; double cost; CHECK(astar_search_path(s, &nd, &cost) > 0); }
+  astar_search_stats(s, &a);
+  for (i = 0; i < 100; i++) {
+    const uint32_t *nd;
+    double cost;
+    astar_grid_query_init(&q);
+    CHECK(astar_grid_find(g, s, &q, i % 64, 0, 63 - i % 64, 63) == ASTAR_FOUND);
+    CHECK(astar_search_path(s, &nd, &cost) > 0);
+  }
+  astar_search_stats(s, &b);
+  CHECK(a.allocs == b.allocs);
+  astar_search_free(s);
+  astar_grid_free(g);
+  CHECK(c.live == 0);
+}
+
+/* Fail the N-th allocation for every N until a whole run succeeds. */
+static void test_oom(void) {
+  long n;
+  double cells[50 * 50], want;
+  int i;
+  for (i = 0; i < 50 * 50; i++) cells[i] = (i / 50 == 25 && i % 50 >= 5 && i % 50 < 45) ? 0 : 1;
+  want = ref_dijkstra(cells, 50, 50, 25, 0, 25, 49, ASTAR_DIAG_NO_CORNER_CUTTING);
+  for (n = 1; ; n++) {
+    counting c = {0, 0, 0};
+    astar_grid *g = NULL, *copy = NULL;
+    astar_search *s = NULL;
+    astar_grid_query q;
+    int rc, failed = 0, x;
+    c.fail_at = n;
+    rc = astar_grid_new(&g, 50, 50, 1.0, test_alloc, &c);
+    if (rc != 0) { CHECK(rc == ASTAR_ENOMEM && g == NULL); failed = 1; goto done; }
+    for (x = 5; x < 45; x++) astar_grid_set(g, x, 25, 0.0);
+    rc = astar_search_new(&s, test_alloc, &c);
+    if (rc != 0) { CHECK(rc == ASTAR_ENOMEM && s == NULL); failed = 1; goto done; }
+    astar_grid_query_init(&q);
+    rc = astar_grid_find(g, s, &q, 25, 0, 25, 49);
+    if (rc == ASTAR_ENOMEM) {
+      failed = 1;
+      /* the context stays usable: retry without failures */
+      c.fail_at = 0;
+      astar_grid_query_init(&q);
+      rc = astar_grid_find(g, s, &q, 25, 0, 25, 49);
+    }
+    CHECK(rc == ASTAR_FOUND);
+    if (rc == ASTAR_FOUND) {
+      const uint32_t *nd;
+      double cost;
+      long len = astar_search_path(s, &nd, &cost);
+      if (len == ASTAR_ENOMEM) {
+        failed = 1;
+        c.fail_at = 0;
+        len = astar_search_path(s, &nd, &cost);
+      }
+      CHECK(len > 0);
+      CHECK(fabs(cost - want) < 1e-9);
+    }
+    rc = astar_grid_clone(&copy, g);
+    if (rc != 0) { CHECK(rc == ASTAR_ENOMEM && copy == NULL); failed = 1; }
+  done:
+    astar_grid_free(copy);
+    astar_search_free(s);
+    astar_grid_free(g);
+    CHECK(c.live == 0);
+    if (!failed) break;
+  }
+  printf("oom: failed each of the first %ld allocations in turn\n", n - 1);
+}
+
+int main(void) {
+  test_random_against_reference();
+  test_stepping();
+  test_limits();
+  test_warm_allocs();
+  test_oom();
+  printf("%d passed, %d failed\n", checks - failures, failures);
+  return failures != 0;
+}
