@@ -1,6 +1,10 @@
 /*
 ** grid.c - the Grid userdata: construction, cells, and grid:find.
 */
+/***
+Grids: cells with costs, and `find`.
+@classmod Grid
+*/
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -214,6 +218,12 @@ static int grid_from_table(lua_State *L) {
   return 1;
 }
 
+/***
+The grid's size.
+@function Grid:size
+@treturn int width (columns)
+@treturn int height (rows)
+*/
 static int grid_size(lua_State *L) {
   lgrid *lg = checkgrid(L, &F_SIZE);
   lua_pushinteger(L, astar_grid_width(lg->g));
@@ -221,6 +231,13 @@ static int grid_size(lua_State *L) {
   return 2;
 }
 
+/***
+A cell's cost.
+@function Grid:get
+@int x column, 1-based
+@int y row, 1-based
+@treturn number|boolean the cost, or `false` if the cell is blocked
+*/
 static int grid_get(lua_State *L) {
   lgrid *lg = checkgrid(L, &F_GET);
   int x = astar_checkcoord(L, &F_GET, 2, "x", astar_grid_width(lg->g));
@@ -231,6 +248,13 @@ static int grid_get(lua_State *L) {
   return 1;
 }
 
+/***
+Whether a cell may be entered.
+@function Grid:walkable
+@int x
+@int y
+@treturn boolean
+*/
 static int grid_walkable(lua_State *L) {
   lgrid *lg = checkgrid(L, &F_WALK);
   int x = astar_checkcoord(L, &F_WALK, 2, "x", astar_grid_width(lg->g));
@@ -244,6 +268,13 @@ static void checkidle(lua_State *L, lgrid *lg, const char *what) {
   if (lg->busy) luaL_error(L, "cannot %s: a search on this grid is running", what);
 }
 
+/***
+Sets a cell.
+@function Grid:set
+@int x
+@int y
+@tparam number|boolean v a cost > 0, `false` (blocked) or `true` (cost 1)
+*/
 static int grid_set(lua_State *L) {
   lgrid *lg = checkgrid(L, &F_SET);
   int x = astar_checkcoord(L, &F_SET, 2, "x", astar_grid_width(lg->g));
@@ -254,6 +285,15 @@ static int grid_set(lua_State *L) {
   return 0;
 }
 
+/***
+Sets every cell of a rectangle, which must lie inside the grid.
+@function Grid:fill
+@int x left column
+@int y top row
+@int w width, >= 0
+@int h height, >= 0
+@tparam number|boolean v a cost > 0 or `false`
+*/
 static int grid_fill(lua_State *L) {
   lgrid *lg = checkgrid(L, &F_FILL);
   int W = astar_grid_width(lg->g), H = astar_grid_height(lg->g);
@@ -271,6 +311,11 @@ static int grid_fill(lua_State *L) {
   return 0;
 }
 
+/***
+An independent copy of the grid.
+@function Grid:clone
+@treturn Grid
+*/
 static int grid_clone(lua_State *L) {
   lgrid *lg = checkgrid(L, &F_CLONE);
   lgrid *copy = newgrid(L);
@@ -286,6 +331,12 @@ static void release(lgrid *lg) {
   lg->g = NULL;
 }
 
+/***
+Frees the grid's memory now (also `__close` and `__gc`). Idempotent; paths
+found earlier stay valid; any other later use raises
+`attempt to use a closed grid`.
+@function Grid:close
+*/
 static int grid_close(lua_State *L) {
   lgrid *lg = (lgrid *)luaL_testudata(L, 1, ASTAR_GRID_MT);
   if (lg == NULL) {
@@ -418,6 +469,26 @@ static int outcome(lua_State *L, const char *code, const char *fmt, ...) {
   return 3;
 }
 
+/***
+Finds a path from (sx, sy) to (gx, gy).
+Options: `algorithm` ("astar", "dijkstra", "bfs", "greedy"), `diagonal`
+("no_corner_cutting", "never", "always", "one_obstacle"), `heuristic`
+("octile", "manhattan", "euclidean", "chebyshev", "zero"), `weight` (>= 1),
+`max_expansions`, `max_cost`, `partial`. Defaults return shortest paths.
+@function Grid:find
+@int sx start column
+@int sy start row
+@int gx goal column
+@int gy goal row
+@tparam[opt] table opts
+@treturn[1] Path the path
+@treturn[2] nil
+@treturn[2] string a message
+@treturn[2] string the code: "no_path", "blocked" or "limit"
+@treturn[3] Path with `partial = true`, the path toward the goal
+@treturn[3] string a message
+@treturn[3] string "partial"
+*/
 /* grid:find(sx, sy, gx, gy [, opts]) */
 static int grid_find(lua_State *L) {
   lgrid *lg = checkgrid(L, &F_FIND);

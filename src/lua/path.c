@@ -3,6 +3,10 @@
 ** of the search that found it. Paths own their memory (they are one Lua
 ** userdata), so they outlive the map they came from.
 */
+/***
+Paths: compact arrays of points, with the statistics of their search.
+@classmod Path
+*/
 #include <stdio.h>
 #include <string.h>
 #include "binding.h"
@@ -42,12 +46,24 @@ static void pushcoord(lua_State *L, const lpath *p, double v) {
   else lua_pushnumber(L, (lua_Number)v);
 }
 
+/***
+The number of points (`#path`), start and goal included.
+@function Path:__len
+@treturn int
+*/
 static int path_len(lua_State *L) {
   lpath *p = checkpath(L, "__len");
   lua_pushinteger(L, (lua_Integer)p->n);
   return 1;
 }
 
+/***
+Point i. Negative indices count from the end (-1 is the goal).
+@function Path:get
+@int i
+@treturn number x
+@treturn number y
+*/
 static int path_get(lua_State *L) {
   lpath *p = checkpath(L, "get");
   int i = astar_checkint(L, &F_GET, 2);
@@ -71,6 +87,11 @@ static int path_iter(lua_State *L) {
   return 3;
 }
 
+/***
+Iterates over the points: `for i, x, y in path:points() do ... end`.
+@function Path:points
+@treturn function
+*/
 static int path_points(lua_State *L) {
   checkpath(L, "points");
   lua_pushcfunction(L, path_iter);
@@ -79,12 +100,22 @@ static int path_points(lua_State *L) {
   return 3;
 }
 
+/***
+The path's total cost (the sum of its step costs).
+@function Path:cost
+@treturn number
+*/
 static int path_cost(lua_State *L) {
   lpath *p = checkpath(L, "cost");
   lua_pushnumber(L, (lua_Number)p->cost);
   return 1;
 }
 
+/***
+The points as one flat list `{x1, y1, x2, y2, ...}` (for `love.graphics.line`).
+@function Path:flat
+@treturn table
+*/
 static int path_flat(lua_State *L) {
   lpath *p = checkpath(L, "flat");
   size_t i;
@@ -96,6 +127,11 @@ static int path_flat(lua_State *L) {
   return 1;
 }
 
+/***
+The points as a list of `{x = , y = }` tables.
+@function Path:table
+@treturn table
+*/
 static int path_table(lua_State *L) {
   lpath *p = checkpath(L, "table");
   size_t i;
@@ -111,6 +147,12 @@ static int path_table(lua_State *L) {
   return 1;
 }
 
+/***
+Statistics of the search that found the path:
+`{expanded = , generated = , reopened = , algorithm = }`.
+@function Path:stats
+@treturn table
+*/
 static int path_stats(lua_State *L) {
   lpath *p = checkpath(L, "stats");
   lua_createtable(L, 0, 4);

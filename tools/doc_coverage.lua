@@ -1,0 +1,43 @@
+-- doc_coverage.lua - fails when a method registered by the C binding, or a
+-- function of the Lua modules, has no entry in the LDoc output (build/doc).
+local function read(path)
+  local f = assert(io.open(path, "rb"))
+  local s = f:read("*a")
+  f:close()
+  return s
+end
+
+local html = read("build/doc/modules/astar.html") .. read("build/doc/modules/astar.movingai.html")
+  .. read("build/doc/classes/Grid.html") .. read("build/doc/classes/Path.html")
+local missing, checked = {}, 0
+
+local function need(anchor)
+  checked = checked + 1
+  if not html:find('name = "' .. anchor .. '"', 1, true) then
+    missing[#missing + 1] = anchor
+  end
+end
+
+-- luaL_Reg tables of methods: "<type>_methods" → "<Type>:<name>"
+for _, file in ipairs({ "src/lua/grid.c", "src/lua/path.c" }) do
+  local src = read(file)
+  for tname, body in src:gmatch("static const luaL_Reg (%a+)_methods%[%] = (%b{})") do
+    local T = tname:sub(1, 1):upper() .. tname:sub(2)
+    for name in body:gmatch('{"([%w_]+)",') do need(T .. ":" .. name) end
+  end
+end
+-- public functions of the Lua modules
+for _, file in ipairs({ "lua/astar.lua", "lua/astar/movingai.lua" }) do
+  local src = read(file)
+  for name in src:gmatch("\nfunction ([%w_.:]+)%(") do
+    name = name:gsub("^M%.", "")
+    if name:match("^%u") then name = name:gsub("%.", ":") end   -- Grid.render is a method
+    need(name)
+  end
+end
+
+if #missing > 0 then
+  io.stderr:write("undocumented: " .. table.concat(missing, ", ") .. "\n")
+  os.exit(1)
+end
+print(("docs: all %d public functions documented"):format(checked))
