@@ -206,6 +206,8 @@ void astar_grid_set_row(astar_grid *g, int y, const unsigned char *bytes,
                         const double *table);
 /* Smallest cost of a walkable cell (1 if none is walkable). */
 double astar_grid_min_cost(astar_grid *g);
+/* Allocations made by the grid over its life (astar_stats.allocs' sense). */
+size_t astar_grid_allocs(const astar_grid *g);
 /* Counter bumped by every edit; lets callers notice that a grid changed. */
 uint64_t astar_grid_version(const astar_grid *g);
 

@@ -88,6 +88,7 @@ int astar_grid_clone(astar_grid **out, const astar_grid *src) {
 int astar_grid_width(const astar_grid *g) { return g->w; }
 int astar_grid_height(const astar_grid *g) { return g->h; }
 uint64_t astar_grid_version(const astar_grid *g) { return g->version; }
+size_t astar_grid_allocs(const astar_grid *g) { return g->mem.allocs; }
 
 double astar_grid_get(const astar_grid *g, int x, int y) {
   return g->cell[at(g, x, y)];

@@ -261,9 +261,9 @@ static int relax(astar_search *s, uint32_t cur, int n) {
     } else {
       node *rec = &s->pool[r];
       if (!(g < rec->g) || alg == ASTAR_ALG_BFS) continue;
+      if (rec->heap == NONE && !s->reopen) continue;   /* closed for good */
       rec->g = g; rec->parent = cur; rec->depth = depth;
-      if (rec->heap == NONE) {           /* closed */
-        if (!s->reopen) continue;
+      if (rec->heap == NONE) {           /* closed: reopen */
         s->st.reopened++;
         push(s, r);
       } else {

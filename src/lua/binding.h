@@ -17,6 +17,8 @@ typedef struct afn {
   int self;
 } afn;
 
+/* Raises the formatted message, without position information. */
+int astar_error(lua_State *L, const char *fmt, ...);
 /* Raises "bad argument #n to 'name' (<formatted message>)". */
 int astar_argerror(lua_State *L, const afn *f, int idx, const char *fmt, ...);
 /* Formats a number the same way on every VM ("nan", "inf", "-inf", %.14g). */

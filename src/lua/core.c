@@ -7,6 +7,16 @@
 #include <stdlib.h>
 #include "binding.h"
 
+/* Errors carry no position: what luaL_error adds depends on how the C
+** function was called (a tail call from Lua gets the caller's line on 5.4). */
+int astar_error(lua_State *L, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  lua_pushvfstring(L, fmt, ap);
+  va_end(ap);
+  return lua_error(L);
+}
+
 int astar_argerror(lua_State *L, const afn *f, int idx, const char *fmt, ...) {
   va_list ap;
   int n = idx - f->self;
@@ -14,8 +24,8 @@ int astar_argerror(lua_State *L, const afn *f, int idx, const char *fmt, ...) {
   lua_pushvfstring(L, fmt, ap);
   va_end(ap);
   if (n <= 0)
-    return luaL_error(L, "calling '%s' on bad self (%s)", f->name, lua_tostring(L, -1));
-  return luaL_error(L, "bad argument #%d to '%s' (%s)", n, f->name, lua_tostring(L, -1));
+    return astar_error(L, "calling '%s' on bad self (%s)", f->name, lua_tostring(L, -1));
+  return astar_error(L, "bad argument #%d to '%s' (%s)", n, f->name, lua_tostring(L, -1));
 }
 
 const char *astar_fmtnum(char *buf, double x) {
@@ -96,8 +106,8 @@ astar_alloc astar_allocator(lua_State *L, void **ud) {
 #endif
 
 int astar_raise(lua_State *L, int status) {
-  if (status == ASTAR_ENOMEM) return luaL_error(L, "not enough memory");
-  return luaL_error(L, "astar: %s", astar_strstatus(status));
+  if (status == ASTAR_ENOMEM) return astar_error(L, "not enough memory");
+  return astar_error(L, "astar: %s", astar_strstatus(status));
 }
 
 #if defined(__GNUC__)

@@ -27,6 +27,7 @@ static const afn F_FILL = {"fill", 1};
 static const afn F_WALK = {"walkable", 1};
 static const afn F_SIZE = {"size", 1};
 static const afn F_CLONE = {"clone", 1};
+static const afn F_STATS = {"stats", 1};
 
 /* Pushes a new, empty grid userdata (closed state, metatable set). */
 static lgrid *newgrid(lua_State *L) {
@@ -54,7 +55,7 @@ static lgrid *checkgrid(lua_State *L, const afn *f) {
   lgrid *lg = (lgrid *)luaL_testudata(L, 1, ASTAR_GRID_MT);
   if (lg == NULL)
     astar_argerror(L, f, 1, "astar.Grid expected, got %s", luaL_typename(L, 1));
-  if (lg->g == NULL) luaL_error(L, "attempt to use a closed grid");
+  if (lg->g == NULL) astar_error(L, "attempt to use a closed grid");
   return lg;
 }
 
@@ -265,7 +266,7 @@ static int grid_walkable(lua_State *L) {
 
 /* Edits are refused while a search runs on the grid (from a callback). */
 static void checkidle(lua_State *L, lgrid *lg, const char *what) {
-  if (lg->busy) luaL_error(L, "cannot %s: a search on this grid is running", what);
+  if (lg->busy) astar_error(L, "cannot %s: a search on this grid is running", what);
 }
 
 /***
@@ -324,6 +325,29 @@ static int grid_clone(lua_State *L) {
   return 1;
 }
 
+/***
+Memory and edit counters: `{allocations = n, edits = m}`. `allocations`
+counts the core's allocator calls for this grid and its search context over
+their whole life, so a warm query that allocates nothing leaves it unchanged.
+@function Grid:stats
+@treturn table
+*/
+static int grid_stats(lua_State *L) {
+  lgrid *lg = checkgrid(L, &F_STATS);
+  size_t n = astar_grid_allocs(lg->g);
+  if (lg->s != NULL) {
+    astar_stats st;
+    astar_search_stats(lg->s, &st);
+    n += st.allocs;
+  }
+  lua_createtable(L, 0, 2);
+  lua_pushinteger(L, (lua_Integer)n);
+  lua_setfield(L, -2, "allocations");
+  lua_pushinteger(L, (lua_Integer)astar_grid_version(lg->g));
+  lua_setfield(L, -2, "edits");
+  return 1;
+}
+
 static void release(lgrid *lg) {
   astar_search_free(lg->s);
   astar_grid_free(lg->g);
@@ -343,7 +367,7 @@ static int grid_close(lua_State *L) {
     afn f; f.name = "close"; f.self = 1;
     astar_argerror(L, &f, 1, "astar.Grid expected, got %s", luaL_typename(L, 1));
   }
-  if (lg->busy) luaL_error(L, "cannot close the grid: a search on it is running");
+  if (lg->busy) astar_error(L, "cannot close the grid: a search on it is running");
   release(lg);
   return 0;
 }
@@ -501,7 +525,7 @@ static int grid_find(lua_State *L) {
   int rc;
   astar_grid_query_init(&q);
   readopts(L, &F_FIND, 6, &q);
-  if (lg->busy) luaL_error(L, "cannot search: a search on this grid is already running");
+  if (lg->busy) astar_error(L, "cannot search: a search on this grid is already running");
   if (lg->s == NULL) {
     void *ud;
     astar_alloc fn = astar_allocator(L, &ud);
@@ -546,6 +570,7 @@ static const luaL_Reg grid_methods[] = {
   {"fill", grid_fill},
   {"walkable", grid_walkable},
   {"clone", grid_clone},
+  {"stats", grid_stats},
   {"find", grid_find},
   {"close", grid_close},
   {NULL, NULL}
