@@ -1,0 +1,75 @@
+-- grid_bench.lua - grid A* on the Moving AI scenarios: time, expansions per
+-- second, allocations per warm query, and the largest deviation from the
+-- published optimum.
+--
+--   lua5.4 bench/grid_bench.lua [--limit N] [--repeat R] [--opts lua-table] [set/name ...]
+--
+-- Maps come from $ASTAR_MOVINGAI (default ../shared/benchmarks/movingai).
+-- Each map's scenarios are run once to warm up, then R times timed; the
+-- fastest pass is reported (the machines are shared and noisy).
+local astar = require "astar"
+
+local ok, system = pcall(require, "system")       -- lua-system comes with busted
+local now = (ok and system.monotime) or os.clock
+
+local dir = os.getenv("ASTAR_MOVINGAI") or "../shared/benchmarks/movingai"
+local limit, rep, opts, maps = math.huge, 3, nil, {}
+local i = 1
+while arg[i] do
+  local a = arg[i]
+  if a == "--limit" then limit = tonumber(arg[i + 1]); i = i + 1
+  elseif a == "--repeat" then rep = tonumber(arg[i + 1]); i = i + 1
+  elseif a == "--opts" then opts = assert(load("return " .. arg[i + 1]))(); i = i + 1
+  else maps[#maps + 1] = a end
+  i = i + 1
+end
+if #maps == 0 then
+  maps = { "dao/arena2", "dao/brc202d", "dao/orz900d", "bg512/AR0011SR",
+    "mazes/maze512-1-0", "random/random512-10-0", "rooms/32room_000",
+    "sc1/TheFrozenSea", "cities/Berlin_1_256" }
+end
+
+local f = io.open(dir .. "/README.md")
+if not f then
+  print("grid_bench: no Moving AI maps at " .. dir .. " (set ASTAR_MOVINGAI); nothing to do")
+  return
+end
+f:close()
+
+print(("# %s on %s, %s"):format(astar._VERSION, jit and jit.version or _VERSION, os.date("!%Y-%m-%d")))
+print(("%-22s %7s %10s %10s %10s %8s %10s"):format(
+  "map", "queries", "mean us", "median us", "Mexp/s", "allocs/q", "max dev"))
+
+for _, name in ipairs(maps) do
+  local grid = assert(astar.grid.load_movingai(dir .. "/" .. name .. ".map"))
+  local all = assert(astar.load_scenarios(dir .. "/" .. name .. ".map.scen"))
+  local scen = {}
+  for k = 1, math.min(limit, #all) do scen[k] = all[k] end
+  local n = #scen
+  local dev, expanded = 0, 0
+  for _, s in ipairs(scen) do                      -- warm-up pass, and checks
+    local path = assert(grid:find(s.sx, s.sy, s.gx, s.gy, opts))
+    dev = math.max(dev, math.abs(path:cost() - s.optimal))
+    expanded = expanded + path:stats().expanded
+  end
+  local a0 = grid:stats().allocations
+  local best, times = math.huge, nil
+  for _ = 1, rep do
+    local t = {}
+    local t0 = now()
+    for k = 1, n do
+      local s = scen[k]
+      local q0 = now()
+      grid:find(s.sx, s.sy, s.gx, s.gy, opts)
+      t[k] = now() - q0
+    end
+    local total = now() - t0
+    if total < best then best, times = total, t end
+  end
+  local allocs = (grid:stats().allocations - a0) / (n * rep)
+  table.sort(times)
+  local median = (times[math.floor((n + 1) / 2)] + times[math.floor(n / 2) + 1]) / 2
+  print(("%-22s %7d %10.1f %10.1f %10.2f %8.2f %10.2g"):format(name, n, best / n * 1e6,
+    median * 1e6, expanded / best / 1e6, allocs, dev))
+  grid:close()
+end
