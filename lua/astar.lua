@@ -59,6 +59,12 @@ local DIGITS = "0123456789"
 -- @tparam[opt] Path path a path to draw
 -- @treturn string
 function Grid.render(self, path)
+  if getmetatable(self) ~= core.Grid_mt then
+    error(("calling 'render' on bad self (astar.Grid expected, got %s)"):format(type(self)), 0)
+  end
+  if path ~= nil and getmetatable(path) ~= core.Path_mt then
+    error(("bad argument #1 to 'render' (astar.Path expected, got %s)"):format(type(path)), 0)
+  end
   local w, h = self:size()
   local marks = {}
   if path ~= nil then

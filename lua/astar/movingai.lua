@@ -112,6 +112,13 @@ local function parse_scen(text, fname)
         error(("bad argument #1 to '%s' (malformed scenarios: line %d: expected 9 fields)")
           :format(fname, n), 0)
       end
+      local w, h = nums[2], nums[3]
+      local function bad(v, hi) return v < 0 or v >= hi or v % 1 ~= 0 end
+      if w < 1 or h < 1 or w % 1 ~= 0 or h % 1 ~= 0 or bad(nums[4], w) or bad(nums[5], h)
+          or bad(nums[6], w) or bad(nums[7], h) or not (nums[8] >= 0) then
+        error(("bad argument #1 to '%s' (malformed scenarios: line %d: coordinates or "
+          .. "length out of range)"):format(fname, n), 0)
+      end
       list[#list + 1] = {
         bucket = nums[1], map = f[2], width = nums[2], height = nums[3],
         sx = nums[4] + 1, sy = nums[5] + 1, gx = nums[6] + 1, gy = nums[7] + 1,

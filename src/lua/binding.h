@@ -27,6 +27,8 @@ const char *astar_fmtnum(char *buf, double x);
 double astar_checknumber(lua_State *L, const afn *f, int idx);
 /* An integral number within int range; raises "integer expected, got 1.5". */
 int astar_checkint(lua_State *L, const afn *f, int idx);
+/* An integral number in [lo, hi]; raises "<what> out of range: X not in [lo, hi]". */
+int astar_checkrange(lua_State *L, const afn *f, int idx, const char *what, int lo, int hi);
 /* A 1-based coordinate on 'axis' ("x" or "y") in [1, max]; returns it 0-based. */
 int astar_checkcoord(lua_State *L, const afn *f, int idx, const char *axis, int max);
 /* A cell value: number > 0 and finite, true (1) or false (0 = blocked). */

@@ -32,7 +32,8 @@ const char *astar_fmtnum(char *buf, double x) {
   if (x != x) return "nan";
   if (x == HUGE_VAL) return "inf";
   if (x == -HUGE_VAL) return "-inf";
-  snprintf(buf, 32, "%.14g", x);
+  if (x == floor(x) && fabs(x) < 1e18) snprintf(buf, 32, "%.0f", x);   /* all digits */
+  else snprintf(buf, 32, "%.14g", x);
   return buf;
 }
 
@@ -51,15 +52,20 @@ int astar_checkint(lua_State *L, const afn *f, int idx) {
   return (int)x;
 }
 
-int astar_checkcoord(lua_State *L, const afn *f, int idx, const char *axis, int max) {
+int astar_checkrange(lua_State *L, const afn *f, int idx, const char *what, int lo,
+                     int hi) {
   double x = astar_checknumber(L, f, idx);
   char buf[32];
-  if (x != floor(x))
+  if (x != floor(x) || x == HUGE_VAL || x == -HUGE_VAL)
     astar_argerror(L, f, idx, "integer expected, got %s", astar_fmtnum(buf, x));
-  if (x < 1 || x > max)
-    astar_argerror(L, f, idx, "%s out of range: %s not in [1, %d]", axis,
-                   astar_fmtnum(buf, x), max);
-  return (int)x - 1;
+  if (x < lo || x > hi)
+    astar_argerror(L, f, idx, "%s out of range: %s not in [%d, %d]", what,
+                   astar_fmtnum(buf, x), lo, hi);
+  return (int)x;
+}
+
+int astar_checkcoord(lua_State *L, const afn *f, int idx, const char *axis, int max) {
+  return astar_checkrange(L, f, idx, axis, 1, max) - 1;
 }
 
 double astar_tocost(lua_State *L, int idx) {

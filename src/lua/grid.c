@@ -60,9 +60,16 @@ static lgrid *checkgrid(lua_State *L, const afn *f) {
 }
 
 static int checksize(lua_State *L, const afn *f, int idx, const char *what) {
-  int n = astar_checkint(L, f, idx);
-  if (n < 1) astar_argerror(L, f, idx, "%s must be at least 1, got %d", what, n);
-  return n;
+  double n = astar_checknumber(L, f, idx);
+  char buf[32];
+  if (n != floor(n) || n == HUGE_VAL || n == -HUGE_VAL)
+    astar_argerror(L, f, idx, "integer expected, got %s", astar_fmtnum(buf, n));
+  if (n < 1) astar_argerror(L, f, idx, "%s must be at least 1, got %s", what,
+                            astar_fmtnum(buf, n));
+  if (n > (double)ASTAR_GRID_MAX_CELLS)
+    astar_argerror(L, f, idx, "grid too large: %s %s, at most %d cells in all", what,
+                   astar_fmtnum(buf, n), (int)ASTAR_GRID_MAX_CELLS);
+  return (int)n;
 }
 
 /* astar.grid(w, h [, cost]) */
@@ -166,6 +173,15 @@ static int grid_from_table(lua_State *L) {
     if (lua_type(L, -1) != LUA_TTABLE)
       astar_argerror(L, &F_FROM, 1, "row %d is not a table", y);
     n = (int)lua_rawlen(L, -1);
+    lua_pushnil(L);                                  /* no holes: '#' is ambiguous */
+    while (lua_next(L, -2)) {                        /* row k v */
+      double k = lua_type(L, -2) == LUA_TNUMBER ? (double)lua_tonumber(L, -2) : 0;
+      lua_pop(L, 1);
+      if (k > n && k == floor(k)) {
+        lua_pop(L, 1);
+        astar_argerror(L, &F_FROM, 1, "row %d has holes (nil before index %d)", y, (int)k);
+      }
+    }
     if (y == 1) {
       if (n < 1) astar_argerror(L, &F_FROM, 1, "row 1 is empty");
       w = n;
@@ -300,13 +316,9 @@ static int grid_fill(lua_State *L) {
   int W = astar_grid_width(lg->g), H = astar_grid_height(lg->g);
   int x = astar_checkcoord(L, &F_FILL, 2, "x", W);
   int y = astar_checkcoord(L, &F_FILL, 3, "y", H);
-  int w = astar_checkint(L, &F_FILL, 4);
-  int h = astar_checkint(L, &F_FILL, 5);
+  int w = astar_checkrange(L, &F_FILL, 4, "width", 0, W - x);
+  int h = astar_checkrange(L, &F_FILL, 5, "height", 0, H - y);
   double c = astar_checkcost(L, &F_FILL, 6);
-  if (w < 0 || w > W - x)
-    astar_argerror(L, &F_FILL, 4, "width out of range: %d not in [0, %d]", w, W - x);
-  if (h < 0 || h > H - y)
-    astar_argerror(L, &F_FILL, 5, "height out of range: %d not in [0, %d]", h, H - y);
   checkidle(L, lg, "edit the grid");
   astar_grid_fill(lg->g, x, y, w, h, c);
   return 0;
@@ -597,6 +609,6 @@ void astar_grid_open(lua_State *L) {
   lua_pushvalue(L, -1);
   lua_setfield(L, -3, "__index");                    /* core mt methods */
   lua_setfield(L, -3, "Grid");                       /* core mt */
-  lua_pop(L, 1);                                     /* core */
+  lua_setfield(L, -2, "Grid_mt");                    /* core */
   luaL_setfuncs(L, grid_funcs, 0);
 }

@@ -198,5 +198,5 @@ void astar_path_open(lua_State *L) {
   lua_pushvalue(L, -1);                              /* core mt methods methods */
   lua_setfield(L, -3, "__index");                    /* core mt methods */
   lua_setfield(L, -3, "Path");                       /* core mt */
-  lua_pop(L, 1);                                     /* core */
+  lua_setfield(L, -2, "Path_mt");                    /* core */
 }
