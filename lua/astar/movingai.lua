@@ -115,7 +115,7 @@ local function parse_scen(text, fname)
       local w, h = nums[2], nums[3]
       local function bad(v, hi) return v < 0 or v >= hi or v % 1 ~= 0 end
       if w < 1 or h < 1 or w % 1 ~= 0 or h % 1 ~= 0 or bad(nums[4], w) or bad(nums[5], h)
-          or bad(nums[6], w) or bad(nums[7], h) or not (nums[8] >= 0) then
+          or bad(nums[6], w) or bad(nums[7], h) or nums[8] < 0 then
         error(("bad argument #1 to '%s' (malformed scenarios: line %d: coordinates or "
           .. "length out of range)"):format(fname, n), 0)
       end
