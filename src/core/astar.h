@@ -79,19 +79,32 @@ typedef struct astar_edge {
 typedef struct astar_search astar_search;
 
 /*
-** A map kind as the engine sees it. Nodes are 0 .. nnodes-1.
+** A map kind as the engine sees it. Nodes are 0 .. nnodes-1; nnodes == 0
+** means unbounded (implicit graphs number their nodes as they meet them).
 ** expand(self, node, s): writes the successors of 'node' into the buffer
 **   returned by astar_search_edges(s, n) and returns how many it wrote, or a
 **   negative status (ASTAR_ENOMEM, ASTAR_ECALLBACK) to abort the search.
 ** heuristic(self, node): an estimate of the cost from 'node' to the goal,
 **   >= 0. Called once per node per search. NULL means 0 everywhere.
+** is_goal(self, node): optional; when set it replaces 'node == goal' (several
+**   goals, goal regions). Called when a node is about to be expanded.
+** edge_cost(self, from, to, base): optional; the real cost of an edge the
+**   domain wrote with cost 'base' (a user callback). Returns a cost >= 0, or
+**   a negative number to forbid the step. The engine calls it only for edges
+**   that can still matter: not for edges into nodes that are closed for good.
 */
 typedef struct astar_domain {
   uint32_t nnodes;
   int (*expand)(void *self, uint32_t node, astar_search *s);
   double (*heuristic)(void *self, uint32_t node);
+  int (*is_goal)(void *self, uint32_t node);
+  double (*edge_cost)(void *self, uint32_t from, uint32_t to, double base);
   void *self;
 } astar_domain;
+
+/* No node: a goal of ASTAR_NONE is never reached (searches that exhaust the
+** map, such as distance fields); also 'no parent'. */
+#define ASTAR_NONE UINT32_MAX
 
 /* Per-query parameters; astar_params_init sets the defaults. */
 typedef struct astar_params {
@@ -134,6 +147,31 @@ int astar_search_begin(astar_search *s, const astar_domain *d,
 ** with the smallest heuristic, ties to the smaller cost) for astar_search_path.
 */
 int astar_search_step(astar_search *s, uint64_t budget);
+
+/*
+** Like astar_search_begin, with several start nodes, each with an initial
+** cost g0[i] (NULL: all 0). Used by distance fields (flee maps start from
+** negative values) and backward searches from several goals.
+*/
+int astar_search_begin_multi(astar_search *s, const astar_domain *d,
+                             const uint32_t *starts, const double *g0, size_t n,
+                             uint32_t goal, const astar_params *p);
+
+/*
+** What the last search knows of 'node': returns 1 and sets *g (cost from the
+** nearest start) and *parent (ASTAR_NONE at a start) if the node was closed
+** (its cost is final), 2 if it is only open (cost not final), 0 if unseen.
+*/
+int astar_search_node(const astar_search *s, uint32_t node, double *g, uint32_t *parent);
+
+/* Calls fn(ud, node, g, parent) for every closed node of the last search. */
+void astar_search_each_closed(const astar_search *s,
+                              void (*fn)(void *ud, uint32_t node, double g, uint32_t parent),
+                              void *ud);
+
+/* The node the last search stopped at (the goal reached, or with 'partial'
+** the closest node), or ASTAR_NONE. */
+uint32_t astar_search_end(const astar_search *s);
 
 /* begin + step until done. */
 int astar_search_run(astar_search *s, const astar_domain *d, uint32_t start,
@@ -211,11 +249,29 @@ size_t astar_grid_allocs(const astar_grid *g);
 /* Counter bumped by every edit; lets callers notice that a grid changed. */
 uint64_t astar_grid_version(const astar_grid *g);
 
+/*
+** A user cost for the step (x1, y1) -> (x2, y2) (0-based) whose built-in
+** cost is 'base': returns a cost >= 0, or a negative number to forbid it.
+*/
+typedef double (*astar_grid_cost_fn)(void *ud, int x1, int y1, int x2, int y2, double base);
+/* A user heuristic from (x, y) to the goal (gx, gy), >= 0. */
+typedef double (*astar_grid_h_fn)(void *ud, int x, int y, int gx, int gy);
+
 /* A grid query: fill it with astar_grid_query_init, change what you need. */
 typedef struct astar_grid_query {
   int diagonal;          /* ASTAR_DIAG_*; default NO_CORNER_CUTTING */
   int heuristic;         /* ASTAR_H_*; default OCTILE (MANHATTAN if NEVER) */
   astar_params params;
+  astar_grid_cost_fn cost_fn;  /* optional user cost */
+  void *cost_ud;
+  astar_grid_h_fn h_fn;        /* optional user heuristic (replaces 'heuristic') */
+  void *h_ud;
+  /* Several goals: cells goals[2i], goals[2i+1] (0-based), i < ngoals; the
+  ** search ends at the cheapest to reach. NULL: the single goal of prepare. */
+  const int *goals;
+  size_t ngoals;
+  double within;         /* >= 0: any cell within this heuristic distance of a
+                         ** goal is accepted (attack range); default -1, off */
   /* filled by astar_grid_prepare: */
   astar_domain domain;
   astar_grid *grid;
@@ -227,12 +283,17 @@ typedef struct astar_grid_query {
 void astar_grid_query_init(astar_grid_query *q);
 
 /*
-** Makes q->domain describe a search on 'g' toward (gx, gy) and returns the
-** start and goal as engine nodes in *start, *goal. Returns 0, ASTAR_BLOCKED
-** (start or goal blocked) or ASTAR_EINVAL (bad coordinates or options).
+** Makes q->domain describe a search on 'g' toward (gx, gy) (or toward
+** q->goals when set; gx, gy are then ignored) and returns the start and goal
+** as engine nodes in *start, *goal. Returns 0, ASTAR_BLOCKED (start blocked,
+** or every goal blocked) or ASTAR_EINVAL (bad coordinates or options).
 */
 int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
                        int gx, int gy, uint32_t *start, uint32_t *goal);
+
+/* Which goal of q->goals (index) the cell of engine node 'node' is, or the
+** index of the goal it is 'within' range of; -1 if none. */
+long astar_grid_goal_index(const astar_grid_query *q, uint32_t node);
 
 /* Engine node <-> cell. */
 uint32_t astar_grid_node(const astar_grid *g, int x, int y);

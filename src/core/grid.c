@@ -162,22 +162,82 @@ void astar_grid_query_init(astar_grid_query *q) {
   memset(q, 0, sizeof *q);
   q->diagonal = ASTAR_DIAG_NO_CORNER_CUTTING;
   q->heuristic = -1;   /* resolved by astar_grid_prepare */
+  q->within = -1;
   astar_params_init(&q->params);
+}
+
+/* The built-in heuristic distance between two engine nodes, unscaled. */
+static double hdist(const astar_grid_query *q, uint32_t a, uint32_t b) {
+  size_t stride = q->grid->stride;
+  double dx = fabs((double)(a % stride) - (double)(b % stride));
+  double dy = fabs((double)(a / stride) - (double)(b / stride));
+  double lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
+  switch (q->heuristic) {
+    case ASTAR_H_OCTILE: return hi + (SQRT2 - 1.0) * lo;
+    case ASTAR_H_MANHATTAN: return dx + dy;
+    case ASTAR_H_EUCLIDEAN: return sqrt(dx * dx + dy * dy);
+    case ASTAR_H_CHEBYSHEV: return hi;
+    default: return 0.0;
+  }
+}
+
+/* The heuristic toward goal node 'goal' (user or built-in), less the range
+** 'within' (a goal region is reached sooner: still admissible, consistent). */
+static double h_to(const astar_grid_query *q, uint32_t node, uint32_t goal) {
+  double h;
+  if (q->h_fn != NULL) {
+    int x, y, gx, gy;
+    astar_grid_cell(q->grid, node, &x, &y);
+    astar_grid_cell(q->grid, goal, &gx, &gy);
+    h = q->h_fn(q->h_ud, x, y, gx, gy);
+  } else {
+    h = q->hscale * hdist(q, node, goal);
+  }
+  if (q->within > 0) {
+    h -= q->within * q->hscale;
+    if (h < 0) h = 0;
+  }
+  return h;
 }
 
 static double grid_h(void *self, uint32_t node) {
   const astar_grid_query *q = (const astar_grid_query *)self;
-  size_t stride = q->grid->stride;
-  double dx = fabs((double)(node % stride) - (double)(q->goal % stride));
-  double dy = fabs((double)(node / stride) - (double)(q->goal / stride));
-  double lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
-  switch (q->heuristic) {
-    case ASTAR_H_OCTILE: return q->hscale * (hi + (SQRT2 - 1.0) * lo);
-    case ASTAR_H_MANHATTAN: return q->hscale * (dx + dy);
-    case ASTAR_H_EUCLIDEAN: return q->hscale * sqrt(dx * dx + dy * dy);
-    case ASTAR_H_CHEBYSHEV: return q->hscale * hi;
-    default: return 0.0;
+  if (q->goals != NULL) {
+    double best = HUGE_VAL;
+    size_t i;
+    for (i = 0; i < q->ngoals; i++) {
+      uint32_t g = astar_grid_node(q->grid, q->goals[2 * i], q->goals[2 * i + 1]);
+      double h;
+      if (q->grid->cell[g] <= 0) continue;
+      h = h_to(q, node, g);
+      if (h < best) best = h;
+    }
+    return best;
   }
+  return h_to(q, node, q->goal);
+}
+
+long astar_grid_goal_index(const astar_grid_query *q, uint32_t node) {
+  size_t i, n = q->goals != NULL ? q->ngoals : 1;
+  for (i = 0; i < n; i++) {
+    uint32_t g = q->goals != NULL
+                 ? astar_grid_node(q->grid, q->goals[2 * i], q->goals[2 * i + 1]) : q->goal;
+    if (q->goals != NULL && q->grid->cell[g] <= 0) continue;
+    if (node == g || (q->within >= 0 && hdist(q, node, g) <= q->within)) return (long)i;
+  }
+  return -1;
+}
+
+static int grid_is_goal(void *self, uint32_t node) {
+  return astar_grid_goal_index((const astar_grid_query *)self, node) >= 0;
+}
+
+static double grid_edge_cost(void *self, uint32_t from, uint32_t to, double base) {
+  const astar_grid_query *q = (const astar_grid_query *)self;
+  int x1, y1, x2, y2;
+  astar_grid_cell(q->grid, from, &x1, &y1);
+  astar_grid_cell(q->grid, to, &x2, &y2);
+  return q->cost_fn(q->cost_ud, x1, y1, x2, y2, base);
 }
 
 /* May a diagonal step pass between orthogonal neighbours whose walkability
@@ -225,10 +285,20 @@ static int grid_expand(void *self, uint32_t node, astar_search *s) {
 
 int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
                        int gx, int gy, uint32_t *start, uint32_t *goal) {
+  size_t i;
+  int any = 0;
+  if (q->goals != NULL) {
+    if (q->ngoals == 0) return ASTAR_EINVAL;
+    gx = q->goals[0]; gy = q->goals[1];
+    for (i = 0; i < q->ngoals; i++) {
+      int x = q->goals[2 * i], y = q->goals[2 * i + 1];
+      if (x < 0 || y < 0 || x >= g->w || y >= g->h) return ASTAR_EINVAL;
+    }
+  }
   if (sx < 0 || sy < 0 || gx < 0 || gy < 0 || sx >= g->w || gx >= g->w ||
       sy >= g->h || gy >= g->h || q->diagonal < ASTAR_DIAG_NO_CORNER_CUTTING ||
       q->diagonal > ASTAR_DIAG_ONE_OBSTACLE || q->heuristic < -1 ||
-      q->heuristic > ASTAR_H_ZERO)
+      q->heuristic > ASTAR_H_ZERO || q->within != q->within)
     return ASTAR_EINVAL;
   if (q->heuristic == -1)
     q->heuristic = q->diagonal == ASTAR_DIAG_NEVER ? ASTAR_H_MANHATTAN : ASTAR_H_OCTILE;
@@ -238,11 +308,21 @@ int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
   q->hscale = astar_grid_min_cost(g);
   q->domain.nnodes = (uint32_t)g->ncell;
   q->domain.expand = grid_expand;
-  q->domain.heuristic = q->heuristic == ASTAR_H_ZERO ? NULL : grid_h;
+  q->domain.heuristic =
+      (q->heuristic == ASTAR_H_ZERO && q->h_fn == NULL) ? NULL : grid_h;
+  q->domain.is_goal = (q->goals != NULL || q->within >= 0) ? grid_is_goal : NULL;
+  q->domain.edge_cost = q->cost_fn != NULL ? grid_edge_cost : NULL;
   q->domain.self = q;
   *start = astar_grid_node(g, sx, sy);
   *goal = q->goal;
-  if (g->cell[*start] <= 0 || g->cell[*goal] <= 0) return ASTAR_BLOCKED;
+  if (q->goals != NULL) {
+    for (i = 0; i < q->ngoals; i++)
+      if (g->cell[astar_grid_node(g, q->goals[2 * i], q->goals[2 * i + 1])] > 0) any = 1;
+    if (q->domain.is_goal != NULL) *goal = ASTAR_NONE;
+  } else {
+    any = g->cell[*goal] > 0 || q->within >= 0;
+  }
+  if (g->cell[*start] <= 0 || !any) return ASTAR_BLOCKED;
   return 0;
 }
 

@@ -6,7 +6,7 @@
 #include <string.h>
 #include "core.h"
 
-#define NONE    UINT32_MAX   /* no parent / not on the open list */
+#define NONE    ASTAR_NONE   /* no parent / not on the open list */
 
 /* Engine states besides the outcomes of astar.h. */
 #define S_IDLE  (-100)
@@ -198,27 +198,39 @@ static uint32_t newrec(astar_search *s, uint32_t id, double g, double h,
 
 /* The record of domain node 'id' in this search, or NONE. */
 static uint32_t lookup(const astar_search *s, uint32_t id) {
-  uint32_t r = s->slot[id];
+  uint32_t r;
+  if (id >= s->nslot) return NONE;      /* unbounded domains: not yet met */
+  r = s->slot[id];
   return (r < s->npool && s->pool[r].id == id) ? r : NONE;
 }
 
-int astar_search_begin(astar_search *s, const astar_domain *d,
-                       uint32_t start, uint32_t goal, const astar_params *p) {
-  double h = 0;
-  uint32_t r;
-  if (d == NULL || d->expand == NULL || start >= d->nnodes || goal >= d->nnodes ||
-      p->algorithm < ASTAR_ALG_ASTAR || p->algorithm > ASTAR_ALG_GREEDY ||
-      !(p->weight >= 1.0) || p->weight == HUGE_VAL || p->max_cost != p->max_cost)
+/* Makes the sparse set cover nodes 0 .. n-1. */
+static int cover(astar_search *s, size_t n) {
+  size_t cap = s->nslot;
+  if (n <= s->nslot) return 0;
+  if (astar__reserve(&s->mem, (void **)&s->slot, &cap, n, sizeof *s->slot))
+    return ASTAR_ENOMEM;
+  /* defined contents for the sparse-set check; never cleared again */
+  memset(s->slot + s->nslot, 0, (cap - s->nslot) * sizeof *s->slot);
+  s->nslot = cap;
+  return 0;
+}
+
+int astar_search_begin_multi(astar_search *s, const astar_domain *d,
+                             const uint32_t *starts, const double *g0, size_t n,
+                             uint32_t goal, const astar_params *p) {
+  size_t i;
+  if (d == NULL || d->expand == NULL || n == 0 || (d->nnodes && goal != NONE &&
+      goal >= d->nnodes) || p->algorithm < ASTAR_ALG_ASTAR ||
+      p->algorithm > ASTAR_ALG_GREEDY || !(p->weight >= 1.0) || p->weight == HUGE_VAL ||
+      p->max_cost != p->max_cost)
     return ASTAR_EINVAL;
-  s->state = S_IDLE;
-  if (s->nslot < d->nnodes) {
-    size_t cap = s->nslot;
-    if (astar__reserve(&s->mem, (void **)&s->slot, &cap, d->nnodes, sizeof *s->slot))
-      return ASTAR_ENOMEM;
-    /* defined contents for the sparse-set check; never cleared again */
-    memset(s->slot + s->nslot, 0, (cap - s->nslot) * sizeof *s->slot);
-    s->nslot = cap;
+  for (i = 0; i < n; i++) {
+    if ((d->nnodes && starts[i] >= d->nnodes) || starts[i] == NONE) return ASTAR_EINVAL;
+    if (g0 != NULL && !(g0[i] > -HUGE_VAL && g0[i] < HUGE_VAL)) return ASTAR_EINVAL;
   }
+  s->state = S_IDLE;
+  if (cover(s, d->nnodes)) return ASTAR_ENOMEM;
   if (astar_search_edges(s, 8) == NULL) return ASTAR_ENOMEM;
   s->d = d;
   s->p = *p;
@@ -230,15 +242,67 @@ int astar_search_begin(astar_search *s, const astar_domain *d,
   s->useh = d->heuristic != NULL &&
             (p->algorithm == ASTAR_ALG_ASTAR || p->algorithm == ASTAR_ALG_GREEDY);
   s->needh = d->heuristic != NULL && (s->useh || p->partial);
+  /* Closed nodes are final when h is consistent (the built-in heuristics);
+  ** Dijkstra and A* with weight 1 reopen anyway, so that a user heuristic
+  ** that is admissible but not consistent still gives shortest paths. */
   s->reopen = (p->algorithm == ASTAR_ALG_ASTAR && p->weight == 1.0) ||
               p->algorithm == ASTAR_ALG_DIJKSTRA;
-  if (s->needh) h = d->heuristic(d->self, start);
-  r = newrec(s, start, 0.0, h, NONE, 0);
-  if (r == NONE) return ASTAR_ENOMEM;
-  push(s, r);
-  s->best = r;
+  for (i = 0; i < n; i++) {
+    double g = g0 != NULL ? g0[i] : 0.0, h;
+    uint32_t r;
+    if (cover(s, (size_t)starts[i] + 1)) { s->state = S_IDLE; return ASTAR_ENOMEM; }
+    r = lookup(s, starts[i]);
+    if (r != NONE) {                     /* the same start twice: keep the cheaper */
+      if (g < s->pool[r].g) {
+        s->pool[r].g = g;
+        s->heap[s->pool[r].heap].f = keyof(s, &s->pool[r]);
+        s->heap[s->pool[r].heap].g = g;
+        siftup(s, s->pool[r].heap);
+        siftdown(s, s->pool[r].heap);
+      }
+      continue;
+    }
+    h = s->needh ? d->heuristic(d->self, starts[i]) : 0.0;
+    r = newrec(s, starts[i], g, h, NONE, 0);
+    if (r == NONE) { s->state = S_IDLE; return ASTAR_ENOMEM; }
+    push(s, r);
+    if (s->best == NONE) s->best = r;
+  }
   s->state = ASTAR_RUNNING;
   return 0;
+}
+
+int astar_search_begin(astar_search *s, const astar_domain *d,
+                       uint32_t start, uint32_t goal, const astar_params *p) {
+  return astar_search_begin_multi(s, d, &start, NULL, 1, goal, p);
+}
+
+int astar_search_node(const astar_search *s, uint32_t id, double *g, uint32_t *parent) {
+  uint32_t r = s->state == S_IDLE ? NONE : lookup(s, id);
+  if (r == NONE) return 0;
+  *g = s->pool[r].g;
+  *parent = s->pool[r].parent == NONE ? NONE : s->pool[s->pool[r].parent].id;
+  return s->pool[r].heap == NONE ? 1 : 2;
+}
+
+void astar_search_each_closed(const astar_search *s,
+                              void (*fn)(void *ud, uint32_t node, double g, uint32_t parent),
+                              void *ud) {
+  size_t i;
+  if (s->state == S_IDLE) return;
+  for (i = 0; i < s->npool; i++) {
+    const node *r = &s->pool[i];
+    if (r->heap == NONE)
+      fn(ud, r->id, r->g, r->parent == NONE ? NONE : s->pool[r->parent].id);
+  }
+}
+
+uint32_t astar_search_end(const astar_search *s) {
+  if (s->state == ASTAR_FOUND) return s->pool[s->found].id;
+  if ((s->state == ASTAR_NO_PATH || s->state == ASTAR_LIMIT) && s->p.partial &&
+      s->best != NONE)
+    return s->pool[s->best].id;
+  return NONE;
 }
 
 /* Relaxes the edges the domain wrote for record 'cur'. */
@@ -249,11 +313,21 @@ static int relax(astar_search *s, uint32_t cur, int n) {
   const int alg = s->p.algorithm;
   int i;
   for (i = 0; i < n; i++) {
-    double g = g0 + e[i].cost;
-    uint32_t r;
+    double g;
+    uint32_t r = lookup(s, e[i].to);
+    if (s->d->edge_cost != NULL) {       /* a user callback decides the cost */
+      double c;
+      if (r != NONE && s->pool[r].heap == NONE && (!s->reopen || alg == ASTAR_ALG_BFS))
+        continue;                         /* closed for good: no need to ask */
+      c = s->d->edge_cost(s->d->self, s->pool[cur].id, e[i].to, e[i].cost);
+      if (c < 0) continue;                /* forbidden */
+      g = g0 + c;
+    } else {
+      g = g0 + e[i].cost;
+    }
     if (g > s->p.max_cost) { s->pruned = 1; continue; }
-    r = lookup(s, e[i].to);
     if (r == NONE) {
+      if (cover(s, (size_t)e[i].to + 1)) return ASTAR_ENOMEM;
       double h = s->needh ? s->d->heuristic(s->d->self, e[i].to) : 0.0;
       r = newrec(s, e[i].to, g, h, cur, depth);
       if (r == NONE) return ASTAR_ENOMEM;
@@ -293,7 +367,8 @@ int astar_search_step(astar_search *s, uint64_t budget) {
     int n, rc;
     if (s->nheap == 0) return finish(s, s->pruned ? ASTAR_LIMIT : ASTAR_NO_PATH);
     cur = s->heap[0].rec;
-    if (s->pool[cur].id == s->goal) {
+    if (s->d->is_goal != NULL ? s->d->is_goal(s->d->self, s->pool[cur].id)
+                              : s->pool[cur].id == s->goal) {
       s->found = cur;
       return finish(s, ASTAR_FOUND);
     }

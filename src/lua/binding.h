@@ -9,6 +9,8 @@
 
 #define ASTAR_GRID_MT "astar.Grid"
 #define ASTAR_PATH_MT "astar.Path"
+#define ASTAR_GRAPH_MT "astar.Graph"
+#define ASTAR_FIELD_MT "astar.Field"
 
 /* Which function is checking its arguments, for error messages that are the
 ** same on every VM: 'self' is 1 for methods (self is not counted). */
@@ -40,13 +42,49 @@ astar_alloc astar_allocator(lua_State *L, void **ud);
 /* Raises the Lua error that matches a negative core status. */
 int astar_raise(lua_State *L, int status);
 
-/* Pushes a new Path of n points (2 coordinates each, integers when 'ints'),
-** and returns a pointer to its 2n coordinates to fill. */
-typedef struct lpath lpath;
-double *astar_newpath(lua_State *L, size_t n, int ints, double cost,
-                      const astar_stats *st, const char *algorithm);
+/* Path kinds: what a point is. */
+enum {
+  ASTAR_PATH_GRID = 0,   /* 2 numbers a point: x, y (1-based integers) */
+  ASTAR_PATH_GRAPH,      /* 3 numbers a point: node id (1-based), x, y (NaN: no position) */
+  ASTAR_PATH_VALUES      /* 1 number a point: index into the path's user value table,
+                         ** which holds the Lua node values (implicit graphs) */
+};
 
-void astar_grid_open(lua_State *L);
+/*
+** Pushes a new Path of n points of 'kind' and returns a pointer to its
+** n * stride numbers to fill (stride 2, 3 or 1 as above). For
+** ASTAR_PATH_VALUES the caller then sets the user value to a table of the
+** nodes (astar_compat_setuservalue). 'goal' is the 1-based index of the goal
+** reached among several goals, or 0.
+*/
+double *astar_newpath(lua_State *L, size_t n, int kind, double cost,
+                      const astar_stats *st, const char *algorithm, long goal);
+
+/* The Grid userdata (src/lua/grid.c). */
+typedef struct lgrid {
+  astar_grid *g;       /* NULL once closed */
+  astar_search *s;     /* the grid's search context, created on first use */
+  int busy;            /* a search on this grid is running (callbacks may not
+                       ** search, edit or close it) */
+} lgrid;
+
+/* The open, idle-or-busy grid at stack index 1 (self of a method). */
+lgrid *astar_checkgrid(lua_State *L, const afn *f);
+/* Raises unless no search runs on the grid (edits from callbacks). */
+void astar_checkidle(lua_State *L, lgrid *lg, const char *what);
+/* Creates the grid's search context if needed (raises on ENOMEM). */
+astar_search *astar_gridsearch(lua_State *L, lgrid *lg);
+
+/* Adds methods to the method table (__index) of the metatable 'tname'. */
+void astar_addmethods(lua_State *L, const char *tname, const luaL_Reg *l);
+
+/* Is the value at idx callable (a function, or has a __call metamethod)? */
+int astar_iscallable(lua_State *L, int idx);
+
 void astar_path_open(lua_State *L);
+void astar_grid_open(lua_State *L);
+void astar_graph_open(lua_State *L);     /* src/lua/graph.c */
+void astar_field_open(lua_State *L);     /* src/lua/field.c */
+void astar_implicit_open(lua_State *L);  /* src/lua/implicit.c */
 
 #endif

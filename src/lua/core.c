@@ -92,6 +92,22 @@ double astar_checkcost(lua_State *L, const afn *f, int idx) {
   return c;
 }
 
+void astar_addmethods(lua_State *L, const char *tname, const luaL_Reg *l) {
+  luaL_getmetatable(L, tname);                       /* mt */
+  lua_getfield(L, -1, "__index");                    /* mt methods */
+  luaL_setfuncs(L, l, 0);
+  lua_pop(L, 2);
+}
+
+int astar_iscallable(lua_State *L, int idx) {
+  int ok;
+  if (lua_type(L, idx) == LUA_TFUNCTION) return 1;
+  if (!luaL_getmetafield(L, idx, "__call")) return 0;
+  ok = lua_type(L, -1) == LUA_TFUNCTION;
+  lua_pop(L, 1);
+  return ok;
+}
+
 #if LUA_VERSION_NUM < 502
 /* On LuaJIT the VM's own allocator serves GC objects from the low 2 GB of the
 ** address space (non-GC64 builds); large grids must not compete for it. */
@@ -130,5 +146,8 @@ int luaopen_astar_core(lua_State *L) {
   lua_setfield(L, -2, "version");
   astar_path_open(L);
   astar_grid_open(L);
+  astar_graph_open(L);
+  astar_field_open(L);
+  astar_implicit_open(L);
   return 1;
 }

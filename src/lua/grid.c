@@ -11,12 +11,6 @@ Grids: cells with costs, and `find`.
 #include <string.h>
 #include "binding.h"
 
-typedef struct lgrid {
-  astar_grid *g;       /* NULL once closed */
-  astar_search *s;     /* the grid's search context, created on first use */
-  int busy;            /* a search on this grid is running */
-} lgrid;
-
 static const afn F_NEW = {"grid", 0};
 static const afn F_PARSE = {"parse", 0};
 static const afn F_FROM = {"from_table", 0};
@@ -50,8 +44,7 @@ static void makegrid(lua_State *L, lgrid *lg, const afn *f, int idx, int w, int 
   if (rc != 0) astar_raise(L, rc);
 }
 
-/* The open grid at 'idx' (self). */
-static lgrid *checkgrid(lua_State *L, const afn *f) {
+lgrid *astar_checkgrid(lua_State *L, const afn *f) {
   lgrid *lg = (lgrid *)luaL_testudata(L, 1, ASTAR_GRID_MT);
   if (lg == NULL)
     astar_argerror(L, f, 1, "astar.Grid expected, got %s", luaL_typename(L, 1));
@@ -242,7 +235,7 @@ The grid's size.
 @treturn int height (rows)
 */
 static int grid_size(lua_State *L) {
-  lgrid *lg = checkgrid(L, &F_SIZE);
+  lgrid *lg = astar_checkgrid(L, &F_SIZE);
   lua_pushinteger(L, astar_grid_width(lg->g));
   lua_pushinteger(L, astar_grid_height(lg->g));
   return 2;
@@ -256,7 +249,7 @@ A cell's cost.
 @treturn number|boolean the cost, or `false` if the cell is blocked
 */
 static int grid_get(lua_State *L) {
-  lgrid *lg = checkgrid(L, &F_GET);
+  lgrid *lg = astar_checkgrid(L, &F_GET);
   int x = astar_checkcoord(L, &F_GET, 2, "x", astar_grid_width(lg->g));
   int y = astar_checkcoord(L, &F_GET, 3, "y", astar_grid_height(lg->g));
   double c = astar_grid_get(lg->g, x, y);
@@ -273,16 +266,25 @@ Whether a cell may be entered.
 @treturn boolean
 */
 static int grid_walkable(lua_State *L) {
-  lgrid *lg = checkgrid(L, &F_WALK);
+  lgrid *lg = astar_checkgrid(L, &F_WALK);
   int x = astar_checkcoord(L, &F_WALK, 2, "x", astar_grid_width(lg->g));
   int y = astar_checkcoord(L, &F_WALK, 3, "y", astar_grid_height(lg->g));
   lua_pushboolean(L, astar_grid_get(lg->g, x, y) > 0);
   return 1;
 }
 
-/* Edits are refused while a search runs on the grid (from a callback). */
-static void checkidle(lua_State *L, lgrid *lg, const char *what) {
+void astar_checkidle(lua_State *L, lgrid *lg, const char *what) {
   if (lg->busy) astar_error(L, "cannot %s: a search on this grid is running", what);
+}
+
+astar_search *astar_gridsearch(lua_State *L, lgrid *lg) {
+  if (lg->s == NULL) {
+    void *ud;
+    astar_alloc fn = astar_allocator(L, &ud);
+    int rc = astar_search_new(&lg->s, fn, ud);
+    if (rc != 0) astar_raise(L, rc);
+  }
+  return lg->s;
 }
 
 /***
@@ -293,11 +295,11 @@ Sets a cell.
 @tparam number|boolean v a cost > 0, `false` (blocked) or `true` (cost 1)
 */
 static int grid_set(lua_State *L) {
-  lgrid *lg = checkgrid(L, &F_SET);
+  lgrid *lg = astar_checkgrid(L, &F_SET);
   int x = astar_checkcoord(L, &F_SET, 2, "x", astar_grid_width(lg->g));
   int y = astar_checkcoord(L, &F_SET, 3, "y", astar_grid_height(lg->g));
   double c = astar_checkcost(L, &F_SET, 4);
-  checkidle(L, lg, "edit the grid");
+  astar_checkidle(L, lg, "edit the grid");
   astar_grid_set(lg->g, x, y, c);
   return 0;
 }
@@ -312,14 +314,14 @@ Sets every cell of a rectangle, which must lie inside the grid.
 @tparam number|boolean v a cost > 0 or `false`
 */
 static int grid_fill(lua_State *L) {
-  lgrid *lg = checkgrid(L, &F_FILL);
+  lgrid *lg = astar_checkgrid(L, &F_FILL);
   int W = astar_grid_width(lg->g), H = astar_grid_height(lg->g);
   int x = astar_checkcoord(L, &F_FILL, 2, "x", W);
   int y = astar_checkcoord(L, &F_FILL, 3, "y", H);
   int w = astar_checkrange(L, &F_FILL, 4, "width", 0, W - x);
   int h = astar_checkrange(L, &F_FILL, 5, "height", 0, H - y);
   double c = astar_checkcost(L, &F_FILL, 6);
-  checkidle(L, lg, "edit the grid");
+  astar_checkidle(L, lg, "edit the grid");
   astar_grid_fill(lg->g, x, y, w, h, c);
   return 0;
 }
@@ -330,7 +332,7 @@ An independent copy of the grid.
 @treturn Grid
 */
 static int grid_clone(lua_State *L) {
-  lgrid *lg = checkgrid(L, &F_CLONE);
+  lgrid *lg = astar_checkgrid(L, &F_CLONE);
   lgrid *copy = newgrid(L);
   int rc = astar_grid_clone(&copy->g, lg->g);
   if (rc != 0) astar_raise(L, rc);
@@ -345,7 +347,7 @@ their whole life, so a warm query that allocates nothing leaves it unchanged.
 @treturn table
 */
 static int grid_stats(lua_State *L) {
-  lgrid *lg = checkgrid(L, &F_STATS);
+  lgrid *lg = astar_checkgrid(L, &F_STATS);
   size_t n = astar_grid_allocs(lg->g);
   if (lg->s != NULL) {
     astar_stats st;
@@ -429,8 +431,24 @@ static double optnum(lua_State *L, const afn *f, int idx, const char *name) {
   return (double)lua_tonumber(L, -1);
 }
 
-/* Reads the options table at 'idx' into q; unknown names are errors. */
-static void readopts(lua_State *L, const afn *f, int idx, astar_grid_query *q) {
+/* What a search with Lua callbacks needs: the state, and the stack indices
+** of the callbacks in the protected frame that runs the search. */
+typedef struct lcall {
+  lua_State *L;
+  int cost;            /* stack index of the cost callback, or 0 */
+  int heur;            /* stack index of the heuristic callback, or 0 */
+} lcall;
+
+/* The options of grid:find, read before the search starts. */
+typedef struct findopts {
+  astar_grid_query q;
+  int cost_idx, heur_idx;   /* stack indices in the caller's frame, or 0 */
+  int goals_idx;            /* stack index of the goals table, or 0 */
+} findopts;
+
+/* Reads the options table at 'idx' into o; unknown names are errors. */
+static void readopts(lua_State *L, const afn *f, int idx, findopts *o) {
+  astar_grid_query *q = &o->q;
   if (lua_isnoneornil(L, idx)) return;
   if (lua_type(L, idx) != LUA_TTABLE)
     astar_argerror(L, f, idx, "table expected, got %s", luaL_typename(L, idx));
@@ -447,7 +465,13 @@ static void readopts(lua_State *L, const afn *f, int idx, astar_grid_query *q) {
     } else if (strcmp(k, "diagonal") == 0) {
       q->diagonal = optenum(L, f, idx, k, DIAGONALS);
     } else if (strcmp(k, "heuristic") == 0) {
-      q->heuristic = optenum(L, f, idx, k, HEURISTICS);
+      if (astar_iscallable(L, -1)) o->heur_idx = -1;   /* resolved below */
+      else q->heuristic = optenum(L, f, idx, k, HEURISTICS);
+    } else if (strcmp(k, "cost") == 0) {
+      if (!astar_iscallable(L, -1))
+        astar_argerror(L, f, idx, "option 'cost': function expected, got %s",
+                       luaL_typename(L, -1));
+      o->cost_idx = -1;
     } else if (strcmp(k, "weight") == 0) {
       double w = optnum(L, f, idx, k);
       if (!(w >= 1.0 && w < HUGE_VAL))
@@ -466,6 +490,17 @@ static void readopts(lua_State *L, const afn *f, int idx, astar_grid_query *q) {
         astar_argerror(L, f, idx, "option 'max_cost': must be a non-negative number, "
                        "got %s", astar_fmtnum(buf, c));
       q->params.max_cost = c;
+    } else if (strcmp(k, "within") == 0) {
+      double r = optnum(L, f, idx, k);
+      if (!(r >= 0 && r < HUGE_VAL))
+        astar_argerror(L, f, idx, "option 'within': must be a non-negative finite "
+                       "number, got %s", astar_fmtnum(buf, r));
+      q->within = r;
+    } else if (strcmp(k, "goals") == 0) {
+      if (lua_type(L, -1) != LUA_TTABLE)
+        astar_argerror(L, f, idx, "option 'goals': table expected, got %s",
+                       luaL_typename(L, -1));
+      o->goals_idx = -1;
     } else if (strcmp(k, "partial") == 0) {
       if (lua_type(L, -1) != LUA_TBOOLEAN)
         astar_argerror(L, f, idx, "option 'partial': boolean expected, got %s",
@@ -476,6 +511,111 @@ static void readopts(lua_State *L, const afn *f, int idx, astar_grid_query *q) {
     }
     lua_pop(L, 1);                                   /* key */
   }
+  /* park the callbacks and goals at fixed stack slots */
+  if (o->cost_idx) { lua_getfield(L, idx, "cost"); o->cost_idx = lua_gettop(L); }
+  if (o->heur_idx) { lua_getfield(L, idx, "heuristic"); o->heur_idx = lua_gettop(L); }
+  if (o->goals_idx) { lua_getfield(L, idx, "goals"); o->goals_idx = lua_gettop(L); }
+}
+
+/* Reads the goals list {{x, y}, ...} at 'gidx' into a scratch userdata
+** (garbage collected, so an error later leaks nothing). */
+static void readgoals(lua_State *L, const afn *f, int optidx, int gidx, lgrid *lg,
+                      astar_grid_query *q) {
+  int n = (int)lua_rawlen(L, gidx), i, *xy;
+  int w = astar_grid_width(lg->g), h = astar_grid_height(lg->g);
+  if (n < 1) astar_argerror(L, f, optidx, "option 'goals': empty list");
+  xy = (int *)lua_newuserdatauv(L, sizeof(int) * 2 * (size_t)n, 0);
+  for (i = 1; i <= n; i++) {
+    double x, y;
+    lua_rawgeti(L, gidx, i);                         /* ... goal */
+    if (lua_type(L, -1) != LUA_TTABLE)
+      astar_argerror(L, f, optidx, "option 'goals': goal %d is not a table {x, y}", i);
+    lua_rawgeti(L, -1, 1);
+    lua_rawgeti(L, -2, 2);
+    x = lua_type(L, -2) == LUA_TNUMBER ? (double)lua_tonumber(L, -2) : -1;
+    y = lua_type(L, -1) == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : -1;
+    if (x != floor(x) || y != floor(y) || x < 1 || y < 1 || x > w || y > h)
+      astar_argerror(L, f, optidx, "option 'goals': goal %d is not a cell of the grid", i);
+    xy[2 * (i - 1)] = (int)x - 1;
+    xy[2 * (i - 1) + 1] = (int)y - 1;
+    lua_pop(L, 3);
+  }
+  q->goals = xy;
+  q->ngoals = (size_t)n;
+}
+
+/* Trampolines: Lua errors escape from here by longjmp, through the core,
+** which holds nothing that its search context does not own. */
+static double cost_cb(void *ud, int x1, int y1, int x2, int y2, double base) {
+  const lcall *c = (const lcall *)ud;
+  lua_State *L = c->L;
+  double v;
+  int t;
+  lua_pushvalue(L, c->cost);
+  lua_pushinteger(L, x1 + 1);
+  lua_pushinteger(L, y1 + 1);
+  lua_pushinteger(L, x2 + 1);
+  lua_pushinteger(L, y2 + 1);
+  lua_pushnumber(L, (lua_Number)base);
+  lua_call(L, 5, 1);
+  t = lua_type(L, -1);
+  if (t == LUA_TNIL || (t == LUA_TBOOLEAN && !lua_toboolean(L, -1))) {
+    lua_pop(L, 1);
+    return -1.0;                                     /* forbidden */
+  }
+  v = t == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : -1.0;
+  if (!(v > 0 && v < HUGE_VAL)) {
+    char buf[32];
+    astar_error(L, "cost callback returned %s for the step (%d, %d) -> (%d, %d) "
+                "(expected a positive finite number, or false or nil to forbid it)",
+                t == LUA_TNUMBER ? astar_fmtnum(buf, (double)lua_tonumber(L, -1))
+                                 : luaL_typename(L, -1), x1 + 1, y1 + 1, x2 + 1, y2 + 1);
+  }
+  lua_pop(L, 1);
+  return v;
+}
+
+static double heur_cb(void *ud, int x, int y, int gx, int gy) {
+  const lcall *c = (const lcall *)ud;
+  lua_State *L = c->L;
+  double v;
+  lua_pushvalue(L, c->heur);
+  lua_pushinteger(L, x + 1);
+  lua_pushinteger(L, y + 1);
+  lua_pushinteger(L, gx + 1);
+  lua_pushinteger(L, gy + 1);
+  lua_call(L, 4, 1);
+  v = lua_type(L, -1) == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : -1.0;
+  if (!(v >= 0 && v < HUGE_VAL)) {
+    char buf[32];
+    astar_error(L, "heuristic callback returned %s for (%d, %d) "
+                "(expected a non-negative finite number)",
+                lua_type(L, -1) == LUA_TNUMBER ? astar_fmtnum(buf, (double)lua_tonumber(L, -1))
+                                               : luaL_typename(L, -1), x + 1, y + 1);
+  }
+  lua_pop(L, 1);
+  return v;
+}
+
+/* The search of a find with callbacks, run under lua_pcall:
+** upvalue-free; arguments: lightuserdata(job), cost callback, heuristic. */
+typedef struct findjob {
+  lgrid *lg;
+  findopts *o;
+  int sx, sy, gx, gy;
+  int rc;
+} findjob;
+
+static int protected_find(lua_State *L) {
+  findjob *j = (findjob *)lua_touserdata(L, 1);
+  lcall c;
+  c.L = L;
+  c.cost = j->o->cost_idx ? 2 : 0;
+  c.heur = j->o->heur_idx ? 3 : 0;
+  if (c.cost) { j->o->q.cost_fn = cost_cb; j->o->q.cost_ud = &c; }
+  if (c.heur) { j->o->q.h_fn = heur_cb; j->o->q.h_ud = &c; }
+  j->rc = astar_grid_find(j->lg->g, j->lg->s, &j->o->q, j->sx, j->sy, j->gx, j->gy);
+  return 0;
 }
 
 /* Pushes the path the search context holds, as a Path. */
@@ -483,10 +623,12 @@ static void pushpath(lua_State *L, lgrid *lg, const astar_grid_query *q) {
   const uint32_t *nodes;
   double cost, *xy;
   astar_stats st;
-  long n = astar_search_path(lg->s, &nodes, &cost), i;
+  long n = astar_search_path(lg->s, &nodes, &cost), i, goal = 0;
   if (n < 0) astar_raise(L, (int)n);
   astar_search_stats(lg->s, &st);
-  xy = astar_newpath(L, (size_t)n, 1, cost, &st, ALGORITHMS[q->params.algorithm]);
+  if (q->goals != NULL && n > 0) goal = astar_grid_goal_index(q, nodes[n - 1]) + 1;
+  xy = astar_newpath(L, (size_t)n, ASTAR_PATH_GRID, cost, &st,
+                     ALGORITHMS[q->params.algorithm], goal);
   for (i = 0; i < n; i++) {
     int x, y;
     astar_grid_cell(lg->g, nodes[i], &x, &y);
@@ -505,73 +647,82 @@ static int outcome(lua_State *L, const char *code, const char *fmt, ...) {
   return 3;
 }
 
-/***
-Finds a path from (sx, sy) to (gx, gy).
-Options: `algorithm` ("astar", "dijkstra", "bfs", "greedy"), `diagonal`
-("no_corner_cutting", "never", "always", "one_obstacle"), `heuristic`
-("octile", "manhattan", "euclidean", "chebyshev", "zero"), `weight` (>= 1),
-`max_expansions`, `max_cost`, `partial`. Defaults return shortest paths.
-@function Grid:find
-@int sx start column
-@int sy start row
-@int gx goal column
-@int gy goal row
-@tparam[opt] table opts
-@treturn[1] Path the path
-@treturn[2] nil
-@treturn[2] string a message
-@treturn[2] string the code: "no_path", "blocked" or "limit"
-@treturn[3] Path with `partial = true`, the path toward the goal
-@treturn[3] string a message
-@treturn[3] string "partial"
-*/
-/* grid:find(sx, sy, gx, gy [, opts]) */
-static int grid_find(lua_State *L) {
-  lgrid *lg = checkgrid(L, &F_FIND);
-  int w = astar_grid_width(lg->g), h = astar_grid_height(lg->g);
-  int sx = astar_checkcoord(L, &F_FIND, 2, "x", w);
-  int sy = astar_checkcoord(L, &F_FIND, 3, "y", h);
-  int gx = astar_checkcoord(L, &F_FIND, 4, "x", w);
-  int gy = astar_checkcoord(L, &F_FIND, 5, "y", h);
-  astar_grid_query q;
-  int rc;
-  astar_grid_query_init(&q);
-  readopts(L, &F_FIND, 6, &q);
-  if (lg->busy) astar_error(L, "cannot search: a search on this grid is already running");
-  if (lg->s == NULL) {
-    void *ud;
-    astar_alloc fn = astar_allocator(L, &ud);
-    rc = astar_search_new(&lg->s, fn, ud);
-    if (rc != 0) astar_raise(L, rc);
-  }
-  rc = astar_grid_find(lg->g, lg->s, &q, sx, sy, gx, gy);
+/* Turns the status of a finished grid search into find's results. */
+static int report(lua_State *L, lgrid *lg, const astar_grid_query *q, int rc,
+                  int sx, int sy, int gx, int gy) {
   switch (rc) {
     case ASTAR_FOUND:
-      pushpath(L, lg, &q);
+      pushpath(L, lg, q);
       return 1;
     case ASTAR_BLOCKED:
       if (astar_grid_get(lg->g, sx, sy) <= 0)
         return outcome(L, "blocked", "start (%d, %d) is blocked", sx + 1, sy + 1);
+      if (q->goals != NULL) return outcome(L, "blocked", "every goal is blocked");
       return outcome(L, "blocked", "goal (%d, %d) is blocked", gx + 1, gy + 1);
     case ASTAR_NO_PATH:
-    case ASTAR_LIMIT: {
-      const char *code = rc == ASTAR_NO_PATH ? "no_path" : "limit";
-      if (q.params.partial) {
-        pushpath(L, lg, &q);
-        lua_pushfstring(L, "%s: partial path toward (%d, %d)",
-                        rc == ASTAR_NO_PATH ? "no path" : "search limit reached",
-                        gx + 1, gy + 1);
+    case ASTAR_LIMIT:
+      if (q->params.partial) {
+        pushpath(L, lg, q);
+        lua_pushfstring(L, "%s: partial path toward the goal",
+                        rc == ASTAR_NO_PATH ? "no path" : "search limit reached");
         lua_pushliteral(L, "partial");
         return 3;
       }
+      if (q->goals != NULL)
+        return outcome(L, rc == ASTAR_NO_PATH ? "no_path" : "limit", "%s",
+                       rc == ASTAR_NO_PATH ? "no path to any goal"
+                                           : "search limit reached before a goal was found");
       if (rc == ASTAR_NO_PATH)
-        return outcome(L, code, "no path from (%d, %d) to (%d, %d)", sx + 1, sy + 1,
+        return outcome(L, "no_path", "no path from (%d, %d) to (%d, %d)", sx + 1, sy + 1,
                        gx + 1, gy + 1);
-      return outcome(L, code, "search limit reached before (%d, %d) was found",
+      return outcome(L, "limit", "search limit reached before (%d, %d) was found",
                      gx + 1, gy + 1);
-    }
     default:
       return astar_raise(L, rc);
+  }
+}
+
+/* grid:find(sx, sy, gx, gy [, opts]) or grid:find(sx, sy, opts) with opts.goals */
+static int grid_find(lua_State *L) {
+  lgrid *lg = astar_checkgrid(L, &F_FIND);
+  int w = astar_grid_width(lg->g), h = astar_grid_height(lg->g);
+  int sx = astar_checkcoord(L, &F_FIND, 2, "x", w);
+  int sy = astar_checkcoord(L, &F_FIND, 3, "y", h);
+  int gx = 0, gy = 0, optidx = 6;
+  findopts o;
+  memset(&o, 0, sizeof o);
+  astar_grid_query_init(&o.q);
+  if (lua_type(L, 4) == LUA_TTABLE && lua_gettop(L) == 4) {
+    optidx = 4;                                      /* find(sx, sy, {goals = ...}) */
+    readopts(L, &F_FIND, optidx, &o);
+    if (!o.goals_idx)
+      astar_argerror(L, &F_FIND, 4, "number expected, got table (a table of options "
+                     "here needs 'goals')");
+  } else {
+    gx = astar_checkcoord(L, &F_FIND, 4, "x", w);
+    gy = astar_checkcoord(L, &F_FIND, 5, "y", h);
+    readopts(L, &F_FIND, optidx, &o);
+  }
+  if (o.goals_idx) readgoals(L, &F_FIND, optidx, o.goals_idx, lg, &o.q);
+  if (lg->busy) astar_error(L, "cannot search: a search on this grid is already running");
+  astar_gridsearch(L, lg);
+  {
+    findjob j;
+    j.lg = lg; j.o = &o; j.sx = sx; j.sy = sy; j.gx = gx; j.gy = gy; j.rc = 0;
+    if (o.cost_idx == 0 && o.heur_idx == 0) {
+      j.rc = astar_grid_find(lg->g, lg->s, &o.q, sx, sy, gx, gy);   /* pure C */
+    } else {
+      int st;
+      lua_pushcfunction(L, protected_find);
+      lua_pushlightuserdata(L, &j);
+      if (o.cost_idx) lua_pushvalue(L, o.cost_idx); else lua_pushnil(L);
+      if (o.heur_idx) lua_pushvalue(L, o.heur_idx); else lua_pushnil(L);
+      lg->busy = 1;
+      st = lua_pcall(L, 3, 0, 0);
+      lg->busy = 0;
+      if (st != LUA_OK) return lua_error(L);         /* the callback's error, unchanged */
+    }
+    return report(L, lg, &o.q, j.rc, sx, sy, gx, gy);
   }
 }
 

@@ -11,25 +11,35 @@ Paths: compact arrays of points, with the statistics of their search.
 #include <string.h>
 #include "binding.h"
 
+typedef struct lpath lpath;
 struct lpath {
   size_t n;              /* points */
-  int ints;              /* coordinates are integers (grid cells) */
+  int kind;              /* ASTAR_PATH_* */
+  int stride;            /* numbers a point */
   double cost;
   astar_stats st;
+  long goal;             /* index of the goal reached among several, or 0 */
   const char *algorithm; /* a static string */
-  double xy[1];          /* 2n coordinates (struct hack sized at creation) */
+  double v[1];           /* n * stride numbers (struct hack sized at creation) */
 };
+
+static const int STRIDE[] = {2, 3, 1};
 
 static const afn F_GET = {"get", 1};
 
-double *astar_newpath(lua_State *L, size_t n, int ints, double cost,
-                      const astar_stats *st, const char *algorithm) {
-  size_t sz = sizeof(lpath) + (n > 0 ? 2 * n - 1 : 0) * sizeof(double);
-  lpath *p = (lpath *)lua_newuserdatauv(L, sz, 0);
-  p->n = n; p->ints = ints; p->cost = cost; p->st = *st;
+double *astar_newpath(lua_State *L, size_t n, int kind, double cost,
+                      const astar_stats *st, const char *algorithm, long goal) {
+  int stride = STRIDE[kind];
+  size_t sz;
+  lpath *p;
+  if (n > (((size_t)-1) - sizeof(lpath)) / sizeof(double) / 3) astar_error(L, "not enough memory");
+  sz = sizeof(lpath) + (n > 0 ? n * (size_t)stride - 1 : 0) * sizeof(double);
+  p = (lpath *)lua_newuserdatauv(L, sz, 1);
+  p->n = n; p->kind = kind; p->stride = stride; p->cost = cost; p->st = *st;
+  p->goal = goal;
   p->algorithm = algorithm;
   luaL_setmetatable(L, ASTAR_PATH_MT);
-  return p->xy;
+  return p->v;
 }
 
 static lpath *checkpath(lua_State *L, const char *fname) {
@@ -41,9 +51,38 @@ static lpath *checkpath(lua_State *L, const char *fname) {
   return p;
 }
 
-static void pushcoord(lua_State *L, const lpath *p, double v) {
-  if (p->ints) lua_pushinteger(L, (lua_Integer)v);
-  else lua_pushnumber(L, (lua_Number)v);
+/* Pushes what point i (0-based) is: x, y for grids, the node id for graphs,
+** the node value for implicit graphs. Returns how many values it pushed. */
+static int pushpoint(lua_State *L, int pidx, const lpath *p, size_t i) {
+  const double *v = p->v + i * (size_t)p->stride;
+  switch (p->kind) {
+    case ASTAR_PATH_GRID:
+      lua_pushinteger(L, (lua_Integer)v[0]);
+      lua_pushinteger(L, (lua_Integer)v[1]);
+      return 2;
+    case ASTAR_PATH_GRAPH:
+      lua_pushinteger(L, (lua_Integer)v[0]);
+      return 1;
+    default:
+      astar_compat_getuservalue(L, pidx);
+      lua_rawgeti(L, -1, (int)v[0]);
+      lua_remove(L, -2);
+      return 1;
+  }
+}
+
+/* Pushes point i as drawing coordinates x, y (grids and graphs with positions). */
+static void pushxy(lua_State *L, const lpath *p, size_t i) {
+  const double *v = p->v + i * (size_t)p->stride;
+  if (p->kind == ASTAR_PATH_GRID) {
+    lua_pushinteger(L, (lua_Integer)v[0]);
+    lua_pushinteger(L, (lua_Integer)v[1]);
+  } else if (v[1] == v[1]) {
+    lua_pushnumber(L, (lua_Number)v[1]);
+    lua_pushnumber(L, (lua_Number)v[2]);
+  } else {
+    astar_error(L, "point %d (node %d) has no position", (int)i + 1, (int)v[0]);
+  }
 }
 
 /***
@@ -58,11 +97,12 @@ static int path_len(lua_State *L) {
 }
 
 /***
-Point i. Negative indices count from the end (-1 is the goal).
+Point i. Negative indices count from the end (-1 is the goal). For grid
+paths, the cell's x and y; for graph paths, the node id; for implicit
+graphs, the node value.
 @function Path:get
 @int i
-@treturn number x
-@treturn number y
+@return x, y / node id / node
 */
 static int path_get(lua_State *L) {
   lpath *p = checkpath(L, "get");
@@ -72,9 +112,7 @@ static int path_get(lua_State *L) {
   if (i == 0 || k < 1 || k > n)
     astar_argerror(L, &F_GET, 2, "index out of range: %d not in [1, %d] or [-%d, -1]",
                    i, (int)n, (int)n);
-  pushcoord(L, p, p->xy[2 * (k - 1)]);
-  pushcoord(L, p, p->xy[2 * (k - 1) + 1]);
-  return 2;
+  return pushpoint(L, 1, p, (size_t)(k - 1));
 }
 
 static int path_iter(lua_State *L) {
@@ -82,9 +120,7 @@ static int path_iter(lua_State *L) {
   lua_Integer i = lua_tointeger(L, 2) + 1;
   if (i < 1 || (size_t)i > p->n) return 0;
   lua_pushinteger(L, i);
-  pushcoord(L, p, p->xy[2 * (i - 1)]);
-  pushcoord(L, p, p->xy[2 * (i - 1) + 1]);
-  return 3;
+  return 1 + pushpoint(L, 1, p, (size_t)(i - 1));
 }
 
 /***
@@ -119,10 +155,13 @@ The points as one flat list `{x1, y1, x2, y2, ...}` (for `love.graphics.line`).
 static int path_flat(lua_State *L) {
   lpath *p = checkpath(L, "flat");
   size_t i;
+  if (p->kind == ASTAR_PATH_VALUES)
+    astar_error(L, "flat: the points of this path are Lua values, not positions");
   lua_createtable(L, (int)(2 * p->n), 0);
-  for (i = 0; i < 2 * p->n; i++) {
-    pushcoord(L, p, p->xy[i]);
-    lua_rawseti(L, -2, (int)(i + 1));
+  for (i = 0; i < p->n; i++) {
+    pushxy(L, p, i);
+    lua_rawseti(L, -3, (int)(2 * i + 2));
+    lua_rawseti(L, -2, (int)(2 * i + 1));
   }
   return 1;
 }
@@ -137,11 +176,15 @@ static int path_table(lua_State *L) {
   size_t i;
   lua_createtable(L, (int)p->n, 0);
   for (i = 0; i < p->n; i++) {
-    lua_createtable(L, 0, 2);
-    pushcoord(L, p, p->xy[2 * i]);
-    lua_setfield(L, -2, "x");
-    pushcoord(L, p, p->xy[2 * i + 1]);
-    lua_setfield(L, -2, "y");
+    if (p->kind == ASTAR_PATH_GRID) {
+      lua_createtable(L, 0, 2);
+      lua_pushinteger(L, (lua_Integer)p->v[2 * i]);
+      lua_setfield(L, -2, "x");
+      lua_pushinteger(L, (lua_Integer)p->v[2 * i + 1]);
+      lua_setfield(L, -2, "y");
+    } else {
+      pushpoint(L, 1, p, i);
+    }
     lua_rawseti(L, -2, (int)(i + 1));
   }
   return 1;
@@ -164,7 +207,21 @@ static int path_stats(lua_State *L) {
   lua_setfield(L, -2, "reopened");
   lua_pushstring(L, p->algorithm);
   lua_setfield(L, -2, "algorithm");
+  if (p->goal > 0) {
+    lua_pushinteger(L, (lua_Integer)p->goal);
+    lua_setfield(L, -2, "goal");
+  }
   return 1;
+}
+
+/***
+The points' positions as one flat list `{x1, y1, x2, y2, ...}`, for drawing
+(graph paths; for grid paths the same as `flat`).
+@function Path:positions
+@treturn table
+*/
+static int path_positions(lua_State *L) {
+  return path_flat(L);
 }
 
 static int path_tostring(lua_State *L) {
@@ -182,6 +239,7 @@ static const luaL_Reg path_methods[] = {
   {"flat", path_flat},
   {"table", path_table},
   {"stats", path_stats},
+  {"positions", path_positions},
   {NULL, NULL}
 };
 
