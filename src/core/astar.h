@@ -304,4 +304,15 @@ void astar_grid_cell(const astar_grid *g, uint32_t node, int *x, int *y);
 int astar_grid_find(astar_grid *g, astar_search *s, astar_grid_query *q,
                     int sx, int sy, int gx, int gy);
 
+
+/* ===================================================================== */
+/* Graphs (src/core/graph.c)                                             */
+/* ===================================================================== */
+
+
+/* ===================================================================== */
+/* Distance fields and components (src/core/grid.c, src/core/field.c)    */
+/* ===================================================================== */
+
+
 #endif

@@ -81,6 +81,22 @@ void astar_addmethods(lua_State *L, const char *tname, const luaL_Reg *l);
 /* Is the value at idx callable (a function, or has a __call metamethod)? */
 int astar_iscallable(lua_State *L, int idx);
 
+/* ---- distance fields (src/lua/field.c) ---- */
+typedef struct astar_fieldspec {
+  int kind;              /* ASTAR_PATH_GRID or ASTAR_PATH_GRAPH */
+  int w, h;              /* kind GRID: the grid's size; engine node of cell (x, y),
+                         ** 0-based, is (y + 1) * (w + 2) + (x + 1) */
+  uint32_t nnodes;       /* engine node count (GRAPH: node id - 1 is the engine node) */
+  const double *xy;      /* GRAPH: 2 * nnodes positions, NaN for none (copied), or NULL */
+} astar_fieldspec;
+/* Pushes a new Field holding, for every closed node of the finished search
+** 's' (a search from the sources along reversed edges), its distance and the
+** next node toward the nearest source (the node's parent in 's'). */
+void astar_pushfield(lua_State *L, const astar_fieldspec *spec, const astar_search *s);
+/* The Field at idx or NULL; if not NULL, *kind, *nnodes and *dist (per engine
+** node, HUGE_VAL where unreached) describe it. */
+int astar_tofield(lua_State *L, int idx, int *kind, uint32_t *nnodes, const double **dist);
+
 void astar_path_open(lua_State *L);
 void astar_grid_open(lua_State *L);
 void astar_graph_open(lua_State *L);     /* src/lua/graph.c */
