@@ -23,7 +23,7 @@ build = {
       sources = {
         "src/core/grid.c", "src/core/mem.c", "src/core/search.c",
         "src/lua/core.c", "src/lua/grid.c", "src/lua/path.c",
-        "src/lua/graph.c", "src/lua/field.c", "src/lua/implicit.c",
+        "src/lua/graph.c", "src/lua/field.c", "src/lua/implicit.c", "src/lua/query.c",
       },
       incdirs = { "src/core" },
       libraries = { "m" },

@@ -60,12 +60,25 @@ enum {
 double *astar_newpath(lua_State *L, size_t n, int kind, double cost,
                       const astar_stats *st, const char *algorithm, long goal);
 
+/* Idle search contexts a map keeps for its time-sliced queries. */
+#define ASTAR_POOL 4
+typedef struct astar_pool {
+  astar_search *s[ASTAR_POOL];
+  int n;
+} astar_pool;
+/* A context from the pool, or a new one (raises on ENOMEM). */
+astar_search *astar_pool_take(lua_State *L, astar_pool *p);
+/* Gives a context back (frees it if the pool is full or p is NULL). */
+void astar_pool_give(astar_pool *p, astar_search *s);
+void astar_pool_free(astar_pool *p);
+
 /* The Grid userdata (src/lua/grid.c). */
 typedef struct lgrid {
   astar_grid *g;       /* NULL once closed */
   astar_search *s;     /* the grid's search context, created on first use */
   int busy;            /* a search on this grid is running (callbacks may not
                        ** search, edit or close it) */
+  astar_pool pool;     /* contexts for grid:query */
 } lgrid;
 
 /* The open, idle-or-busy grid at stack index 1 (self of a method). */
@@ -97,7 +110,53 @@ void astar_pushfield(lua_State *L, const astar_fieldspec *spec, const astar_sear
 ** node, HUGE_VAL where unreached) describe it. */
 int astar_tofield(lua_State *L, int idx, int *kind, uint32_t *nnodes, const double **dist);
 
+/* ---- time-sliced queries (src/lua/query.c) ---- */
+#define ASTAR_QUERY_MT "astar.Query"
+typedef struct lquery lquery;
+/*
+** What a map kind provides for its queries. Each runs in a protected frame
+** whose stack holds: 1 the query, 2 the cost callback or nil, 3 the heuristic
+** callback or nil (see astar_query_callbacks).
+** open(L, q): raises if the map was closed; returns its edit version.
+** begin(L, q): prepares the kind's domain and calls astar_search_begin*.
+**   Returns 0, or a status (ASTAR_BLOCKED ...) that ends the query at once.
+** report(L, q, rc): pushes what find would return for outcome rc; returns
+**   the number of values (the search context is still attached).
+** busy(q): the map's busy flag.
+** bind(L, q): points the kind's callback hooks at this frame (called before
+**   begin and before every step: the thread and the frame change).
+*/
+typedef struct astar_queryops {
+  const char *what;                              /* "grid", "graph", ... */
+  uint64_t (*open)(lua_State *L, lquery *q);
+  int (*begin)(lua_State *L, lquery *q);
+  int (*report)(lua_State *L, lquery *q, int rc);
+  int *(*busy)(lquery *q);
+  astar_pool *(*pool)(lquery *q);               /* NULL once the map is closed */
+  void (*bind)(lua_State *L, lquery *q);
+} astar_queryops;
+
+struct lquery {
+  const astar_queryops *ops;
+  astar_search *s;       /* NULL when finished or cancelled */
+  int status;            /* Q_* in query.c */
+  int stale_mode;        /* on_change = "stale" */
+  int has_cb;            /* callbacks to run under protection */
+  uint64_t version;      /* the map's version when the search (re)started */
+  unsigned restarts;
+  double kind[1];        /* kind-specific data (struct hack, aligned) */
+};
+
+/*
+** Pushes a new Query for 'ops' with 'extra' bytes of kind data (q->kind),
+** whose user value table holds [1] the map (stack index 'map'), [2] cost,
+** [3] heuristic callbacks (stack indices, or 0).
+*/
+lquery *astar_newquery(lua_State *L, const astar_queryops *ops, size_t extra, int map,
+                       int cost, int heur);
+
 void astar_path_open(lua_State *L);
+void astar_query_open(lua_State *L);     /* src/lua/query.c */
 void astar_grid_open(lua_State *L);
 void astar_graph_open(lua_State *L);     /* src/lua/graph.c */
 void astar_field_open(lua_State *L);     /* src/lua/field.c */

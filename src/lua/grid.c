@@ -26,7 +26,7 @@ static const afn F_STATS = {"stats", 1};
 /* Pushes a new, empty grid userdata (closed state, metatable set). */
 static lgrid *newgrid(lua_State *L) {
   lgrid *lg = (lgrid *)lua_newuserdatauv(L, sizeof(lgrid), 0);
-  lg->g = NULL; lg->s = NULL; lg->busy = 0;
+  lg->g = NULL; lg->s = NULL; lg->busy = 0; lg->pool.n = 0;
   luaL_setmetatable(L, ASTAR_GRID_MT);
   return lg;
 }
@@ -363,6 +363,7 @@ static int grid_stats(lua_State *L) {
 }
 
 static void release(lgrid *lg) {
+  astar_pool_free(&lg->pool);
   astar_search_free(lg->s);
   astar_grid_free(lg->g);
   lg->s = NULL;
@@ -444,6 +445,8 @@ typedef struct findopts {
   astar_grid_query q;
   int cost_idx, heur_idx;   /* stack indices in the caller's frame, or 0 */
   int goals_idx;            /* stack index of the goals table, or 0 */
+  int isquery;              /* grid:query accepts on_change */
+  int stale;                /* on_change = "stale" */
 } findopts;
 
 /* Reads the options table at 'idx' into o; unknown names are errors. */
@@ -501,6 +504,9 @@ static void readopts(lua_State *L, const afn *f, int idx, findopts *o) {
         astar_argerror(L, f, idx, "option 'goals': table expected, got %s",
                        luaL_typename(L, -1));
       o->goals_idx = -1;
+    } else if (strcmp(k, "on_change") == 0 && o->isquery) {
+      static const char *const MODES[] = {"restart", "stale", NULL};
+      o->stale = optenum(L, f, idx, k, MODES);
     } else if (strcmp(k, "partial") == 0) {
       if (lua_type(L, -1) != LUA_TBOOLEAN)
         astar_argerror(L, f, idx, "option 'partial': boolean expected, got %s",
@@ -619,13 +625,13 @@ static int protected_find(lua_State *L) {
 }
 
 /* Pushes the path the search context holds, as a Path. */
-static void pushpath(lua_State *L, lgrid *lg, const astar_grid_query *q) {
+static void pushpath(lua_State *L, lgrid *lg, astar_search *s, const astar_grid_query *q) {
   const uint32_t *nodes;
   double cost, *xy;
   astar_stats st;
-  long n = astar_search_path(lg->s, &nodes, &cost), i, goal = 0;
+  long n = astar_search_path(s, &nodes, &cost), i, goal = 0;
   if (n < 0) astar_raise(L, (int)n);
-  astar_search_stats(lg->s, &st);
+  astar_search_stats(s, &st);
   if (q->goals != NULL && n > 0) goal = astar_grid_goal_index(q, nodes[n - 1]) + 1;
   xy = astar_newpath(L, (size_t)n, ASTAR_PATH_GRID, cost, &st,
                      ALGORITHMS[q->params.algorithm], goal);
@@ -648,11 +654,11 @@ static int outcome(lua_State *L, const char *code, const char *fmt, ...) {
 }
 
 /* Turns the status of a finished grid search into find's results. */
-static int report(lua_State *L, lgrid *lg, const astar_grid_query *q, int rc,
-                  int sx, int sy, int gx, int gy) {
+static int report(lua_State *L, lgrid *lg, astar_search *s, const astar_grid_query *q,
+                  int rc, int sx, int sy, int gx, int gy) {
   switch (rc) {
     case ASTAR_FOUND:
-      pushpath(L, lg, q);
+      pushpath(L, lg, s, q);
       return 1;
     case ASTAR_BLOCKED:
       if (astar_grid_get(lg->g, sx, sy) <= 0)
@@ -662,7 +668,7 @@ static int report(lua_State *L, lgrid *lg, const astar_grid_query *q, int rc,
     case ASTAR_NO_PATH:
     case ASTAR_LIMIT:
       if (q->params.partial) {
-        pushpath(L, lg, q);
+        pushpath(L, lg, s, q);
         lua_pushfstring(L, "%s: partial path toward the goal",
                         rc == ASTAR_NO_PATH ? "no path" : "search limit reached");
         lua_pushliteral(L, "partial");
@@ -682,48 +688,155 @@ static int report(lua_State *L, lgrid *lg, const astar_grid_query *q, int rc,
   }
 }
 
+/* Reads find's and query's arguments: (sx, sy, gx, gy [, opts]) or
+** (sx, sy, opts) with opts.goals. Coordinates come back 0-based. */
+static void findargs(lua_State *L, const afn *f, lgrid *lg, findopts *o, int *sx, int *sy,
+                     int *gx, int *gy) {
+  int w = astar_grid_width(lg->g), h = astar_grid_height(lg->g), optidx = 6;
+  *sx = astar_checkcoord(L, f, 2, "x", w);
+  *sy = astar_checkcoord(L, f, 3, "y", h);
+  *gx = *gy = 0;
+  astar_grid_query_init(&o->q);
+  if (lua_type(L, 4) == LUA_TTABLE && lua_gettop(L) == 4) {
+    optidx = 4;                                      /* (sx, sy, {goals = ...}) */
+    readopts(L, f, optidx, o);
+    if (!o->goals_idx)
+      astar_argerror(L, f, 4, "number expected, got table (a table of options "
+                     "here needs 'goals')");
+  } else {
+    *gx = astar_checkcoord(L, f, 4, "x", w);
+    *gy = astar_checkcoord(L, f, 5, "y", h);
+    readopts(L, f, optidx, o);
+  }
+  if (o->goals_idx) readgoals(L, f, optidx, o->goals_idx, lg, &o->q);
+}
+
 /* grid:find(sx, sy, gx, gy [, opts]) or grid:find(sx, sy, opts) with opts.goals */
 static int grid_find(lua_State *L) {
   lgrid *lg = astar_checkgrid(L, &F_FIND);
-  int w = astar_grid_width(lg->g), h = astar_grid_height(lg->g);
-  int sx = astar_checkcoord(L, &F_FIND, 2, "x", w);
-  int sy = astar_checkcoord(L, &F_FIND, 3, "y", h);
-  int gx = 0, gy = 0, optidx = 6;
+  int sx, sy, gx, gy;
   findopts o;
+  findjob j;
   memset(&o, 0, sizeof o);
-  astar_grid_query_init(&o.q);
-  if (lua_type(L, 4) == LUA_TTABLE && lua_gettop(L) == 4) {
-    optidx = 4;                                      /* find(sx, sy, {goals = ...}) */
-    readopts(L, &F_FIND, optidx, &o);
-    if (!o.goals_idx)
-      astar_argerror(L, &F_FIND, 4, "number expected, got table (a table of options "
-                     "here needs 'goals')");
-  } else {
-    gx = astar_checkcoord(L, &F_FIND, 4, "x", w);
-    gy = astar_checkcoord(L, &F_FIND, 5, "y", h);
-    readopts(L, &F_FIND, optidx, &o);
-  }
-  if (o.goals_idx) readgoals(L, &F_FIND, optidx, o.goals_idx, lg, &o.q);
+  findargs(L, &F_FIND, lg, &o, &sx, &sy, &gx, &gy);
   if (lg->busy) astar_error(L, "cannot search: a search on this grid is already running");
   astar_gridsearch(L, lg);
-  {
-    findjob j;
-    j.lg = lg; j.o = &o; j.sx = sx; j.sy = sy; j.gx = gx; j.gy = gy; j.rc = 0;
-    if (o.cost_idx == 0 && o.heur_idx == 0) {
-      j.rc = astar_grid_find(lg->g, lg->s, &o.q, sx, sy, gx, gy);   /* pure C */
-    } else {
-      int st;
-      lua_pushcfunction(L, protected_find);
-      lua_pushlightuserdata(L, &j);
-      if (o.cost_idx) lua_pushvalue(L, o.cost_idx); else lua_pushnil(L);
-      if (o.heur_idx) lua_pushvalue(L, o.heur_idx); else lua_pushnil(L);
-      lg->busy = 1;
-      st = lua_pcall(L, 3, 0, 0);
-      lg->busy = 0;
-      if (st != LUA_OK) return lua_error(L);         /* the callback's error, unchanged */
-    }
-    return report(L, lg, &o.q, j.rc, sx, sy, gx, gy);
+  j.lg = lg; j.o = &o; j.sx = sx; j.sy = sy; j.gx = gx; j.gy = gy; j.rc = 0;
+  if (o.cost_idx == 0 && o.heur_idx == 0) {
+    j.rc = astar_grid_find(lg->g, lg->s, &o.q, sx, sy, gx, gy);     /* pure C */
+  } else {
+    int st;
+    lua_pushcfunction(L, protected_find);
+    lua_pushlightuserdata(L, &j);
+    if (o.cost_idx) lua_pushvalue(L, o.cost_idx); else lua_pushnil(L);
+    if (o.heur_idx) lua_pushvalue(L, o.heur_idx); else lua_pushnil(L);
+    lg->busy = 1;
+    st = lua_pcall(L, 3, 0, 0);
+    lg->busy = 0;
+    if (st != LUA_OK) return lua_error(L);           /* the callback's error, unchanged */
   }
+  return report(L, lg, lg->s, &o.q, j.rc, sx, sy, gx, gy);
+}
+
+
+/* ---------------------------------------------------------------------- */
+/* grid:query                                                               */
+/* ---------------------------------------------------------------------- */
+
+/* A grid query's own data (inside the Query userdata: addresses are stable,
+** so the domain can point at it across steps). */
+typedef struct gquery {
+  lgrid *lg;
+  astar_grid_query base;  /* the options as read */
+  astar_grid_query q;     /* the live query (domain.self points here) */
+  lcall c;
+  int sx, sy, gx, gy;
+  size_t ngoals;
+  int goals[1];           /* 2 * ngoals (struct hack) */
+} gquery;
+
+#define GQ(q) ((gquery *)(void *)(q)->kind)
+
+static uint64_t gq_open(lua_State *L, lquery *q) {
+  lgrid *lg = GQ(q)->lg;
+  if (lg->g == NULL) astar_error(L, "attempt to use a closed grid");
+  return astar_grid_version(lg->g);
+}
+
+static void gq_bind(lua_State *L, lquery *q) {
+  gquery *g = GQ(q);
+  g->c.L = L;
+  g->c.cost = lua_isnil(L, 2) ? 0 : 2;
+  g->c.heur = lua_isnil(L, 3) ? 0 : 3;
+}
+
+static int gq_begin(lua_State *L, lquery *q) {
+  gquery *g = GQ(q);
+  uint32_t start, goal;
+  int rc;
+  (void)L;
+  g->q = g->base;
+  if (g->ngoals) g->q.goals = g->goals;
+  if (g->c.cost) { g->q.cost_fn = cost_cb; g->q.cost_ud = &g->c; }
+  if (g->c.heur) { g->q.h_fn = heur_cb; g->q.h_ud = &g->c; }
+  rc = astar_grid_prepare(g->lg->g, &g->q, g->sx, g->sy, g->gx, g->gy, &start, &goal);
+  if (rc != 0) return rc;
+  rc = astar_search_begin(q->s, &g->q.domain, start, goal, &g->q.params);
+  if (rc < 0) astar_raise(L, rc);
+  return rc;
+}
+
+static int gq_report(lua_State *L, lquery *q, int rc) {
+  gquery *g = GQ(q);
+  return report(L, g->lg, q->s, &g->q, rc, g->sx, g->sy, g->gx, g->gy);
+}
+
+static int *gq_busy(lquery *q) { return &GQ(q)->lg->busy; }
+
+static astar_pool *gq_pool(lquery *q) {
+  lgrid *lg = GQ(q)->lg;
+  return lg->g != NULL ? &lg->pool : NULL;
+}
+
+static const astar_queryops GRID_QUERY = {
+  "grid", gq_open, gq_begin, gq_report, gq_busy, gq_pool, gq_bind
+};
+
+/***
+Starts a time-sliced search: the same arguments and options as `find`, plus
+`on_change = "restart"` (default: if the grid is edited while the query runs,
+the search starts again) or `"stale"` (the query ends with status "stale").
+Nothing is searched until `q:step(n)`.
+@function Grid:query
+@int sx
+@int sy
+@int gx
+@int gy
+@tparam[opt] table opts
+@treturn Query
+*/
+static int grid_query(lua_State *L) {
+  static const afn F_QUERY = {"query", 1};
+  lgrid *lg = astar_checkgrid(L, &F_QUERY);
+  int sx, sy, gx, gy;
+  findopts o;
+  lquery *q;
+  gquery *g;
+  memset(&o, 0, sizeof o);
+  o.isquery = 1;
+  findargs(L, &F_QUERY, lg, &o, &sx, &sy, &gx, &gy);
+  q = astar_newquery(L, &GRID_QUERY,
+                     sizeof(gquery) + (o.q.ngoals ? 2 * o.q.ngoals - 1 : 0) * sizeof(int),
+                     1, o.cost_idx, o.heur_idx);
+  q->stale_mode = o.stale;
+  g = GQ(q);
+  g->lg = lg;
+  g->base = o.q;
+  g->base.goals = NULL;
+  g->sx = sx; g->sy = sy; g->gx = gx; g->gy = gy;
+  g->ngoals = o.q.ngoals;
+  if (g->ngoals) memcpy(g->goals, o.q.goals, 2 * g->ngoals * sizeof(int));
+  return 1;
 }
 
 static const luaL_Reg grid_methods[] = {
@@ -735,6 +848,7 @@ static const luaL_Reg grid_methods[] = {
   {"clone", grid_clone},
   {"stats", grid_stats},
   {"find", grid_find},
+  {"query", grid_query},
   {"close", grid_close},
   {NULL, NULL}
 };

@@ -1,0 +1,294 @@
+/***
+Time-sliced queries: a search that runs a bounded number of expansions per
+call, so that a game can spread long searches over several frames.
+Made by `grid:query` (and the `query` of other map kinds).
+@classmod Query
+*/
+#include <stddef.h>
+#include <string.h>
+#include "binding.h"
+
+enum { Q_RUNNING, Q_FOUND, Q_PARTIAL, Q_NONE, Q_STALE, Q_CANCELLED };
+static const char *const QSTATUS[] = {"running", "found", "partial", "none", "stale",
+                                      "cancelled", NULL};
+
+/* Query bookkeeping that the kinds need not see. */
+typedef struct qstate {
+  int began;             /* the search has been started once */
+  int dirty;             /* a callback error interrupted a step: restart */
+  astar_stats st;        /* statistics as of the last step */
+} qstate;
+
+/* The bookkeeping lives in the same userdata, just before the lquery the
+** kinds see (astar_newquery lays it out). */
+#define QS(q) ((qstate *)((char *)(q) - sizeof(qstate)))
+
+astar_search *astar_pool_take(lua_State *L, astar_pool *p) {
+  astar_search *s;
+  void *ud;
+  astar_alloc fn;
+  int rc;
+  if (p != NULL && p->n > 0) return p->s[--p->n];
+  fn = astar_allocator(L, &ud);
+  rc = astar_search_new(&s, fn, ud);
+  if (rc != 0) astar_raise(L, rc);
+  return s;
+}
+
+void astar_pool_give(astar_pool *p, astar_search *s) {
+  if (s == NULL) return;
+  if (p != NULL && p->n < ASTAR_POOL) p->s[p->n++] = s;
+  else astar_search_free(s);
+}
+
+void astar_pool_free(astar_pool *p) {
+  while (p->n > 0) astar_search_free(p->s[--p->n]);
+}
+
+lquery *astar_newquery(lua_State *L, const astar_queryops *ops, size_t extra, int map,
+                       int cost, int heur) {
+  size_t size = sizeof(qstate) + offsetof(lquery, kind) +
+                (extra > sizeof(double) ? extra : sizeof(double));
+  char *mem;
+  lquery *q;
+  map = lua_absindex(L, map);
+  if (cost) cost = lua_absindex(L, cost);
+  if (heur) heur = lua_absindex(L, heur);
+  mem = (char *)lua_newuserdatauv(L, size, 1);
+  memset(mem, 0, size);
+  q = (lquery *)(mem + sizeof(qstate));
+  q->ops = ops;
+  q->status = Q_RUNNING;
+  q->has_cb = cost != 0 || heur != 0;
+  luaL_setmetatable(L, ASTAR_QUERY_MT);
+  lua_createtable(L, 4, 0);                          /* query uv */
+  lua_pushvalue(L, map);
+  lua_rawseti(L, -2, 1);
+  if (cost) { lua_pushvalue(L, cost); lua_rawseti(L, -2, 2); }
+  if (heur) { lua_pushvalue(L, heur); lua_rawseti(L, -2, 3); }
+  astar_compat_setuservalue(L, -2);                  /* query */
+  return q;
+}
+
+static lquery *checkquery(lua_State *L, const char *fname) {
+  char *mem = (char *)luaL_testudata(L, 1, ASTAR_QUERY_MT);
+  if (mem == NULL) {
+    afn f;
+    f.name = fname; f.self = 1;
+    astar_argerror(L, &f, 1, "astar.Query expected, got %s", luaL_typename(L, 1));
+  }
+  return (lquery *)(mem + sizeof(qstate));
+}
+
+static void release(lquery *q, astar_pool *pool) {
+  if (q->s != NULL) {
+    astar_search_stats(q->s, &QS(q)->st);
+    astar_pool_give(pool, q->s);
+    q->s = NULL;
+  }
+}
+
+/* Ends the query with outcome rc: stores what find would return. */
+static void finish(lua_State *L, lquery *q, int rc) {
+  int n, i, base;
+  lua_settop(L, 3);
+  base = lua_gettop(L);
+  n = q->ops->report(L, q, rc);                      /* ... results */
+  lua_createtable(L, n, 1);                          /* ... results t */
+  for (i = 1; i <= n; i++) {
+    lua_pushvalue(L, base + i);
+    lua_rawseti(L, -2, i);
+  }
+  lua_pushinteger(L, n);
+  lua_setfield(L, -2, "n");
+  astar_compat_getuservalue(L, 1);                   /* ... t uv */
+  lua_insert(L, -2);
+  lua_rawseti(L, -2, 4);                             /* uv[4] = t */
+  q->status = rc == ASTAR_FOUND ? Q_FOUND : lua_isnil(L, base + 1) ? Q_NONE : Q_PARTIAL;
+  release(q, q->ops->pool(q));
+}
+
+/* The body of q:step, protected: 1 query, 2 cost, 3 heuristic, 4 budget. */
+static int protected_step(lua_State *L) {
+  lquery *q = (lquery *)((char *)lua_touserdata(L, 1) + sizeof(qstate));
+  qstate *qs = QS(q);
+  double budget = (double)lua_tonumber(L, 4);
+  uint64_t ver = q->ops->open(L, q);
+  int rc;
+  if (!qs->began || qs->dirty || ver != q->version) {
+    if (qs->began && !qs->dirty && ver != q->version) {
+      if (q->stale_mode) {
+        q->status = Q_STALE;
+        release(q, q->ops->pool(q));
+        return 0;
+      }
+      q->restarts++;
+    }
+    if (q->s == NULL) q->s = astar_pool_take(L, q->ops->pool(q));
+    qs->began = 1;
+    qs->dirty = 0;
+    q->version = ver;
+    q->ops->bind(L, q);
+    rc = q->ops->begin(L, q);
+    if (rc != 0) {
+      finish(L, q, rc);
+      return 0;
+    }
+  }
+  q->ops->bind(L, q);
+  rc = astar_search_step(q->s, (uint64_t)budget);
+  astar_search_stats(q->s, &qs->st);
+  if (rc != ASTAR_RUNNING) finish(L, q, rc);
+  return 0;
+}
+
+/***
+Expands at most `n` nodes of the search.
+Returns `"running"` while unfinished, then `"found"`, `"partial"` (with the
+`partial` option), `"none"` (no path, blocked ends, or a limit), `"stale"`
+(the map changed and the query was made with `on_change = "stale"`) or
+`"cancelled"`; a finished query keeps answering its final status. When the
+map changed since the last step, the search restarts from scratch (the
+default, `on_change = "restart"`). An error raised by a callback during a
+step propagates unchanged; the next step then restarts the search.
+@function Query:step
+@int n the most node expansions this call may do (>= 0)
+@treturn string the status
+*/
+static int query_step(lua_State *L) {
+  static const afn F = {"step", 1};
+  lquery *q = checkquery(L, "step");
+  int n = astar_checkrange(L, &F, 2, "n", 0, 2147483647), st, *busy;
+  if (q->status == Q_RUNNING) {
+    busy = q->ops->busy(q);
+    if (*busy) astar_error(L, "cannot step: a search on this %s is already running",
+                           q->ops->what);
+    lua_settop(L, 1);
+    lua_pushcfunction(L, protected_step);            /* q f */
+    lua_pushvalue(L, 1);                             /* q f q */
+    astar_compat_getuservalue(L, 1);                 /* q f q uv */
+    lua_rawgeti(L, -1, 2);                           /* q f q uv cost */
+    lua_rawgeti(L, -2, 3);                           /* q f q uv cost heur */
+    lua_remove(L, -3);                               /* q f q cost heur */
+    lua_pushinteger(L, n);                           /* q f q cost heur n */
+    *busy = 1;
+    st = lua_pcall(L, 4, 0, 0);
+    *busy = 0;
+    if (st != LUA_OK) {
+      QS(q)->dirty = 1;
+      return lua_error(L);                           /* unchanged */
+    }
+  }
+  lua_pushstring(L, QSTATUS[q->status]);
+  return 1;
+}
+
+/***
+What `find` would have returned: a Path, or `nil, message, code`. While the
+query runs: `nil, "query still running", "running"`; after `cancel`:
+`nil, "query cancelled", "cancelled"`; when stale: `nil, "the map changed
+during the query", "stale"`.
+@function Query:result
+*/
+static int query_result(lua_State *L) {
+  lquery *q = checkquery(L, "result");
+  int i, n;
+  switch (q->status) {
+    case Q_RUNNING:
+      lua_pushnil(L); lua_pushliteral(L, "query still running");
+      lua_pushliteral(L, "running");
+      return 3;
+    case Q_CANCELLED:
+      lua_pushnil(L); lua_pushliteral(L, "query cancelled");
+      lua_pushliteral(L, "cancelled");
+      return 3;
+    case Q_STALE:
+      lua_pushnil(L); lua_pushliteral(L, "the map changed during the query");
+      lua_pushliteral(L, "stale");
+      return 3;
+    default:
+      break;
+  }
+  astar_compat_getuservalue(L, 1);
+  lua_rawgeti(L, -1, 4);                             /* uv t */
+  lua_getfield(L, -1, "n");
+  n = (int)lua_tointeger(L, -1);
+  lua_pop(L, 1);
+  for (i = 1; i <= n; i++) lua_rawgeti(L, -i, i);
+  return n;
+}
+
+/***
+Stops the query and gives its scratch memory back to the map. Idempotent; a
+finished query stays finished.
+@function Query:cancel
+*/
+static int query_cancel(lua_State *L) {
+  lquery *q = checkquery(L, "cancel");
+  if (q->status == Q_RUNNING) {
+    q->status = Q_CANCELLED;
+    release(q, q->ops->pool(q));
+  }
+  return 0;
+}
+
+/***
+Statistics: `{status = , expanded = , generated = , restarts = }`.
+@function Query:stats
+@treturn table
+*/
+static int query_stats(lua_State *L) {
+  lquery *q = checkquery(L, "stats");
+  const astar_stats *st = &QS(q)->st;
+  lua_createtable(L, 0, 4);
+  lua_pushstring(L, QSTATUS[q->status]);
+  lua_setfield(L, -2, "status");
+  lua_pushinteger(L, (lua_Integer)st->expanded);
+  lua_setfield(L, -2, "expanded");
+  lua_pushinteger(L, (lua_Integer)st->generated);
+  lua_setfield(L, -2, "generated");
+  lua_pushinteger(L, (lua_Integer)q->restarts);
+  lua_setfield(L, -2, "restarts");
+  return 1;
+}
+
+static int query_gc(lua_State *L) {
+  char *mem = (char *)lua_touserdata(L, 1);
+  lquery *q = (lquery *)(mem + sizeof(qstate));
+  /* the map may be finalized in the same cycle: never touch its pool here */
+  astar_search_free(q->s);
+  q->s = NULL;
+  if (q->status == Q_RUNNING) q->status = Q_CANCELLED;
+  return 0;
+}
+
+static int query_tostring(lua_State *L) {
+  lquery *q = checkquery(L, "__tostring");
+  lua_pushfstring(L, "astar.Query (%s, %s)", q->ops->what, QSTATUS[q->status]);
+  return 1;
+}
+
+static const luaL_Reg query_methods[] = {
+  {"step", query_step},
+  {"result", query_result},
+  {"cancel", query_cancel},
+  {"stats", query_stats},
+  {NULL, NULL}
+};
+
+static const luaL_Reg query_meta[] = {
+  {"__gc", query_gc},
+  {"__close", query_gc},
+  {"__tostring", query_tostring},
+  {NULL, NULL}
+};
+
+void astar_query_open(lua_State *L) {
+  luaL_newmetatable(L, ASTAR_QUERY_MT);              /* core mt */
+  luaL_setfuncs(L, query_meta, 0);
+  luaL_newlib(L, query_methods);                     /* core mt methods */
+  lua_pushvalue(L, -1);
+  lua_setfield(L, -3, "__index");                    /* core mt methods */
+  lua_setfield(L, -3, "Query");                      /* core mt */
+  lua_setfield(L, -2, "Query_mt");                   /* core */
+}
