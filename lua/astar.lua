@@ -5,6 +5,7 @@
 -- @module astar
 local core = require "astar.core"
 local movingai = require "astar.movingai"
+local scheduler = require "astar.scheduler"
 
 local astar = {
   _VERSION = "astar " .. core.version,
@@ -47,6 +48,8 @@ astar.grid = setmetatable({
   __call = function(_, ...) return core.grid_new(...) end,
 })
 
+astar.scheduler = scheduler.new
+astar.await = scheduler.await
 astar.load_scenarios = movingai.load_scenarios
 astar.parse_scenarios = movingai.parse_scenarios
 

@@ -14,6 +14,7 @@ static const char *const QSTATUS[] = {"running", "found", "partial", "none", "st
 
 /* Query bookkeeping that the kinds need not see. */
 typedef struct qstate {
+  uint64_t spent;        /* expansions done by the last step call */
   int began;             /* the search has been started once */
   int dirty;             /* a callback error interrupted a step: restart */
   astar_stats st;        /* statistics as of the last step */
@@ -113,8 +114,9 @@ static int protected_step(lua_State *L) {
   lquery *q = (lquery *)((char *)lua_touserdata(L, 1) + sizeof(qstate));
   qstate *qs = QS(q);
   double budget = (double)lua_tonumber(L, 4);
-  uint64_t ver = q->ops->open(L, q);
+  uint64_t ver = q->ops->open(L, q), before;
   int rc;
+  qs->spent = 0;
   if (!qs->began || qs->dirty || ver != q->version) {
     if (qs->began && !qs->dirty && ver != q->version) {
       if (q->stale_mode) {
@@ -136,8 +138,11 @@ static int protected_step(lua_State *L) {
     }
   }
   q->ops->bind(L, q);
+  astar_search_stats(q->s, &qs->st);
+  before = qs->st.expanded;
   rc = astar_search_step(q->s, (uint64_t)budget);
   astar_search_stats(q->s, &qs->st);
+  qs->spent = qs->st.expanded - before;
   if (rc != ASTAR_RUNNING) finish(L, q, rc);
   return 0;
 }
@@ -154,6 +159,7 @@ step propagates unchanged; the next step then restarts the search.
 @function Query:step
 @int n the most node expansions this call may do (>= 0)
 @treturn string the status
+@treturn int the expansions this call did
 */
 static int query_step(lua_State *L) {
   static const afn F = {"step", 1};
@@ -180,7 +186,9 @@ static int query_step(lua_State *L) {
     }
   }
   lua_pushstring(L, QSTATUS[q->status]);
-  return 1;
+  lua_pushinteger(L, (lua_Integer)QS(q)->spent);
+  QS(q)->spent = 0;
+  return 2;
 }
 
 /***
