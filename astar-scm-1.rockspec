@@ -30,6 +30,7 @@ build = {
     },
     astar = "lua/astar.lua",
     ["astar.movingai"] = "lua/astar/movingai.lua",
+    ["astar.scheduler"] = "lua/astar/scheduler.lua",
   },
 }
 test = {
