@@ -72,6 +72,11 @@ astar_search *astar_pool_take(lua_State *L, astar_pool *p);
 void astar_pool_give(astar_pool *p, astar_search *s);
 void astar_pool_free(astar_pool *p);
 
+/* The grid Path at idx: its 2n coordinates followed by n cell costs (NaN:
+** unknown), its length in *n and its diagonal policy (-1: unknown); NULL if
+** idx is not a grid path. */
+double *astar_path_grid(lua_State *L, int idx, size_t *n, int **diagonal);
+
 /* The Grid userdata (src/lua/grid.c). */
 typedef struct lgrid {
   astar_grid *g;       /* NULL once closed */

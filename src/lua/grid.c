@@ -640,6 +640,13 @@ static void pushpath(lua_State *L, lgrid *lg, astar_search *s, const astar_grid_
     astar_grid_cell(lg->g, nodes[i], &x, &y);
     xy[2 * i] = x + 1;
     xy[2 * i + 1] = y + 1;
+    xy[2 * n + i] = astar_grid_get(lg->g, x, y);    /* for grid:check */
+  }
+  {
+    size_t len;
+    int *diag;
+    astar_path_grid(L, -1, &len, &diag);
+    *diag = q->diagonal;
   }
 }
 
@@ -839,6 +846,56 @@ static int grid_query(lua_State *L) {
   return 1;
 }
 
+/***
+Whether a stored path is still good on this grid, in time proportional to
+its length: every cell walkable, every step legal under the diagonal policy
+the path was found with, and no cell's cost changed since then.
+@function Grid:check
+@tparam Path path a path found on this grid
+@treturn[1] boolean true
+@treturn[2] boolean false
+@treturn[2] int the index of the first point that is no longer good
+@treturn[2] string why: "blocked" (the cell, or a corner the step cuts) or "changed" (its cost)
+*/
+static int grid_check(lua_State *L) {
+  static const afn F_CHECK = {"check", 1};
+  lgrid *lg = astar_checkgrid(L, &F_CHECK);
+  size_t n, i;
+  int *diag, W = astar_grid_width(lg->g), H = astar_grid_height(lg->g), px = 0, py = 0;
+  const double *v = astar_path_grid(L, 2, &n, &diag);
+  int policy;
+  if (v == NULL)
+    astar_argerror(L, &F_CHECK, 2, "astar.Path of a grid expected, got %s",
+                   luaL_typename(L, 2));
+  policy = *diag >= 0 ? *diag : ASTAR_DIAG_NO_CORNER_CUTTING;
+  for (i = 0; i < n; i++) {
+    int x = (int)v[2 * i] - 1, y = (int)v[2 * i + 1] - 1;
+    double c, was = v[2 * n + i];
+    const char *why = NULL;
+    if (x < 0 || y < 0 || x >= W || y >= H)
+      astar_argerror(L, &F_CHECK, 2, "the path does not fit this grid");
+    c = astar_grid_get(lg->g, x, y);
+    if (c <= 0) why = "blocked";
+    else if (was == was && was != c) why = "changed";
+    else if (i > 0 && x != px && y != py) {          /* a diagonal step */
+      int a = astar_grid_get(lg->g, x, py) > 0, b = astar_grid_get(lg->g, px, y) > 0;
+      if (policy == ASTAR_DIAG_NEVER ||
+          (policy == ASTAR_DIAG_NO_CORNER_CUTTING && !(a && b)) ||
+          (policy == ASTAR_DIAG_ONE_OBSTACLE && !(a || b)))
+        why = "blocked";
+    }
+    if (why != NULL) {
+      lua_pushboolean(L, 0);
+      lua_pushinteger(L, (lua_Integer)i + 1);
+      lua_pushstring(L, why);
+      return 3;
+    }
+    px = x; py = y;
+  }
+  lua_pushboolean(L, 1);
+  return 1;
+}
+
 static const luaL_Reg grid_methods[] = {
   {"size", grid_size},
   {"get", grid_get},
@@ -849,6 +906,7 @@ static const luaL_Reg grid_methods[] = {
   {"stats", grid_stats},
   {"find", grid_find},
   {"query", grid_query},
+  {"check", grid_check},
   {"close", grid_close},
   {NULL, NULL}
 };

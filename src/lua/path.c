@@ -7,6 +7,7 @@
 Paths: compact arrays of points, with the statistics of their search.
 @classmod Path
 */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include "binding.h"
@@ -19,6 +20,7 @@ struct lpath {
   double cost;
   astar_stats st;
   long goal;             /* index of the goal reached among several, or 0 */
+  int diagonal;          /* grid paths: the ASTAR_DIAG_* policy they were found under, or -1 */
   const char *algorithm; /* a static string */
   double v[1];           /* n * stride numbers (struct hack sized at creation) */
 };
@@ -33,12 +35,28 @@ double *astar_newpath(lua_State *L, size_t n, int kind, double cost,
   size_t sz;
   lpath *p;
   if (n > (((size_t)-1) - sizeof(lpath)) / sizeof(double) / 3) astar_error(L, "not enough memory");
-  sz = sizeof(lpath) + (n > 0 ? n * (size_t)stride - 1 : 0) * sizeof(double);
+  /* grid paths keep, after their points, the cost of each cell at the time
+  ** they were found (NaN: unknown), so that grid:check sees exact changes */
+  sz = sizeof(lpath) + (n > 0 ? n * (size_t)(stride + (kind == ASTAR_PATH_GRID)) - 1 : 0) *
+                       sizeof(double);
   p = (lpath *)lua_newuserdatauv(L, sz, 1);
   p->n = n; p->kind = kind; p->stride = stride; p->cost = cost; p->st = *st;
   p->goal = goal;
+  p->diagonal = -1;
+  if (kind == ASTAR_PATH_GRID) {
+    size_t i;
+    for (i = 0; i < n; i++) p->v[2 * n + i] = NAN;
+  }
   p->algorithm = algorithm;
   luaL_setmetatable(L, ASTAR_PATH_MT);
+  return p->v;
+}
+
+double *astar_path_grid(lua_State *L, int idx, size_t *n, int **diagonal) {
+  lpath *p = (lpath *)luaL_testudata(L, idx, ASTAR_PATH_MT);
+  if (p == NULL || p->kind != ASTAR_PATH_GRID) return NULL;
+  *n = p->n;
+  if (diagonal != NULL) *diagonal = &p->diagonal;
   return p->v;
 }
 
