@@ -97,4 +97,69 @@ function Grid.render(self, path)
   return table.concat(lines, "\n")
 end
 
+--- Path splicing: after the map changed, re-plans only the next `n` steps
+-- of a stored path and keeps the rest of it. The agent stands on point `at`;
+-- a detour goes from there to the first walkable point at least `n` steps
+-- further, and the old path's tail follows. Falls back to a full re-plan
+-- (a plain `find` to the path's goal) when no detour exists, when the detour
+-- is more than `ratio` times longer than the steps it replaces, or when the
+-- kept tail is itself no longer walkable.
+-- @function Grid:splice
+-- @tparam Path path a path found on this grid
+-- @int[opt=1] at the index of the agent's point
+-- @int[opt=8] n how many steps to re-plan
+-- @tparam[opt] table opts options of `find`, plus `ratio` (default 3)
+-- @return a Path (its `stats().algorithm` is "to_path" when spliced), or nil, message, code
+function Grid.splice(self, path, at, n, opts)
+  if getmetatable(self) ~= core.Grid_mt then
+    error(("calling 'splice' on bad self (astar.Grid expected, got %s)"):format(type(self)), 0)
+  end
+  if getmetatable(path) ~= core.Path_mt then
+    error(("bad argument #1 to 'splice' (astar.Path expected, got %s)"):format(type(path)), 0)
+  end
+  local len = #path
+  at, n = at or 1, n or 8
+  if type(at) ~= "number" or at % 1 ~= 0 or at < 1 or at > len then
+    error(("bad argument #2 to 'splice' (index out of range: %s not in [1, %d])")
+      :format(tostring(at), len), 0)
+  end
+  if type(n) ~= "number" or n % 1 ~= 0 or n < 1 then
+    error(("bad argument #3 to 'splice' (n must be an integer >= 1, got %s)"):format(tostring(n)), 0)
+  end
+  local ratio = 3
+  if opts ~= nil then
+    if type(opts) ~= "table" then
+      error(("bad argument #4 to 'splice' (table expected, got %s)"):format(type(opts)), 0)
+    end
+    if opts.ratio ~= nil then
+      ratio = opts.ratio
+      if type(ratio) ~= "number" or ratio ~= ratio or ratio < 1 then
+        error(("bad argument #4 to 'splice' (option 'ratio': must be a number >= 1, got %s)")
+          :format(tostring(ratio)), 0)
+      end
+      local copy = {}
+      for k, v in pairs(opts) do if k ~= "ratio" then copy[k] = v end end
+      opts = copy
+    end
+  end
+  local ax, ay = path:get(at)
+  local gx, gy = path:get(len)
+  local k = math.min(at + n, len)
+  while k < len and not self:walkable(path:get(k)) do k = k + 1 end
+  local kx, ky = path:get(k)
+  local detour = self:find(ax, ay, kx, ky, opts)
+  if not detour or #detour - 1 > ratio * (k - at) then
+    return self:find(ax, ay, gx, gy, opts)
+  end
+  local points = detour:flat()
+  for i = k + 1, len do
+    local x, y = path:get(i)
+    points[#points + 1] = x
+    points[#points + 1] = y
+  end
+  local spliced = self:to_path(points, opts and opts.diagonal)
+  if not spliced then return self:find(ax, ay, gx, gy, opts) end
+  return spliced
+end
+
 return astar

@@ -77,6 +77,9 @@ void astar_pool_free(astar_pool *p);
 ** idx is not a grid path. */
 double *astar_path_grid(lua_State *L, int idx, size_t *n, int **diagonal);
 
+/* Sets the cost of the Path at idx to the number on top, and pops it. */
+void astar_path_setcost(lua_State *L, int idx);
+
 /* The Grid userdata (src/lua/grid.c). */
 typedef struct lgrid {
   astar_grid *g;       /* NULL once closed */

@@ -896,6 +896,87 @@ static int grid_check(lua_State *L) {
   return 1;
 }
 
+/***
+A Path through the given cells, for routes made by hand or spliced
+together: each step must go to one of the 8 (4 with `diagonal = "never"`)
+neighbours; the cost is the grid's own (a step into a cell costs its length
+times the cell's cost).
+@function Grid:to_path
+@tparam table points `{x1, y1, x2, y2, ...}`
+@string[opt="no_corner_cutting"] diagonal the policy the steps must obey
+@treturn[1] Path
+@treturn[2] nil
+@treturn[2] string which point is blocked or which step cuts a blocked corner
+@treturn[2] string "blocked"
+*/
+static int grid_to_path(lua_State *L) {
+  static const afn F_TO = {"to_path", 1};
+  lgrid *lg = astar_checkgrid(L, &F_TO);
+  int W = astar_grid_width(lg->g), H = astar_grid_height(lg->g), policy, len, i;
+  int px = 0, py = 0;
+  double cost = 0, *v;
+  astar_stats st;
+  int *diag;
+  size_t n;
+  if (lua_type(L, 2) != LUA_TTABLE)
+    astar_argerror(L, &F_TO, 2, "table expected, got %s", luaL_typename(L, 2));
+  policy = ASTAR_DIAG_NO_CORNER_CUTTING;
+  if (!lua_isnoneornil(L, 3)) {
+    const char *d = lua_tostring(L, 3);
+    for (policy = 0; DIAGONALS[policy] != NULL; policy++)
+      if (d != NULL && lua_type(L, 3) == LUA_TSTRING && strcmp(d, DIAGONALS[policy]) == 0)
+        break;
+    if (DIAGONALS[policy] == NULL)
+      astar_argerror(L, &F_TO, 3, "invalid diagonal policy '%s'",
+                     d != NULL ? d : luaL_typename(L, 3));
+  }
+  len = (int)lua_rawlen(L, 2);
+  if (len < 2 || len % 2 != 0)
+    astar_argerror(L, &F_TO, 2, "expected {x1, y1, x2, y2, ...} with at least one point");
+  n = (size_t)len / 2;
+  memset(&st, 0, sizeof st);
+  v = astar_newpath(L, n, ASTAR_PATH_GRID, 0, &st, "to_path", 0);
+  for (i = 0; i < (int)n; i++) {
+    int x, y;
+    double c;
+    lua_rawgeti(L, 2, 2 * i + 1);
+    lua_rawgeti(L, 2, 2 * i + 2);
+    x = lua_type(L, -2) == LUA_TNUMBER ? (int)lua_tonumber(L, -2) : -1;
+    y = lua_type(L, -1) == LUA_TNUMBER ? (int)lua_tonumber(L, -1) : -1;
+    if (x < 1 || y < 1 || x > W || y > H || (double)x != lua_tonumber(L, -2) ||
+        (double)y != lua_tonumber(L, -1))
+      astar_argerror(L, &F_TO, 2, "point %d is not a cell of the grid", i + 1);
+    lua_pop(L, 2);
+    x--; y--;
+    if (i > 0) {
+      int dx = x > px ? x - px : px - x, dy = y > py ? y - py : py - y;
+      if (dx > 1 || dy > 1 || dx + dy == 0 || (dx && dy && policy == ASTAR_DIAG_NEVER))
+        astar_argerror(L, &F_TO, 2, "step %d -> %d is not a move to a neighbour", i, i + 1);
+    }
+    c = astar_grid_get(lg->g, x, y);
+    if (c <= 0)
+      return outcome(L, "blocked", "point %d (%d, %d) is blocked", i + 1, x + 1, y + 1);
+    if (i > 0 && x != px && y != py) {
+      int a = astar_grid_get(lg->g, x, py) > 0, b = astar_grid_get(lg->g, px, y) > 0;
+      if ((policy == ASTAR_DIAG_NO_CORNER_CUTTING && !(a && b)) ||
+          (policy == ASTAR_DIAG_ONE_OBSTACLE && !(a || b)))
+        return outcome(L, "blocked", "step %d -> %d cuts a blocked corner", i, i + 1);
+      cost += c * 1.4142135623730951;
+    } else if (i > 0) {
+      cost += c;
+    }
+    v[2 * i] = x + 1;
+    v[2 * i + 1] = y + 1;
+    v[2 * n + (size_t)i] = c;
+    px = x; py = y;
+  }
+  astar_path_grid(L, -1, &n, &diag);
+  *diag = policy;
+  lua_pushnumber(L, (lua_Number)cost);
+  astar_path_setcost(L, -2);
+  return 1;
+}
+
 static const luaL_Reg grid_methods[] = {
   {"size", grid_size},
   {"get", grid_get},
@@ -907,6 +988,7 @@ static const luaL_Reg grid_methods[] = {
   {"find", grid_find},
   {"query", grid_query},
   {"check", grid_check},
+  {"to_path", grid_to_path},
   {"close", grid_close},
   {NULL, NULL}
 };

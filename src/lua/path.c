@@ -60,6 +60,12 @@ double *astar_path_grid(lua_State *L, int idx, size_t *n, int **diagonal) {
   return p->v;
 }
 
+void astar_path_setcost(lua_State *L, int idx) {
+  lpath *p = (lpath *)luaL_testudata(L, idx, ASTAR_PATH_MT);
+  if (p != NULL) p->cost = (double)lua_tonumber(L, -1);
+  lua_pop(L, 1);
+}
+
 static lpath *checkpath(lua_State *L, const char *fname) {
   lpath *p = (lpath *)luaL_testudata(L, 1, ASTAR_PATH_MT);
   if (p == NULL) {
