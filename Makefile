@@ -59,9 +59,11 @@ testjit: build
 # The pure C core on its own, with a failing allocator, under ASan + UBSan.
 ctest: setup
 	@mkdir -p build/c
-	$(CC) -O1 -g $(WARN) -Werror -fsanitize=address,undefined -fno-sanitize-recover=undefined \
-	  -fno-omit-frame-pointer -Isrc/core -o build/c/test_core spec/c/test_core.c $(CORE_SRC) -lm
-	ASAN_OPTIONS=detect_leaks=1 build/c/test_core
+	@for t in spec/c/test_*.c; do b=build/c/$$(basename $$t .c); \
+	  echo "$$t"; \
+	  $(CC) -O1 -g $(WARN) -Werror -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+	    -fno-omit-frame-pointer -Isrc/core -o $$b $$t $(CORE_SRC) -lm && \
+	  ASAN_OPTIONS=detect_leaks=1 $$b || exit 1; done
 
 # The whole spec suite against a module built with AddressSanitizer + UBSan (Lua 5.4).
 # ASTAR_SCEN_LIMIT keeps the Moving AI part short: the sanitizer run is about memory, not speed.

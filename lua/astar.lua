@@ -48,10 +48,12 @@ astar.grid = setmetatable({
   __call = function(_, ...) return core.grid_new(...) end,
 })
 
+astar.graph = core.graph_new
 astar.scheduler = scheduler.new
 astar.await = scheduler.await
 astar.load_scenarios = movingai.load_scenarios
 astar.parse_scenarios = movingai.parse_scenarios
+astar.search = core.search
 
 local DIGITS = "0123456789"
 
@@ -161,5 +163,48 @@ function Grid.splice(self, path, at, n, opts)
   if not spliced then return self:find(ax, ay, gx, gy, opts) end
   return spliced
 end
+
+local g = astar.graph()                        -- astar.graph{directed = true} for one-way edges
+local a = g:add_node(0, 0)                     -- 1
+local b = g:add_node(3, 4)                     -- 2
+local c = g:add_node(6, 0)                     -- 3
+g:add_edge(a, b)                               -- cost 5: the distance between the positions
+g:add_edge(b, c)
+g:add_edge(a, c, 20)                           -- an explicit cost
+local path = assert(g:find(a, c))
+print(path:cost(), table.concat(path:table(), " "))   --> 10  1 2 3
+-- in LÖVE: love.graphics.line(path:positions())
+
+--- Implicit graphs.
+-- @section search
+
+--- Searches a graph that callbacks describe: any state space whose nodes are Lua values.
+-- Nodes are numbered in the order the search meets them; values with the same key
+-- (`opts.key(node)`, or the node itself) are the same node, and the first one met stands
+-- for it. Callback errors propagate unchanged; callbacks may not yield, and may call
+-- `astar.search` again.
+-- @function search
+-- @tparam table opts the search:
+--
+-- - `start` (required): the first node, any value but `nil` or NaN
+-- - `neighbors(node, emit)` (required): calls `emit(next, cost)` once for each successor of
+--   `node`, `cost` a finite number > 0; `emit` works only during that call
+-- - `goal`, `goals` (a list) or `is_goal(node)`: where to go; `goal` may come with
+--   `is_goal`, which then decides, and `goal` is only passed to the heuristic
+-- - `heuristic(node, goal)`: an estimate >= 0 of the cost left (the least over `goals`)
+-- - `key(node)`: a number or a string naming the node (table nodes built afresh)
+-- - `algorithm`, `weight`, `max_expansions`, `max_cost`, `partial`, `within`: as for
+--   `Grid:find`; `within` needs `heuristic` and `goal` or `goals`
+-- @treturn[1] Path its points are the node values; `stats().goal` is the index of the goal
+--   reached when `goals` was given
+-- @return[2] nil
+-- @treturn[2] string a message
+-- @treturn[2] string `"no_path"` or `"limit"` (or, with `partial`, a Path, a message
+--   and `"partial"`)
+-- @usage local path = astar.search {
+--   start = 1, goal = 100,
+--   neighbors = function(n, emit) emit(n + 1, 1); emit(n * 2, 1) end,
+-- }
+-- print(table.concat(path:table(), " "))   --> 1 2 3 6 12 24 25 50 100
 
 return astar

@@ -175,7 +175,17 @@ H.heap_new, H.heap_push, H.heap_pop = heap_new, heap_push, heap_pop
 ---------------------------------------------------------------------------------------------------
 -- Single-source Dijkstra: returns dist[(y-1)*w + x] for every reachable cell (nil elsewhere).
 
-function H.dijkstra_all(cells, w, h, sx, sy, diagonal)
+-- `costfn` (optional): function(x1, y1, x2, y2, base) -> cost > 0, or false/nil to forbid the
+-- step, exactly as the README's `cost` callback of grid:find; `base` is the built-in step cost.
+local function cb_cost(costfn, x1, y1, x2, y2, base)
+  local c = costfn(x1, y1, x2, y2, base)
+  if c == nil or c == false then return nil end
+  assert(type(c) == "number" and c > 0 and c < math.huge, "reference: bad callback cost " .. tostring(c))
+  return c
+end
+H.cb_cost = cb_cost
+
+function H.dijkstra_all(cells, w, h, sx, sy, diagonal, costfn)
   local dist = {}
   if not walk(cells, w, h, sx, sy) then return dist end
   local dirs = diagonal == "never" and DIRS4 or DIRS8
@@ -195,8 +205,10 @@ function H.dijkstra_all(cells, w, h, sx, sy, diagonal)
         if legal_step(cells, w, h, ux, uy, dx, dy, diagonal) then
           local vx, vy = ux + dx, uy + dy
           local v = (vy - 1) * w + vx
-          if not done[v] then
-            local nd = d + step_cost(cells, vx, vy, dx, dy)
+          local c = step_cost(cells, vx, vy, dx, dy)
+          if costfn and not done[v] then c = cb_cost(costfn, ux, uy, vx, vy, c) end
+          if c and not done[v] then
+            local nd = d + c
             if dist[v] == nil or nd < dist[v] then
               dist[v] = nd
               heap_push(hp, nd, v)
@@ -210,9 +222,9 @@ function H.dijkstra_all(cells, w, h, sx, sy, diagonal)
 end
 
 -- Optimal cost from (sx, sy) to (gx, gy), or nil when unreachable or an end is blocked.
-function H.dijkstra(cells, w, h, sx, sy, gx, gy, diagonal)
+function H.dijkstra(cells, w, h, sx, sy, gx, gy, diagonal, costfn)
   if not walk(cells, w, h, sx, sy) or not walk(cells, w, h, gx, gy) then return nil end
-  return H.dijkstra_all(cells, w, h, sx, sy, diagonal)[(gy - 1) * w + gx]
+  return H.dijkstra_all(cells, w, h, sx, sy, diagonal, costfn)[(gy - 1) * w + gx]
 end
 
 -- Fewest steps from (sx, sy) to every cell (BFS).
@@ -270,7 +282,8 @@ function H.points_of(path)
 end
 
 -- Asserts the path is legal and joins the requested ends; returns the recomputed cost.
-function H.check_path(cells, w, h, path, sx, sy, gx, gy, diagonal)
+-- With `costfn` (the cost callback), steps it forbids are illegal and it prices the steps.
+function H.check_path(cells, w, h, path, sx, sy, gx, gy, diagonal, costfn)
   diagonal = diagonal or "no_corner_cutting"
   local pts = H.points_of(path)
   local n = #pts
@@ -298,7 +311,13 @@ function H.check_path(cells, w, h, path, sx, sy, gx, gy, diagonal)
     luassert(legal_step(cells, w, h, x1, y1, dx, dy, diagonal),
       ("step %d (%d, %d) -> (%d, %d) is illegal under diagonal = %q"):format(
         i - 1, x1, y1, x2, y2, diagonal))
-    cost = cost + step_cost(cells, x2, y2, dx, dy)
+    local c = step_cost(cells, x2, y2, dx, dy)
+    if costfn then
+      c = cb_cost(costfn, x1, y1, x2, y2, c)
+      luassert(c ~= nil, ("step %d (%d, %d) -> (%d, %d) is forbidden by the cost callback"):format(
+        i - 1, x1, y1, x2, y2))
+    end
+    cost = cost + c
   end
   return cost, n
 end
@@ -453,6 +472,491 @@ function H.fmt_cells(cells, w, h)
     out[y] = table.concat(row)
   end
   return table.concat(out, "\n")
+end
+
+---------------------------------------------------------------------------------------------------
+-- Issue 3: built-in grid heuristic distances (unscaled), as the README defines them.
+
+function H.hdist(name, x1, y1, x2, y2)
+  local dx, dy = abs(x1 - x2), abs(y1 - y2)
+  local lo, hi = math.min(dx, dy), max(dx, dy)
+  if name == "octile" then return hi + (SQRT2 - 1) * lo end
+  if name == "manhattan" then return dx + dy end
+  if name == "euclidean" then return sqrt(dx * dx + dy * dy) end
+  if name == "chebyshev" then return hi end
+  if name == "zero" then return 0 end
+  error("unknown heuristic " .. tostring(name))
+end
+
+-- The heuristic grid:find uses when none is given.
+function H.default_heuristic(diagonal)
+  return diagonal == "never" and "manhattan" or "octile"
+end
+
+---------------------------------------------------------------------------------------------------
+-- Generic Dijkstra over any keys. starts: list of {key, g0}. succ(u, emit) calls emit(v, cost)
+-- for every successor v of u (cost > 0). Returns dist[key], parent[key] (false at a start).
+
+function H.dijkstra_generic(starts, succ)
+  local dist, parent, done = {}, {}, {}
+  local hp = heap_new()
+  for _, s in ipairs(starts) do
+    local k, g0 = s[1], s[2] or 0
+    if dist[k] == nil or g0 < dist[k] then
+      dist[k] = g0
+      parent[k] = false
+      heap_push(hp, g0, k)
+    end
+  end
+  while hp.n > 0 do
+    local d, u = heap_pop(hp)
+    if not done[u] and d == dist[u] then
+      done[u] = true
+      succ(u, function(v, c)
+        assert(type(c) == "number" and c > 0 and c < math.huge, "reference: bad cost " .. tostring(c))
+        if not done[v] then
+          local nd = d + c
+          if dist[v] == nil or nd < dist[v] then
+            dist[v] = nd
+            parent[v] = u
+            heap_push(hp, nd, v)
+          end
+        end
+      end)
+    end
+  end
+  return dist, parent
+end
+
+-- Fewest edges from `start` (generic keys).
+function H.bfs_generic(start, succ)
+  local steps = { [start] = 0 }
+  local q, head = { start }, 1
+  while head <= #q do
+    local u = q[head]
+    head = head + 1
+    succ(u, function(v)
+      if steps[v] == nil then
+        steps[v] = steps[u] + 1
+        q[#q + 1] = v
+      end
+    end)
+  end
+  return steps
+end
+
+---------------------------------------------------------------------------------------------------
+-- Grid distance fields, computed forward: fwd[a][b] = cheapest cost of a path from cell a to cell
+-- b (keys (y-1)*w+x), from one forward Dijkstra per walkable cell. Small grids only.
+
+function H.all_pairs(cells, w, h, diagonal, costfn)
+  local fwd = {}
+  for y = 1, h do
+    for x = 1, w do
+      if walk(cells, w, h, x, y) then
+        fwd[(y - 1) * w + x] = H.dijkstra_all(cells, w, h, x, y, diagonal, costfn)
+      end
+    end
+  end
+  return fwd
+end
+
+-- dist[k] = min over sources {x, y, value} of value + fwd[k][source], nil if no source is reachable
+-- (or the cell is blocked); sources on blocked cells are ignored. `max_cost`: larger totals are nil.
+-- Also returns own[k] = the smallest value of a source on cell k (nil if none).
+function H.field_ref(fwd, w, _, sources, max_cost)
+  local dist, own = {}, {}
+  for _, s in ipairs(sources) do
+    local sk = (s[2] - 1) * w + s[1]
+    local v = s[3] or 0
+    if fwd[sk] and (own[sk] == nil or v < own[sk]) then own[sk] = v end
+  end
+  for k, d in pairs(fwd) do
+    local best
+    for sk, v in pairs(own) do
+      local c = d[sk]
+      if c ~= nil and (best == nil or v + c < best) then best = v + c end
+    end
+    if best ~= nil and (max_cost == nil or best <= max_cost) then dist[k] = best end
+  end
+  return dist, own
+end
+
+-- Flood fill: label[(y-1)*w+x] (1, 2, ... in scan order) for walkable cells, and the count.
+-- Two cells are connected when a legal step under `diagonal` joins them.
+function H.grid_components(cells, w, h, diagonal)
+  local label, count = {}, 0
+  local dirs = diagonal == "never" and DIRS4 or DIRS8
+  for y = 1, h do
+    for x = 1, w do
+      local k = (y - 1) * w + x
+      if walk(cells, w, h, x, y) and not label[k] then
+        count = count + 1
+        label[k] = count
+        local stack = { { x, y } }
+        while #stack > 0 do
+          local c = stack[#stack]
+          stack[#stack] = nil
+          for i = 1, #dirs do
+            local dx, dy = dirs[i][1], dirs[i][2]
+            if legal_step(cells, w, h, c[1], c[2], dx, dy, diagonal) then
+              local nk = (c[2] + dy - 1) * w + c[1] + dx
+              if not label[nk] then
+                label[nk] = count
+                stack[#stack + 1] = { c[1] + dx, c[2] + dy }
+              end
+            end
+          end
+        end
+      end
+    end
+  end
+  return label, count
+end
+
+-- Do `got` and `want` (key -> label or nil) describe the same partition of `keys`? nil if so,
+-- else a description of the first difference.
+function H.partition_diff(keys, got, want, fmtkey)
+  fmtkey = fmtkey or tostring
+  local g2w, w2g = {}, {}
+  for _, k in ipairs(keys) do
+    local a, b = got[k], want[k]
+    if (a == nil) ~= (b == nil) then
+      return ("%s: label %s, expected %s"):format(fmtkey(k), tostring(a),
+        b == nil and "nil" or "a label")
+    end
+    if a ~= nil then
+      if not is_int(a) or a < 1 then return ("%s: label %s is not an integer >= 1"):format(fmtkey(k), tostring(a)) end
+      if g2w[a] == nil and w2g[b] == nil then
+        g2w[a], w2g[b] = b, a
+      elseif g2w[a] ~= b or w2g[b] ~= a then
+        return ("%s: label %s does not match the reference partition"):format(fmtkey(k), tostring(a))
+      end
+    end
+  end
+  return nil
+end
+
+---------------------------------------------------------------------------------------------------
+-- A model of a graph (the reference for astar.graph): plain tables, no library calls.
+-- out[a][b] = cost of the edge a -> b (both ways for undirected graphs).
+
+local GM = {}
+GM.__index = GM
+
+function H.graph_model(directed)
+  return setmetatable({ directed = not not directed, n = 0, pos = {}, alive = {}, disabled = {},
+    out = {} }, GM)
+end
+
+function GM:add_node(x, y, z)
+  self.n = self.n + 1
+  local id = self.n
+  self.alive[id] = true
+  if x ~= nil then self.pos[id] = { x, y, z or 0 } end
+  self.out[id] = {}
+  return id
+end
+
+function GM:length(a, b)
+  local p, q = self.pos[a], self.pos[b]
+  if not p or not q then return nil end
+  local dx, dy, dz = p[1] - q[1], p[2] - q[2], p[3] - q[3]
+  return sqrt(dx * dx + dy * dy + dz * dz)
+end
+
+function GM:add_edge(a, b, c)
+  c = c or self:length(a, b)
+  assert(c and c > 0, "model: bad edge cost")
+  self.out[a][b] = c
+  if not self.directed then self.out[b][a] = c end
+end
+
+function GM:cost(a, b) return self.out[a] and self.out[a][b] end
+
+function GM:remove_edge(a, b)
+  local had = self.out[a][b] ~= nil
+  self.out[a][b] = nil
+  if not self.directed then self.out[b][a] = nil end
+  return had
+end
+
+function GM:set_edge_cost(a, b, c)
+  assert(self.out[a][b], "model: no such edge")
+  self:add_edge(a, b, c)
+end
+
+function GM:disable_node(a) self.disabled[a] = true end
+function GM:enable_node(a) self.disabled[a] = nil end
+
+function GM:remove_node(a)
+  for u in pairs(self.alive) do self.out[u][a] = nil end
+  self.out[a] = {}
+  self.alive[a] = nil
+  self.disabled[a] = nil
+end
+
+function GM:node_count()
+  local n = 0
+  for _ in pairs(self.alive) do n = n + 1 end
+  return n
+end
+
+function GM:edge_count()
+  local n = 0
+  for u in pairs(self.alive) do
+    for _ in pairs(self.out[u]) do n = n + 1 end
+  end
+  return self.directed and n or floor(n / 2)
+end
+
+-- Live node ids in increasing order.
+function GM:ids()
+  local ids = {}
+  for id = 1, self.n do if self.alive[id] then ids[#ids + 1] = id end end
+  return ids
+end
+
+-- Is `id` usable by searches (alive and enabled)?
+function GM:usable(id) return self.alive[id] and not self.disabled[id] end
+
+-- Successors for the generic searches: enabled nodes only; `costfn(from, to, base)` as the
+-- README's graph cost callback (false/nil forbids).
+function GM:succ(costfn, reverse)
+  return function(u, emit)
+    if not self:usable(u) then return end
+    if not reverse then
+      for v, c in pairs(self.out[u]) do
+        if self:usable(v) then
+          if costfn then
+            c = costfn(u, v, c)
+            if c ~= nil and c ~= false then emit(v, c) end
+          else
+            emit(v, c)
+          end
+        end
+      end
+    else
+      for v in pairs(self.alive) do
+        local c = self.out[v][u]
+        if c and self:usable(v) then emit(v, c) end
+      end
+    end
+  end
+end
+
+-- Cheapest costs from `src` to every node (nil: unreachable); nothing if src is not usable.
+function H.graph_dijkstra(M, src, costfn)
+  if not M:usable(src) then return {} end
+  return (H.dijkstra_generic({ { src, 0 } }, M:succ(costfn)))
+end
+
+function H.graph_bfs(M, src)
+  if not M:usable(src) then return {} end
+  return H.bfs_generic(src, M:succ())
+end
+
+-- Weakly connected components of the live nodes (`skip_disabled`: disabled nodes get no label
+-- and join nothing). Returns label[id], count.
+function H.graph_components(M, skip_disabled)
+  local label, count = {}, 0
+  local function ok(id) return M.alive[id] and not (skip_disabled and M.disabled[id]) end
+  local und = {}
+  for _, u in ipairs(M:ids()) do und[u] = und[u] or {} end
+  for _, u in ipairs(M:ids()) do
+    for v in pairs(M.out[u]) do
+      und[u][v] = true
+      und[v][u] = true
+    end
+  end
+  for _, s in ipairs(M:ids()) do
+    if ok(s) and not label[s] then
+      count = count + 1
+      label[s] = count
+      local stack = { s }
+      while #stack > 0 do
+        local u = stack[#stack]
+        stack[#stack] = nil
+        for v in pairs(und[u]) do
+          if ok(v) and not label[v] then
+            label[v] = count
+            stack[#stack + 1] = v
+          end
+        end
+      end
+    end
+  end
+  return label, count
+end
+
+-- Random graph: a list of operations (replayed on the library's graph by the specs) and the
+-- model after them. o: n, m (edges tried), directed, p_pos (a node has a position), z (3D
+-- positions), factor = {lo, hi} (explicit costs are length * factor), p_default (default
+-- cost), p_remove_edge, p_set_cost, p_readd, p_disable, p_remove_node.
+function H.random_graph(rng, o)
+  local M = H.graph_model(o.directed)
+  local ops = {}
+  local function op(t) ops[#ops + 1] = t end
+  local lo, hi = (o.factor or { 1, 3 })[1], (o.factor or { 1, 3 })[2]
+  local function rcost(a, b)
+    local len = M:length(a, b)
+    if len and len > 1e-9 then
+      if rng.float() < (o.p_default or 0.3) then return nil end
+      return len * (lo + (hi - lo) * rng.float())
+    end
+    return 0.5 + 9.5 * rng.float()
+  end
+  for _ = 1, o.n do
+    if rng.float() < (o.p_pos or 1) then
+      local x, y = rng.int(0, 1000) / 10, rng.int(0, 1000) / 10
+      local z = o.z and rng.float() < 0.5 and rng.int(0, 300) / 10 or nil
+      M:add_node(x, y, z)
+      op({ "add_node", x, y, z })
+    else
+      M:add_node()
+      op({ "add_node" })
+    end
+  end
+  local edges = {}
+  for _ = 1, o.m do
+    local a, b = rng.int(1, o.n), rng.int(1, o.n)
+    if a ~= b then
+      local c = rcost(a, b)
+      M:add_edge(a, b, c)
+      op({ "add_edge", a, b, c })
+      edges[#edges + 1] = { a, b }
+    end
+  end
+  for _, e in ipairs(edges) do
+    local a, b = e[1], e[2]
+    if M:cost(a, b) then
+      local r = rng.float()
+      if r < (o.p_remove_edge or 0) then
+        M:remove_edge(a, b)
+        op({ "remove_edge", a, b })
+      elseif r < (o.p_remove_edge or 0) + (o.p_set_cost or 0) then
+        local c = rcost(a, b) or M:length(a, b)
+        M:set_edge_cost(a, b, c)
+        op({ "set_edge_cost", a, b, c })
+      elseif r < (o.p_remove_edge or 0) + (o.p_set_cost or 0) + (o.p_readd or 0) then
+        local c = rcost(a, b) -- re-adding replaces the cost (undirected: from either end)
+        local x, y = a, b
+        if not M.directed and rng.float() < 0.5 then x, y = b, a end
+        M:add_edge(x, y, c)
+        op({ "add_edge", x, y, c })
+      end
+    end
+  end
+  for id = 1, o.n do
+    local r = rng.float()
+    if r < (o.p_remove_node or 0) then
+      M:remove_node(id)
+      op({ "remove_node", id })
+    elseif r < (o.p_remove_node or 0) + (o.p_disable or 0) then
+      M:disable_node(id)
+      op({ "disable_node", id })
+    end
+  end
+  return ops, M
+end
+
+-- Ids of a graph Path, as a list.
+function H.path_ids(path)
+  local ids = {}
+  for i = 1, #path do ids[i] = path:get(i) end
+  return ids
+end
+
+-- Asserts `ids` is a walk from s to (one of) t along usable edges of M (no repeated node);
+-- returns its cost (priced by costfn when given).
+function H.check_graph_path(M, ids, s, t, costfn)
+  luassert(#ids >= 1, "path has no points")
+  luassert(ids[1] == s, ("path starts at %s, expected %s"):format(tostring(ids[1]), tostring(s)))
+  if t ~= nil then
+    luassert(ids[#ids] == t, ("path ends at %s, expected %s"):format(tostring(ids[#ids]), tostring(t)))
+  end
+  local seen, cost = {}, 0
+  for i, id in ipairs(ids) do
+    luassert(is_int(id) and M.alive[id], ("point %d: %s is not a live node"):format(i, tostring(id)))
+    luassert(not M.disabled[id], ("point %d: node %d is disabled"):format(i, id))
+    luassert(not seen[id], ("point %d: node %d repeats point %s"):format(i, id, tostring(seen[id])))
+    seen[id] = i
+    if i > 1 then
+      local c = M:cost(ids[i - 1], id)
+      luassert(c, ("step %d: no edge %d -> %d"):format(i - 1, ids[i - 1], id))
+      if costfn then
+        c = costfn(ids[i - 1], id, c)
+        luassert(c ~= nil and c ~= false, ("step %d: %d -> %d is forbidden by the cost callback"):format(
+          i - 1, ids[i - 1], id))
+      end
+      cost = cost + c
+    end
+  end
+  return cost
+end
+
+-- Formats a model as Lua source that rebuilds it with the library (for failure reports).
+function H.fmt_graph_ops(ops, directed)
+  local out = { ("local g = astar.graph{directed = %s}"):format(tostring(directed)) }
+  local function num(v) return v == nil and "nil" or ("%.17g"):format(v) end
+  for _, t in ipairs(ops) do
+    if t[1] == "add_node" then
+      out[#out + 1] = t[2] and ("g:add_node(%s, %s%s)"):format(num(t[2]), num(t[3]),
+        t[4] and (", " .. num(t[4])) or "") or "g:add_node()"
+    elseif t[1] == "add_edge" or t[1] == "set_edge_cost" then
+      out[#out + 1] = ("g:%s(%d, %d%s)"):format(t[1], t[2], t[3], t[4] and (", " .. num(t[4])) or "")
+    elseif t[1] == "remove_edge" then
+      out[#out + 1] = ("g:remove_edge(%d, %d)"):format(t[2], t[3])
+    else
+      out[#out + 1] = ("g:%s(%d)"):format(t[1], t[2])
+    end
+  end
+  return table.concat(out, "\n")
+end
+
+-- The message of pcall(f, ...) must start with "bad argument #<n> to '<name>' (" (any n, or the
+-- given one) or "calling '<name>' on bad self".
+function H.checkerr_fn(name, n, f, ...)
+  local ok, msg = pcall(f, ...)
+  luassert(not ok, ("expected an error from '%s', but the call succeeded"):format(name))
+  luassert(type(msg) == "string", "error value is not a string: " .. tostring(msg))
+  local pat = "^bad argument #" .. (n and tostring(n) or "%d+") .. " to '" .. name:gsub("%p", "%%%0") .. "' %("
+  luassert(msg:find(pat) ~= nil,
+    ("wrong error message\n  expected: bad argument #%s to '%s' (...)\n  actual:   %s"):format(
+      n and tostring(n) or "n", name, msg))
+  H.seen_messages[#H.seen_messages + 1] = msg
+  if os.getenv("ASTAR_PRINT_ERRORS") then io.stderr:write("  [msg] ", msg, "\n") end
+  return msg
+end
+
+-- pcall(f, ...) must raise exactly the value `v` (compared with rawequal: tables by identity).
+function H.checkerr_value(v, f, ...)
+  local ok, err = pcall(f, ...)
+  luassert(not ok, "expected an error, but the call succeeded")
+  luassert(rawequal(err, v), ("the error was changed on its way: got %s (%s), expected %s (%s)"):format(
+    tostring(err), type(err), tostring(v), type(v)))
+end
+
+-- A grid as one character a cell: '#' blocked, '.' 1, 'h' 0.5, 'q' 1.25, digits for other
+-- integers, '?' for anything else.
+function H.fmt_grid(cells, w, h)
+  local out = {}
+  for y = 1, h do
+    local row = {}
+    for x = 1, w do
+      local c = cells[y][x]
+      row[x] = c == false and "#" or c == 1 and "." or c == 0.5 and "h" or c == 1.25 and "q"
+        or (is_int(c) and c >= 0 and c <= 9 and tostring(floor(c))) or "?"
+    end
+    out[y] = table.concat(row)
+  end
+  return table.concat(out, "\n")
+end
+
+-- Is `msg` the yield-across-C error of this VM (Lua 5.4 says "a C-call", LuaJIT "C-call")?
+function H.is_yield_error(msg)
+  return type(msg) == "string" and (msg:find("attempt to yield across a C-call boundary", 1, true)
+    or msg:find("attempt to yield across C-call boundary", 1, true)) ~= nil
 end
 
 return H

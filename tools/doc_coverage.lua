@@ -9,6 +9,8 @@ end
 
 local html = read("build/doc/modules/astar.html") .. read("build/doc/modules/astar.movingai.html")
   .. read("build/doc/classes/Grid.html") .. read("build/doc/classes/Path.html")
+  .. read("build/doc/classes/Graph.html")
+  .. read("build/doc/classes/Field.html")
 local missing, checked = {}, 0
 
 local function need(anchor)
@@ -19,7 +21,7 @@ local function need(anchor)
 end
 
 -- luaL_Reg tables of methods: "<type>_methods" → "<Type>:<name>"
-for _, file in ipairs({ "src/lua/grid.c", "src/lua/path.c" }) do
+for _, file in ipairs({ "src/lua/grid.c", "src/lua/path.c", "src/lua/graph.c", "src/lua/field.c" }) do
   local src = read(file)
   for tname, body in src:gmatch("static const luaL_Reg (%a+)_methods%[%] = (%b{})") do
     local T = tname:sub(1, 1):upper() .. tname:sub(2)

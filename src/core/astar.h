@@ -309,10 +309,274 @@ int astar_grid_find(astar_grid *g, astar_search *s, astar_grid_query *q,
 /* Graphs (src/core/graph.c)                                             */
 /* ===================================================================== */
 
+/*
+** A graph of nodes 0 .. n-1 (ids in the order they were added; the Lua
+** binding adds 1), each with an optional 2D or 3D position, and edges with
+** costs > 0. Directed, or undirected (an undirected edge is one record that
+** both ends can use).
+**
+** STORAGE. One node array, one position array and one edge pool; each node
+** heads a doubly linked list of its outgoing and one of its incoming edges
+** (undirected: a single list of the edges it touches). Freed edges go on a
+** free list and are reused. So the graph makes no per-node or per-edge
+** allocations: arrays grow geometrically, adding and removing edges is O(1)
+** after the lookup, and the lookup of an edge a -> b walks the shorter of
+** a's and b's lists. Removed nodes keep their id (never reused).
+**
+** Every edit bumps astar_graph_version. A failed allocation leaves the graph
+** exactly as it was.
+*/
+
+/* Largest number of nodes a graph may have (ids fit a signed 32-bit int). */
+#define ASTAR_GRAPH_MAX_NODES ((uint32_t)0x7fffffff)
+
+/* The state of a node id (astar_graph_node_state). */
+enum {
+  ASTAR_GN_UNKNOWN = 0,  /* never added */
+  ASTAR_GN_LIVE,         /* usable by searches */
+  ASTAR_GN_DISABLED,     /* kept with its edges, but never entered nor left */
+  ASTAR_GN_REMOVED       /* removed with its edges; the id stays taken */
+};
+
+typedef struct astar_graph astar_graph;
+
+/* Creates an empty graph. Returns 0 or ASTAR_ENOMEM. */
+int astar_graph_new(astar_graph **out, int directed, astar_alloc alloc, void *ud);
+void astar_graph_free(astar_graph *g);      /* NULL is accepted */
+
+int astar_graph_directed(const astar_graph *g);
+/* Ids handed out so far (live, disabled and removed): valid ids are < this. */
+uint32_t astar_graph_size(const astar_graph *g);
+/* Nodes not removed (disabled ones included), and edges (an undirected edge
+** counts once). */
+uint32_t astar_graph_node_count(const astar_graph *g);
+uint32_t astar_graph_edge_count(const astar_graph *g);
+/* Counter bumped by every edit. */
+uint64_t astar_graph_version(const astar_graph *g);
+/* Allocations made by the graph over its life (astar_stats.allocs' sense). */
+size_t astar_graph_allocs(const astar_graph *g);
+/* ASTAR_GN_* of 'id' (ASTAR_GN_UNKNOWN for any id >= astar_graph_size). */
+int astar_graph_node_state(const astar_graph *g, uint32_t id);
+
+/*
+** Adds a node at position pos[0 .. dim-1] (dim 0: no position, 2: x, y,
+** 3: x, y, z; coordinates finite) and sets *id. Returns 0, ASTAR_EINVAL
+** (bad dim or coordinate, or ASTAR_GRAPH_MAX_NODES reached) or ASTAR_ENOMEM.
+*/
+int astar_graph_add_node(astar_graph *g, const double *pos, int dim, uint32_t *id);
+/* The position of a node in xyz[0..2] (z = 0 for 2D); returns its dim (0:
+** no position, xyz untouched). The caller checks the id. */
+int astar_graph_position(const astar_graph *g, uint32_t id, double *xyz);
+/* Euclidean distance between two nodes, or -1 if either has no position. */
+double astar_graph_distance(const astar_graph *g, uint32_t a, uint32_t b);
+
+/*
+** Adds the edge a -> b (undirected: a - b) with 'cost' (> 0, finite), or
+** sets the cost of the existing one. Returns 0, ASTAR_EINVAL (a == b, an id
+** unknown or removed, bad cost) or ASTAR_ENOMEM.
+*/
+int astar_graph_add_edge(astar_graph *g, uint32_t a, uint32_t b, double cost);
+/* Removes the edge a -> b; returns 1 if there was one, else 0. */
+int astar_graph_remove_edge(astar_graph *g, uint32_t a, uint32_t b);
+/* Sets the cost of the edge a -> b (> 0, finite); returns 1, or 0 if there
+** is no such edge (nothing changed). */
+int astar_graph_set_edge_cost(astar_graph *g, uint32_t a, uint32_t b, double cost);
+/* The cost of the edge a -> b, or -1 if there is none. */
+double astar_graph_edge_cost(const astar_graph *g, uint32_t a, uint32_t b);
+/* Disables (on = 0) or enables (on = 1) a live or disabled node. */
+void astar_graph_set_enabled(astar_graph *g, uint32_t id, int on);
+/* Removes a live or disabled node and all its edges. */
+void astar_graph_remove_node(astar_graph *g, uint32_t id);
+
+/*
+** Iterates over the edges leaving 'id' (undirected: all its edges), in the
+** order they were added, disabled ends included: start with *cursor =
+** ASTAR_NONE; each call returns 1 and sets *to and *cost, or 0 at the end.
+** The graph must not be edited between calls.
+*/
+int astar_graph_next_edge(const astar_graph *g, uint32_t id, uint32_t *cursor,
+                          uint32_t *to, double *cost);
+
+/*
+** The scale of the built-in heuristic: the smallest cost/length ratio over
+** all edges (edges of length 0 ignored), so that scale * distance never
+** overestimates; 0 when some node has no position, or no edge has a length
+** (then there is no built-in heuristic). Kept lazily: O(1) unless an edit
+** removed or raised the edge that held the minimum (then one O(edges) scan).
+*/
+double astar_graph_hscale(astar_graph *g);
+
+/*
+** Components: weakly connected (edge directions ignored) among live nodes;
+** disabled and removed nodes belong to none. astar_graph_components makes
+** the labels current (one O(nodes + edges) pass if a structural edit came
+** since; cost changes do not count) and sets *count. Returns 0 or
+** ASTAR_ENOMEM (labels unavailable). From its first call on, the graph
+** keeps them current lazily and astar_graph_prepare uses them.
+*/
+int astar_graph_components(astar_graph *g, uint32_t *count);
+/* The label (1 .. count, numbered by smallest id) of a node after
+** astar_graph_components, or 0 if it is disabled or removed. */
+uint32_t astar_graph_component(const astar_graph *g, uint32_t id);
+
+/* A user cost for the edge from -> to (always in the direction of travel,
+** also in backward searches) whose built-in cost is 'base': >= 0, or
+** negative to forbid it. */
+typedef double (*astar_graph_cost_fn)(void *ud, uint32_t from, uint32_t to, double base);
+/* A user heuristic from 'node' to 'goal', >= 0. Bidirectional searches also
+** ask it for (node, start), as an estimate of the cost between start and
+** node: there it must be a lower bound in both directions, and consistent. */
+typedef double (*astar_graph_h_fn)(void *ud, uint32_t node, uint32_t goal);
+
+/* Built-in graph heuristics. */
+enum {
+  ASTAR_GH_EUCLIDEAN = 0,  /* hscale * distance; none when hscale is 0 */
+  ASTAR_GH_ZERO            /* none: Dijkstra */
+};
+
+/* A graph query: fill it with astar_graph_query_init, change what you need. */
+typedef struct astar_graph_query {
+  int heuristic;           /* ASTAR_GH_*; default EUCLIDEAN */
+  int bidirectional;       /* nonzero: astar_graph_find searches from both ends */
+  astar_params params;
+  astar_graph_cost_fn cost_fn;  /* optional user cost */
+  void *cost_ud;
+  astar_graph_h_fn h_fn;        /* optional user heuristic (replaces 'heuristic') */
+  void *h_ud;
+  /* Several goals: node ids goals[i], i < ngoals; the search ends at the
+  ** cheapest to reach. NULL: the single goal of prepare. */
+  const uint32_t *goals;
+  size_t ngoals;
+  double within;           /* >= 0: any node within this Euclidean distance
+                           ** of a goal is accepted; default -1, off */
+  /* filled by astar_graph_prepare: */
+  astar_domain domain;     /* forward: out-edges, heuristic toward the goals */
+  astar_domain back;       /* backward: in-edges, heuristic from the start,
+                           ** edge_cost still asked in the forward direction */
+  astar_graph *graph;
+  uint32_t start, goal;
+  double hscale;           /* 0: no built-in heuristic */
+} astar_graph_query;
+
+void astar_graph_query_init(astar_graph_query *q);
+
+/*
+** Makes q->domain and q->back describe searches on 'g' from 'start' toward
+** 'goal' (or toward q->goals when set; goal is then ignored). Returns 0,
+** ASTAR_BLOCKED (start disabled, or every goal disabled and no 'within'),
+** ASTAR_NO_PATH (components are kept and no goal shares the start's; not
+** with params.partial) or ASTAR_EINVAL (an id unknown or removed, bad
+** options, 'within' with 'bidirectional'). With start == ASTAR_NONE it only
+** fills the domains (for distance fields over q->back) and returns 0.
+*/
+int astar_graph_prepare(astar_graph *g, astar_graph_query *q, uint32_t start,
+                        uint32_t goal);
+
+/* Which goal of q->goals (index; 0 for the single goal) node 'node' is, or
+** is 'within' range of; -1 if none. */
+long astar_graph_goal_index(const astar_graph_query *q, uint32_t node);
+
+/*
+** prepare + search: astar_search_run over q->domain with 's', or with
+** q->bidirectional astar_search_bidir with 's' (forward) and 'back'. Returns
+** a status as astar_search_step does, or ASTAR_BLOCKED, ASTAR_EINVAL,
+** ASTAR_ENOMEM. The path is then astar_search_path(s, ...).
+*/
+int astar_graph_find(astar_graph *g, astar_search *s, astar_search *back,
+                     astar_graph_query *q, uint32_t start, uint32_t goal);
+
+/*
+** Bidirectional search (src/core/search.c; any pair of domains). 'fwd'
+** expands successors, 'bwd' predecessors (the edge u -> v written at v as
+** v -> u with the same cost) over the same nodes. Both heuristics set: 'fwd'
+** estimates the cost to the goals, 'bwd' the cost from 'start'; both must be
+** consistent. The search is then A* both ways with the average potential
+** p(v) = (h_fwd(v) - h_bwd(v)) / 2 (keys g + p forward, g - p backward);
+** otherwise (either NULL) Dijkstra both ways. It stops when the two smallest
+** keys sum to at least the best path met so far, which is then shortest.
+** 'bwd' starts from all 'ngoals' goals at cost 0. p->algorithm must be
+** ASTAR_ALG_ASTAR or ASTAR_ALG_DIJKSTRA (the latter ignores heuristics),
+** weight 1; max_expansions counts both sides; partial gives the forward
+** search's expanded node closest to the goals. Runs to the end (no time
+** slicing). Afterwards astar_search_path(f), astar_search_end(f) (the goal
+** reached) and astar_search_stats(f) (both sides) describe the whole search;
+** astar_search_node(f) and (b) know one side each; 'b' is left finished
+** with ASTAR_NO_PATH of its own (no path to read from it). Returns as
+** astar_search_run (ASTAR_EINVAL also when f == b, for other algorithms or
+** a weight other than 1). The cost of a path is g_f + g_b at the meeting
+** node; with a user edge_cost the two sides must agree (same answer for the
+** same edge).
+*/
+int astar_search_bidir(astar_search *f, astar_search *b, const astar_domain *fwd,
+                       const astar_domain *bwd, uint32_t start,
+                       const uint32_t *goals, size_t ngoals, const astar_params *p);
+
 
 /* ===================================================================== */
 /* Distance fields and components (src/core/grid.c, src/core/field.c)    */
 /* ===================================================================== */
+
+/*
+** DISTANCE FIELDS (Dijkstra maps, flow fields). The distance of a cell is
+** the cost of the cheapest path FROM it TO the nearest source, plus that
+** source's value: min over sources s of cost(cell -> s) + value(s), with the
+** grid's step costs (a step into cell b costs len * c(b)). The engine
+** computes it with one Dijkstra search from all sources at once along
+** reversed steps (the expansion of a cell u offers the cells from which a
+** step into u is allowed, at len * c(u)). Values may be negative (flee
+** maps); every step cost is > 0, so each closed cell's cost is final.
+**
+** astar_grid_field runs that search in 's'. Of 'q' it uses: diagonal,
+** cost_fn / cost_ud (called with the FORWARD step: from the cell toward the
+** source, (x1, y1) -> (x2, y2), and base len * c(x2, y2)),
+** params.max_cost (cells whose distance would exceed it stay unreached) and
+** params.max_expansions; it sets params.algorithm to ASTAR_ALG_DIJKSTRA and
+** q->domain / q->grid; heuristic, goals and within are ignored.
+** 'sources' are engine nodes (astar_grid_node) of WALKABLE cells, n >= 1,
+** duplicates allowed (the cheaper wins); values[i] finite and <= max_cost
+** (NULL: all 0). Callers drop the sources that do not qualify.
+** Afterwards astar_search_node / astar_search_each_closed give, for every
+** reached cell, g = its distance and parent = the next cell toward its
+** source (ASTAR_NONE at a source); 's' keeps them until its next search.
+** Returns 0 (every reachable cell reached), ASTAR_LIMIT (max_cost or
+** max_expansions left some unreached; what was reached is final),
+** ASTAR_EINVAL (bad policy, bad source or value, n == 0) or ASTAR_ENOMEM.
+*/
+int astar_grid_field(astar_grid *g, astar_search *s, astar_grid_query *q,
+                     const uint32_t *sources, const double *values, size_t n);
+
+/*
+** CONNECTED COMPONENTS. Two walkable cells are in the same component when a
+** path joins them under the diagonal policy. Every step is reversible, and a
+** diagonal step that NO_CORNER_CUTTING or ONE_OBSTACLE allows always has a
+** walkable orthogonal cell through which the same two cells connect, so
+** NEVER, NO_CORNER_CUTTING and ONE_OBSTACLE share the 4-connected labels,
+** and ALWAYS uses 8-connected ones. Labels are 1 .. count, numbered in
+** row-major order of each component's first cell; blocked cells have 0.
+**
+** The grid keeps one label array per connectivity (4 bytes a cell,
+** allocated on first use, freed with the grid) and recomputes it lazily,
+** in O(cells) without recursion or scratch memory, when a cell has turned
+** blocked or walkable since (changes between two costs keep it).
+**
+** Once astar_grid_components or astar_grid_component has succeeded on a
+** grid, astar_grid_find answers ASTAR_NO_PATH at once (after expanding only
+** the start) when no goal lies in the start's component, using the labels
+** of the query's policy (computed if stale; if that fails for lack of
+** memory, the search runs as usual). Not with params.partial or 'within',
+** which need the real search. User cost callbacks can only forbid steps, so
+** the answer stays exact with them.
+*/
+
+/* Makes the labels of 'diagonal''s connectivity current and sets *count
+** (may be NULL) to the number of components. Returns 0, ASTAR_EINVAL (bad
+** policy) or ASTAR_ENOMEM (nothing changed). */
+int astar_grid_components(astar_grid *g, int diagonal, uint32_t *count);
+
+/* The label of cell (x, y) (0-based; 0 if blocked) under 'diagonal''s
+** connectivity, in *label; recomputes the labels first if needed (then
+** O(1)). Returns 0, ASTAR_EINVAL (bad cell or policy) or ASTAR_ENOMEM. */
+int astar_grid_component(astar_grid *g, int diagonal, int x, int y, uint32_t *label);
 
 
 #endif

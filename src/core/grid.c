@@ -1,10 +1,11 @@
 /*
-** grid.c - tile grids: cells with cost multipliers, and their search domain.
+** grid.c - tile grids: cells with cost multipliers, their search domain, the
+** backward domain of distance fields, and connected-component labels.
 **
 ** Cells are stored with a one-cell border of blocked cells around the map, so
 ** that neighbour expansion needs no bounds checks: the engine node of cell
 ** (x, y) is (y + 1) * (w + 2) + (x + 1), and its eight neighbours are fixed
-** offsets from it.
+** offsets from it. Component labels use the same padded layout.
 */
 #include <math.h>
 #include <string.h>
@@ -21,6 +22,15 @@ struct astar_grid {
   double min_cost;     /* smallest walkable cost, valid unless min_dirty */
   int min_dirty;
   uint64_t version;
+  uint64_t topo;       /* bumped when a cell turns blocked or walkable */
+  /* component labels per padded cell (0 = blocked), [0] 4-connected,
+  ** [1] 8-connected; NULL until first asked for, current if lab_ok and
+  ** lab_topo == topo */
+  uint32_t *label[2];
+  uint64_t lab_topo[2];
+  uint32_t ncomp[2];
+  int lab_ok[2];
+  int use_labels;      /* components were asked for: find uses them */
 };
 
 static int goodcost(double c) {
@@ -56,6 +66,10 @@ int astar_grid_new(astar_grid **out, int w, int h, double cost,
   g->stride = (size_t)w + 2;
   g->ncell = ncell;
   g->version = 0;
+  g->topo = 0;
+  g->label[0] = g->label[1] = NULL;
+  g->lab_ok[0] = g->lab_ok[1] = 0;
+  g->use_labels = 0;
   memset(g->cell, 0, ncell * sizeof(double));
   for (y = 0; y < h; y++) {
     double *row = g->cell + at(g, 0, y);
@@ -72,6 +86,8 @@ void astar_grid_free(astar_grid *g) {
   astar_mem m;
   if (g == NULL) return;
   m = g->mem;
+  astar__free(&m, g->label[0], g->ncell * sizeof(uint32_t));
+  astar__free(&m, g->label[1], g->ncell * sizeof(uint32_t));
   astar__free(&m, g->cell, g->ncell * sizeof(double));
   astar__free(&m, g, sizeof *g);
 }
@@ -94,8 +110,10 @@ double astar_grid_get(const astar_grid *g, int x, int y) {
   return g->cell[at(g, x, y)];
 }
 
-/* Keeps min_cost right when a cell goes from 'old' to 'c'. */
+/* Keeps min_cost and the topology counter right when a cell goes from 'old'
+** to 'c'. Cost changes between walkable values keep component labels. */
 static void track_min(astar_grid *g, double old, double c) {
+  if ((old > 0) != (c > 0)) g->topo++;
   if (g->min_dirty) return;
   if (c > 0 && c < g->min_cost) g->min_cost = c;
   else if (old == g->min_cost && c != old) g->min_dirty = 1;  /* rescan later */
@@ -181,6 +199,16 @@ static double hdist(const astar_grid_query *q, uint32_t a, uint32_t b) {
   }
 }
 
+/* The distance 'within' is measured in: the built-in heuristic's, or the
+** octile (manhattan without diagonals) distance when that is "zero". */
+static double rangedist(const astar_grid_query *q, uint32_t a, uint32_t b) {
+  astar_grid_query m;
+  if (q->heuristic != ASTAR_H_ZERO) return hdist(q, a, b);
+  m = *q;
+  m.heuristic = q->diagonal == ASTAR_DIAG_NEVER ? ASTAR_H_MANHATTAN : ASTAR_H_OCTILE;
+  return hdist(&m, a, b);
+}
+
 /* The heuristic toward goal node 'goal' (user or built-in), less the range
 ** 'within' (a goal region is reached sooner: still admissible, consistent). */
 static double h_to(const astar_grid_query *q, uint32_t node, uint32_t goal) {
@@ -208,7 +236,7 @@ static double grid_h(void *self, uint32_t node) {
     for (i = 0; i < q->ngoals; i++) {
       uint32_t g = astar_grid_node(q->grid, q->goals[2 * i], q->goals[2 * i + 1]);
       double h;
-      if (q->grid->cell[g] <= 0) continue;
+      if (q->grid->cell[g] <= 0 && q->within < 0) continue;
       h = h_to(q, node, g);
       if (h < best) best = h;
     }
@@ -222,8 +250,8 @@ long astar_grid_goal_index(const astar_grid_query *q, uint32_t node) {
   for (i = 0; i < n; i++) {
     uint32_t g = q->goals != NULL
                  ? astar_grid_node(q->grid, q->goals[2 * i], q->goals[2 * i + 1]) : q->goal;
-    if (q->goals != NULL && q->grid->cell[g] <= 0) continue;
-    if (node == g || (q->within >= 0 && hdist(q, node, g) <= q->within)) return (long)i;
+    if (q->goals != NULL && q->grid->cell[g] <= 0 && q->within < 0) continue;
+    if (node == g || (q->within >= 0 && rangedist(q, node, g) <= q->within)) return (long)i;
   }
   return -1;
 }
@@ -317,7 +345,9 @@ int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
   *goal = q->goal;
   if (q->goals != NULL) {
     for (i = 0; i < q->ngoals; i++)
-      if (g->cell[astar_grid_node(g, q->goals[2 * i], q->goals[2 * i + 1])] > 0) any = 1;
+      if (g->cell[astar_grid_node(g, q->goals[2 * i], q->goals[2 * i + 1])] > 0 ||
+          q->within >= 0)
+        any = 1;
     if (q->domain.is_goal != NULL) *goal = ASTAR_NONE;
   } else {
     any = g->cell[*goal] > 0 || q->within >= 0;
@@ -326,10 +356,251 @@ int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
   return 0;
 }
 
+static int labels(astar_grid *g, int k);
+static int conn_of(int diagonal);
+
+static int no_expand(void *self, uint32_t node, astar_search *s) {
+  (void)self; (void)node; (void)s;
+  return 0;
+}
+
+/* Is some goal of the prepared query q in the component of 'start'? Answers
+** 1 (or "don't know") unless labels were asked for and can be made current;
+** goal regions ('within') and partial paths need the real search. */
+static int may_reach(astar_grid *g, const astar_grid_query *q, uint32_t start,
+                     uint32_t goal) {
+  const uint32_t *lab;
+  size_t i;
+  if (!g->use_labels || q->params.partial || q->within >= 0 ||
+      labels(g, conn_of(q->diagonal)) != 0)
+    return 1;
+  lab = g->label[conn_of(q->diagonal)];
+  if (q->goals == NULL) return lab[goal] == lab[start];
+  for (i = 0; i < q->ngoals; i++)      /* blocked goals have label 0 */
+    if (lab[astar_grid_node(g, q->goals[2 * i], q->goals[2 * i + 1])] == lab[start])
+      return 1;
+  return 0;
+}
+
 int astar_grid_find(astar_grid *g, astar_search *s, astar_grid_query *q,
                     int sx, int sy, int gx, int gy) {
   uint32_t start, goal;
   int rc = astar_grid_prepare(g, q, sx, sy, gx, gy, &start, &goal);
   if (rc != 0) return rc;
+  if (!may_reach(g, q, start, goal)) {
+    /* The goal is in another component: let the engine expand the start
+    ** alone, so the context ends in the state a full search would leave
+    ** (NO_PATH, no path), without flooding the start's component. */
+    astar_domain d = q->domain;
+    q->domain.expand = no_expand;
+    q->domain.heuristic = NULL;
+    q->domain.edge_cost = NULL;
+    rc = astar_search_run(s, &q->domain, start, goal, &q->params);
+    q->domain = d;
+    return rc;
+  }
   return astar_search_run(s, &q->domain, start, goal, &q->params);
+}
+
+
+/* ---------------------------------------------------------------------- */
+/* Distance fields: the backward domain                                     */
+/* ---------------------------------------------------------------------- */
+
+/*
+** The field is d(v) = min over sources s and paths P from cell v to s of
+** cost(P) + value(s), where a forward step v -> u costs len(v, u) * c(u):
+** the multiplier of the cell entered. So d(s) <= value(s) and, for every
+** step v -> u the policy allows, d(v) <= len(v, u) * c(u) + d(u), and d is
+** the least function satisfying both: a shortest-path problem on reversed
+** steps. The engine starts at every source with g0 = value, and expanding a
+** settled cell u offers each predecessor v (a walkable neighbour from which
+** v -> u is allowed) at g(u) + len(v, u) * c(u). The multiplier charged is
+** that of u -- the cell the backward search leaves, which the forward path
+** enters -- never that of v: leaving v toward the source costs nothing for
+** v itself. A diagonal's rule looks at the same two orthogonal cells from
+** either end, so u's predecessors are exactly the cells grid_expand offers
+** as u's successors; only the cost differs (c(u) instead of c(v)). Every
+** step costs > 0, so Dijkstra settles each cell at its final d(v), whatever
+** the sign of the values, and v's parent is the next cell on a cheapest path
+** from v to its source.
+*/
+static int grid_expand_back(void *self, uint32_t node, astar_search *s) {
+  const astar_grid_query *q = (const astar_grid_query *)self;
+  const double *c = q->grid->cell;
+  const size_t W = q->grid->stride;
+  astar_edge *e = astar_search_edges(s, 8);
+  const size_t n = node - W, so = node + W, w = node - 1, ea = node + 1;
+  const double cn = c[n], cs = c[so], cw = c[w], ce = c[ea];
+  const double cu = c[node], cd = cu * SQRT2;   /* u's multiplier, both lengths */
+  int k = 0;
+  if (e == NULL) return ASTAR_ENOMEM;
+  if (cn > 0) { e[k].to = (uint32_t)n; e[k++].cost = cu; }
+  if (cw > 0) { e[k].to = (uint32_t)w; e[k++].cost = cu; }
+  if (ce > 0) { e[k].to = (uint32_t)ea; e[k++].cost = cu; }
+  if (cs > 0) { e[k].to = (uint32_t)so; e[k++].cost = cu; }
+  if (q->diagonal != ASTAR_DIAG_NEVER) {
+    const int pol = q->diagonal;
+    const int N = cn > 0, S = cs > 0, Wk = cw > 0, E = ce > 0;
+    if (c[n - 1] > 0 && diag_ok(pol, N, Wk)) { e[k].to = (uint32_t)(n - 1); e[k++].cost = cd; }
+    if (c[n + 1] > 0 && diag_ok(pol, N, E)) { e[k].to = (uint32_t)(n + 1); e[k++].cost = cd; }
+    if (c[so - 1] > 0 && diag_ok(pol, S, Wk)) { e[k].to = (uint32_t)(so - 1); e[k++].cost = cd; }
+    if (c[so + 1] > 0 && diag_ok(pol, S, E)) { e[k].to = (uint32_t)(so + 1); e[k++].cost = cd; }
+  }
+  return k;
+}
+
+/* The engine relaxes 'from' (settled, nearer the source) -> 'to'; the user
+** sees the forward step to -> from. */
+static double grid_edge_cost_back(void *self, uint32_t from, uint32_t to, double base) {
+  return grid_edge_cost(self, to, from, base);
+}
+
+int astar_grid_field(astar_grid *g, astar_search *s, astar_grid_query *q,
+                     const uint32_t *sources, const double *values, size_t n) {
+  size_t i;
+  int rc;
+  if (n == 0 || q->diagonal < ASTAR_DIAG_NO_CORNER_CUTTING ||
+      q->diagonal > ASTAR_DIAG_ONE_OBSTACLE)
+    return ASTAR_EINVAL;
+  for (i = 0; i < n; i++) {
+    if (sources[i] >= g->ncell || !(g->cell[sources[i]] > 0)) return ASTAR_EINVAL;
+    if (values != NULL && !(values[i] <= q->params.max_cost)) return ASTAR_EINVAL;
+  }
+  q->grid = g;
+  q->params.algorithm = ASTAR_ALG_DIJKSTRA;
+  q->domain.nnodes = (uint32_t)g->ncell;
+  q->domain.expand = grid_expand_back;
+  q->domain.heuristic = NULL;
+  q->domain.is_goal = NULL;
+  q->domain.edge_cost = q->cost_fn != NULL ? grid_edge_cost_back : NULL;
+  q->domain.self = q;
+  rc = astar_search_begin_multi(s, &q->domain, sources, values, n, ASTAR_NONE,
+                                &q->params);
+  if (rc != 0) return rc;
+  rc = astar_search_step(s, UINT64_MAX);
+  return rc == ASTAR_NO_PATH ? 0 : rc;
+}
+
+
+/* ---------------------------------------------------------------------- */
+/* Connected components                                                     */
+/* ---------------------------------------------------------------------- */
+
+/*
+** Which labeling answers reachability under a diagonal policy: 0 for
+** 4-connected components, 1 for 8-connected ones.
+**
+** Every step is reversible: both of its cells are walkable, and a diagonal's
+** rule looks at the same two orthogonal cells from either end. So "b can be
+** reached from a" is an equivalence, and its classes are the components of
+** the graph of allowed steps. Under NEVER that graph is the 4-neighbour one.
+** Under NO_CORNER_CUTTING and ONE_OBSTACLE it has the same components:
+** a diagonal step a -> b (a = (x, y), b = (x+dx, y+dy)) is allowed only if at
+** least one of o1 = (x+dx, y), o2 = (x, y+dy) is walkable (NO_CORNER_CUTTING
+** even needs both); say o is. Then a -> o and o -> b are orthogonal steps
+** between walkable cells, which every policy allows, so a and b are already
+** 4-connected: adding those diagonals joins no two 4-components, and every
+** path of the policy maps to a 4-connected one. Under ALWAYS a diagonal whose
+** o1 and o2 are both blocked joins cells that may be in different
+** 4-components, so ALWAYS needs the 8-neighbour components.
+*/
+static int conn_of(int diagonal) {
+  return diagonal == ASTAR_DIAG_ALWAYS;
+}
+
+/* The root of i in the forest p, halving the path on the way. Links always
+** point to a smaller index (p[i] <= i), so a root is the first cell of its
+** set in row-major order. */
+static uint32_t root(uint32_t *p, uint32_t i) {
+  while (p[i] != i) {
+    p[i] = p[p[i]];
+    i = p[i];
+  }
+  return i;
+}
+
+/* Merges the sets of roots r (or NONE) and t; returns the merged root. */
+static uint32_t join(uint32_t *p, uint32_t r, uint32_t t) {
+  if (r == ASTAR_NONE || r == t) return t;
+  if (r < t) { p[t] = r; return r; }
+  p[r] = t;
+  return t;
+}
+
+/*
+** Labels the components of g into g->label[k], in place and without
+** recursion or scratch memory: a raster pass builds a union-find forest in
+** the label array (each walkable cell joins the sets of its walkable
+** neighbours already scanned: W and N, and NW and NE when k = 1); a second
+** raster pass replaces each parent link by a label. A cell whose link is
+** itself is the first of its component in row-major order and gets the next
+** label; any other cell links to a smaller index, already relabelled, and
+** takes its label. So labels are 1, 2, ... in the order of the first cell of
+** each component. The border stays 0 (allocated zeroed, never written).
+*/
+static void relabel(astar_grid *g, int k) {
+  uint32_t *p = g->label[k];
+  const double *c = g->cell;
+  const size_t W = g->stride;
+  uint32_t n = 0;
+  int y;
+  for (y = 0; y < g->h; y++) {
+    size_t i = at(g, 0, y), end = i + (size_t)g->w;
+    for (; i < end; i++) {
+      uint32_t r = ASTAR_NONE;
+      if (!(c[i] > 0)) { p[i] = 0; continue; }
+      if (c[i - 1] > 0) r = root(p, (uint32_t)(i - 1));
+      if (c[i - W] > 0) r = join(p, r, root(p, (uint32_t)(i - W)));
+      if (k) {
+        if (c[i - W - 1] > 0) r = join(p, r, root(p, (uint32_t)(i - W - 1)));
+        if (c[i - W + 1] > 0) r = join(p, r, root(p, (uint32_t)(i - W + 1)));
+      }
+      p[i] = r == ASTAR_NONE ? (uint32_t)i : r;
+    }
+  }
+  for (y = 0; y < g->h; y++) {
+    size_t i = at(g, 0, y), end = i + (size_t)g->w;
+    for (; i < end; i++)
+      if (c[i] > 0) p[i] = p[i] == (uint32_t)i ? ++n : p[p[i]];
+  }
+  g->ncomp[k] = n;
+  g->lab_topo[k] = g->topo;
+  g->lab_ok[k] = 1;
+}
+
+/* Makes g->label[k] current; 0 or ASTAR_ENOMEM (labels unchanged). */
+static int labels(astar_grid *g, int k) {
+  if (g->label[k] == NULL) {
+    uint32_t *p;
+    if (g->ncell > SIZE_MAX / sizeof(uint32_t)) return ASTAR_ENOMEM;
+    p = (uint32_t *)astar__alloc(&g->mem, g->ncell * sizeof(uint32_t));
+    if (p == NULL) return ASTAR_ENOMEM;
+    memset(p, 0, g->ncell * sizeof(uint32_t));
+    g->label[k] = p;
+    g->lab_ok[k] = 0;
+  }
+  if (!g->lab_ok[k] || g->lab_topo[k] != g->topo) relabel(g, k);
+  return 0;
+}
+
+int astar_grid_components(astar_grid *g, int diagonal, uint32_t *count) {
+  int k, rc;
+  if (diagonal < ASTAR_DIAG_NO_CORNER_CUTTING || diagonal > ASTAR_DIAG_ONE_OBSTACLE)
+    return ASTAR_EINVAL;
+  k = conn_of(diagonal);
+  rc = labels(g, k);
+  if (rc != 0) return rc;
+  g->use_labels = 1;
+  if (count != NULL) *count = g->ncomp[k];
+  return 0;
+}
+
+int astar_grid_component(astar_grid *g, int diagonal, int x, int y, uint32_t *label) {
+  int rc;
+  if (x < 0 || y < 0 || x >= g->w || y >= g->h) return ASTAR_EINVAL;
+  rc = astar_grid_components(g, diagonal, NULL);
+  if (rc != 0) return rc;
+  *label = g->label[conn_of(diagonal)][at(g, x, y)];
+  return 0;
 }

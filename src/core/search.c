@@ -52,6 +52,9 @@ struct astar_search {
   int needh;           /* is the heuristic computed at all? */
   int pruned;          /* did max_cost discard anything? */
   astar_stats st;
+  /* bidirectional (astar_search_bidir), on the forward context only */
+  astar_search *peer;  /* the backward context, or NULL */
+  uint32_t meet;       /* record of the meeting node, or NONE */
 };
 
 const char *astar_strstatus(int status) {
@@ -88,6 +91,8 @@ int astar_search_new(astar_search **out, astar_alloc alloc, void *ud) {
   s->mem = m;
   s->state = S_IDLE;
   s->found = s->best = NONE;
+  s->peer = NULL;
+  s->meet = NONE;
   return 0;
 }
 
@@ -236,6 +241,8 @@ int astar_search_begin_multi(astar_search *s, const astar_domain *d,
   s->p = *p;
   s->goal = goal;
   s->found = s->best = NONE;
+  s->peer = NULL;
+  s->meet = NONE;
   s->npool = s->nheap = 0;
   s->pruned = 0;
   s->st.expanded = s->st.generated = s->st.reopened = 0;
@@ -297,7 +304,18 @@ void astar_search_each_closed(const astar_search *s,
   }
 }
 
+/* Bidirectional: the record in the backward search of the meeting node. */
+static uint32_t peer_meet(const astar_search *s) {
+  return lookup(s->peer, s->pool[s->meet].id);
+}
+
 uint32_t astar_search_end(const astar_search *s) {
+  if (s->state == ASTAR_FOUND && s->peer != NULL) {
+    const astar_search *b = s->peer;
+    uint32_t r = peer_meet(s);
+    while (b->pool[r].parent != NONE) r = b->pool[r].parent;
+    return b->pool[r].id;                /* the goal the backward side began at */
+  }
   if (s->state == ASTAR_FOUND) return s->pool[s->found].id;
   if ((s->state == ASTAR_NO_PATH || s->state == ASTAR_LIMIT) && s->p.partial &&
       s->best != NONE)
@@ -400,9 +418,29 @@ int astar_search_run(astar_search *s, const astar_domain *d, uint32_t start,
   return astar_search_step(s, UINT64_MAX);
 }
 
+/* The path of a finished bidirectional search: the forward tree's branch to
+** the meeting node, then the backward tree's branch from it to its goal. */
+static long bidir_path(astar_search *s, const uint32_t **nodes, double *cost) {
+  const astar_search *b = s->peer;
+  uint32_t r, rb = peer_meet(s);
+  size_t nf = 0, n, i;
+  for (r = s->meet; r != NONE; r = s->pool[r].parent) nf++;
+  n = nf;
+  for (r = b->pool[rb].parent; r != NONE; r = b->pool[r].parent) n++;
+  if (astar__reserve(&s->mem, (void **)&s->path, &s->cpath, n, sizeof *s->path))
+    return ASTAR_ENOMEM;
+  for (r = s->meet, i = nf; r != NONE; r = s->pool[r].parent) s->path[--i] = s->pool[r].id;
+  for (r = b->pool[rb].parent, i = nf; r != NONE; r = b->pool[r].parent)
+    s->path[i++] = b->pool[r].id;
+  *nodes = s->path;
+  *cost = s->pool[s->meet].g + b->pool[rb].g;
+  return (long)n;
+}
+
 long astar_search_path(astar_search *s, const uint32_t **nodes, double *cost) {
   uint32_t end = NONE, r;
   size_t n = 0, i;
+  if (s->state == ASTAR_FOUND && s->peer != NULL) return bidir_path(s, nodes, cost);
   if (s->state == ASTAR_FOUND) end = s->found;
   else if ((s->state == ASTAR_NO_PATH || s->state == ASTAR_LIMIT) && s->p.partial)
     end = s->best;
@@ -416,4 +454,159 @@ long astar_search_path(astar_search *s, const uint32_t **nodes, double *cost) {
   *nodes = s->path;
   *cost = s->pool[end].g;
   return (long)n;
+}
+
+
+/* ---------------------------------------------------------------------- */
+/* Bidirectional search                                                     */
+/* ---------------------------------------------------------------------- */
+
+/* A caller's domain as one side of a bidirectional search sees it: the same
+** expansion and edge costs, and the average potential as its heuristic. */
+typedef struct biside {
+  astar_domain d;              /* what the engine is given */
+  const astar_domain *inner;   /* the caller's domain of this side */
+  const astar_domain *fwd, *bwd;
+  double sign;                 /* +1 forward, -1 backward */
+  int lastn;                   /* edges the last expansion wrote (in s->edges) */
+} biside;
+
+static int bi_expand(void *self, uint32_t id, astar_search *s) {
+  biside *w = (biside *)self;
+  int n = w->inner->expand(w->inner->self, id, s);
+  w->lastn = n > 0 ? n : 0;
+  return n;
+}
+
+static double bi_cost(void *self, uint32_t from, uint32_t to, double base) {
+  const biside *w = (const biside *)self;
+  return w->inner->edge_cost(w->inner->self, from, to, base);
+}
+
+/* p(v) = (h_fwd(v) - h_bwd(v)) / 2 forward, -p(v) backward. */
+static double bi_h(void *self, uint32_t id) {
+  const biside *w = (const biside *)self;
+  double ht = w->fwd->heuristic(w->fwd->self, id);
+  double hs = w->bwd->heuristic(w->bwd->self, id);
+  return w->sign * 0.5 * (ht - hs);
+}
+
+static void biside_init(biside *w, const astar_domain *inner, const astar_domain *fwd,
+                        const astar_domain *bwd, int pot, double sign) {
+  w->inner = inner; w->fwd = fwd; w->bwd = bwd; w->sign = sign; w->lastn = 0;
+  w->d.nnodes = inner->nnodes;
+  w->d.expand = bi_expand;
+  w->d.heuristic = pot ? bi_h : NULL;
+  w->d.is_goal = NULL;
+  w->d.edge_cost = inner->edge_cost != NULL ? bi_cost : NULL;
+  w->d.self = w;
+}
+
+/* After side 'x' expanded a node and wrote 'n' edges: every successor that
+** both sides have reached closes a path; keeps the cheapest in *mu, *meet
+** (a domain node). Checking at every edge scan is enough: a node's g only
+** falls through an edge scan of its own side. */
+static void meetcheck(const astar_search *x, const astar_search *y, int n,
+                      double *mu, uint32_t *meet) {
+  int i;
+  for (i = 0; i < n; i++) {
+    uint32_t id = x->edges[i].to, rx = lookup(x, id), ry;
+    double c;
+    if (rx == NONE || (ry = lookup(y, id)) == NONE) continue;
+    c = x->pool[rx].g + y->pool[ry].g;
+    if (c < *mu) { *mu = c; *meet = id; }
+  }
+}
+
+/*
+** Why the stopping rule is right. Let p be the potential (0 without
+** heuristics). With consistent h_fwd and h_bwd, the reduced cost
+** c'(u, v) = c(u, v) - p(u) + p(v) >= 0 (each half of p moves by at most
+** c(u, v) / 2), so each side is Dijkstra on reduced costs, and its keys are
+** reduced distances shifted by a constant: forward key = g_f(v) + p(v) =
+** d'(s, v) + p(s), backward key = g_b(v) - p(v) = d'(v, t) - p(t). A path
+** through v costs g_f(v) + g_b(v) = mu, reduced mu' = mu - p(s) + p(t).
+** Invariant: mu is the cost of the best path through a node both sides
+** have reached. Classic bidirectional Dijkstra may stop once
+** top'_f + top'_b >= mu' (no path seen by neither side's closed sets can be
+** shorter); substituting, the constants cancel: stop when
+** top_f + top_b >= mu, on the keys the heaps hold. With several goals the
+** backward side starts from all of them, as from one super-goal joined to
+** each by a 0-cost edge (any p of the super-goal at least the largest p(t)
+** keeps that edge's reduced cost >= 0; it cancels the same way).
+** If one side runs out of open nodes, it has closed every node it can
+** reach with final g, including the other side's starts when reachable:
+** mu is then final too.
+*/
+int astar_search_bidir(astar_search *f, astar_search *b, const astar_domain *fwd,
+                       const astar_domain *bwd, uint32_t start,
+                       const uint32_t *goals, size_t ngoals, const astar_params *p) {
+  biside wf, wb;
+  astar_params q;
+  double mu = HUGE_VAL;
+  uint32_t meet = NONE;
+  size_t i;
+  int rc, pot = fwd->heuristic != NULL && bwd->heuristic != NULL &&
+                p->algorithm == ASTAR_ALG_ASTAR;
+  if (f == b || fwd->nnodes != bwd->nnodes || ngoals == 0 || p->weight != 1.0 ||
+      (p->algorithm != ASTAR_ALG_ASTAR && p->algorithm != ASTAR_ALG_DIJKSTRA) ||
+      (fwd->edge_cost == NULL) != (bwd->edge_cost == NULL))
+    return ASTAR_EINVAL;
+  biside_init(&wf, fwd, fwd, bwd, pot, 1.0);
+  biside_init(&wb, bwd, fwd, bwd, pot, -1.0);
+  q = *p;
+  q.algorithm = pot ? ASTAR_ALG_ASTAR : ASTAR_ALG_DIJKSTRA;
+  q.max_expansions = UINT64_MAX;     /* counted here, over both sides */
+  q.partial = 0;                     /* chosen here, by h_fwd */
+  rc = astar_search_begin(f, &wf.d, start, NONE, &q);
+  if (rc != 0) return rc;
+  rc = astar_search_begin_multi(b, &wb.d, goals, NULL, ngoals, NONE, &q);
+  if (rc != 0) { f->state = S_IDLE; return rc; }
+  f->peer = b;
+  if (lookup(b, start) != NONE) { mu = 0.0; meet = start; }    /* start is a goal */
+  for (;;) {
+    astar_search *x, *y;
+    biside *w;
+    int st;
+    if (f->nheap == 0 || b->nheap == 0) break;
+    if (f->heap[0].f + b->heap[0].f >= mu) break;
+    if (f->st.expanded + b->st.expanded >= p->max_expansions) {
+      rc = ASTAR_LIMIT;
+      break;
+    }
+    if (f->heap[0].f <= b->heap[0].f) { x = f; y = b; w = &wf; }
+    else { x = b; y = f; w = &wb; }
+    /* exactly one expansion (its goal test never succeeds: the goal is
+    ** NONE); the side may finish when its heap empties, which ends the loop */
+    w->lastn = 0;
+    st = astar_search_step(x, 1);
+    if (st < 0) { rc = st; break; }
+    meetcheck(x, y, w->lastn, &mu, &meet);
+  }
+  f->st.expanded += b->st.expanded;
+  f->st.generated += b->st.generated;
+  f->st.reopened += b->st.reopened;
+  finish(b, ASTAR_NO_PATH);          /* its records stay readable; no path of its own */
+  if (rc < 0) return finish(f, rc);
+  if (rc == 0 && meet != NONE && mu <= p->max_cost) {   /* the rule stopped it: shortest */
+    f->meet = lookup(f, meet);
+    f->found = f->meet;
+    return finish(f, ASTAR_FOUND);
+  }
+  if (rc != ASTAR_LIMIT)
+    rc = (meet != NONE || f->pruned || b->pruned) ? ASTAR_LIMIT : ASTAR_NO_PATH;
+  if (p->partial) {                  /* the expanded node closest to the goals */
+    uint32_t best = lookup(f, start);
+    double bh = fwd->heuristic != NULL ? fwd->heuristic(fwd->self, start) : 0.0;
+    for (i = 0; i < f->npool && fwd->heuristic != NULL; i++) {
+      const node *r = &f->pool[i];
+      double h;
+      if (r->heap != NONE) continue;
+      h = fwd->heuristic(fwd->self, r->id);
+      if (h < bh || (h == bh && r->g < f->pool[best].g)) { bh = h; best = (uint32_t)i; }
+    }
+    f->best = best;
+    f->p.partial = 1;
+  }
+  return finish(f, rc);
 }

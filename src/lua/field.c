@@ -1,18 +1,712 @@
 /*
-** field.c - placeholder until this part of issue 3 lands.
+** field.c - the Field userdata (distance fields of grids and graphs), and the
+** grid methods distance_field, components, component and same_component,
+** which astar_field_open adds to the Grid method table.
+**
+** A Field is one Lua userdata: a header followed by its arrays, indexed by
+** engine node (grids: the padded layout of src/core/grid.c; graphs: id - 1).
+** Being a single GC object, its whole size is accounted to the collector,
+** which matters for flow fields rebuilt every frame; it holds no other
+** resource, so it needs no __gc and cannot be half-released.
 */
+/***
+Distance fields (Dijkstra maps, flow fields): for every cell or node, the
+cost of the cheapest path from it to the nearest source (plus that source's
+value), and the next step on that path. Made by `Grid:distance_field` (and
+`Graph:distance_field`); also the grid methods for connected components.
+@classmod Field
+*/
+#include <math.h>
+#include <string.h>
 #include "binding.h"
 
+typedef struct lfield {
+  int kind;              /* ASTAR_PATH_GRID or ASTAR_PATH_GRAPH */
+  int w, h;              /* GRID: the grid's size */
+  uint32_t nnodes;       /* engine nodes */
+  size_t reached;        /* nodes with a finite distance */
+  astar_stats st;        /* of the search that made the field */
+  double *dist;          /* nnodes distances, HUGE_VAL where unreached */
+  double *xy;            /* GRAPH: 2 * nnodes positions (NaN: none), or NULL */
+  uint32_t *next;        /* nnodes: next node toward the source, ASTAR_NONE at
+                         ** a source or where unreached */
+} lfield;
+
+#define NONE ASTAR_NONE
+
+static const afn F_DIST = {"distance", 1};
+static const afn F_NEXT = {"next", 1};
+static const afn F_PATH = {"path_from", 1};
+static const afn F_FSIZE = {"size", 1};
+static const afn F_FSTATS = {"stats", 1};
+static const afn F_FSTR = {"__tostring", 1};
+static const afn F_DF = {"distance_field", 1};
+static const afn F_COMPS = {"components", 1};
+static const afn F_COMP = {"component", 1};
+static const afn F_SAME = {"same_component", 1};
+
+
+/* ---------------------------------------------------------------------- */
+/* The Field userdata                                                       */
+/* ---------------------------------------------------------------------- */
+
+/* Empties f: nothing reached. */
+static void clearfield(lfield *f) {
+  uint32_t i;
+  for (i = 0; i < f->nnodes; i++) {
+    f->dist[i] = HUGE_VAL;
+    f->next[i] = NONE;
+  }
+  f->reached = 0;
+  memset(&f->st, 0, sizeof f->st);
+}
+
+/* Pushes a new Field shaped by 'spec', empty (its arrays are scratch the
+** caller may use until it fills or clears them). */
+static lfield *newfield(lua_State *L, const astar_fieldspec *spec) {
+  const size_t hdr = (sizeof(lfield) + sizeof(double) - 1) / sizeof(double) * sizeof(double);
+  const size_t n = spec->nnodes;
+  const size_t nd = spec->kind == ASTAR_PATH_GRAPH && spec->xy != NULL ? 3 : 1;
+  lfield *f;
+  if (n > (((size_t)-1) - hdr) / (nd * sizeof(double) + sizeof(uint32_t)))
+    astar_error(L, "not enough memory");
+  f = (lfield *)lua_newuserdatauv(L, hdr + n * (nd * sizeof(double) + sizeof(uint32_t)), 0);
+  f->kind = spec->kind;
+  f->w = spec->w;
+  f->h = spec->h;
+  f->nnodes = spec->nnodes;
+  f->dist = (double *)(void *)((char *)f + hdr);
+  f->xy = nd == 3 ? f->dist + n : NULL;
+  f->next = (uint32_t *)(void *)(f->dist + nd * n);
+  if (f->xy != NULL) memcpy(f->xy, spec->xy, 2 * n * sizeof(double));
+  clearfield(f);
+  luaL_setmetatable(L, ASTAR_FIELD_MT);
+  return f;
+}
+
+static void fillone(void *ud, uint32_t node, double g, uint32_t parent) {
+  lfield *f = (lfield *)ud;
+  if (node >= f->nnodes) return;
+  f->dist[node] = g;
+  f->next[node] = parent;
+  f->reached++;
+}
+
+/* Fills f from the closed nodes of the finished search s. */
+static void fillfield(lfield *f, const astar_search *s) {
+  clearfield(f);
+  astar_search_each_closed(s, fillone, f);
+  astar_search_stats(s, &f->st);
+}
+
+/* A NULL search makes an empty field (no source could be used). */
 void astar_pushfield(lua_State *L, const astar_fieldspec *spec, const astar_search *s) {
-  (void)spec; (void)s;
-  astar_error(L, "distance fields are not available yet");
+  lfield *f = newfield(L, spec);
+  if (s != NULL) fillfield(f, s);
 }
 
 int astar_tofield(lua_State *L, int idx, int *kind, uint32_t *nnodes, const double **dist) {
-  (void)L; (void)idx; (void)kind; (void)nnodes; (void)dist;
+  lfield *f = (lfield *)luaL_testudata(L, idx, ASTAR_FIELD_MT);
+  if (f == NULL) return 0;
+  *kind = f->kind;
+  *nnodes = f->nnodes;
+  *dist = f->dist;
+  return 1;
+}
+
+static lfield *checkfield(lua_State *L, const afn *fn) {
+  lfield *f = (lfield *)luaL_testudata(L, 1, ASTAR_FIELD_MT);
+  if (f == NULL)
+    astar_argerror(L, fn, 1, "astar.Field expected, got %s", luaL_typename(L, 1));
+  return f;
+}
+
+/* The engine node named by the arguments from index 2 on: x, y (grid
+** fields, checked as the grid checks them) or a node id (graph fields; a
+** node added to the graph after the field was made is unknown to it). */
+static uint32_t checknode(lua_State *L, const afn *fn, const lfield *f) {
+  if (f->kind == ASTAR_PATH_GRID) {
+    int x = astar_checkcoord(L, fn, 2, "x", f->w);
+    int y = astar_checkcoord(L, fn, 3, "y", f->h);
+    return (uint32_t)((size_t)(y + 1) * ((size_t)f->w + 2) + (size_t)(x + 1));
+  } else {
+    int id = astar_checkint(L, fn, 2);
+    if (id < 1 || (uint32_t)(id - 1) >= f->nnodes)
+      astar_argerror(L, fn, 2, "unknown node %d", id);
+    return (uint32_t)(id - 1);
+  }
+}
+
+/* Pushes the cell (x, y) or the node id of engine node v; returns how many. */
+static int pushnode(lua_State *L, const lfield *f, uint32_t v) {
+  if (f->kind == ASTAR_PATH_GRID) {
+    size_t stride = (size_t)f->w + 2;
+    lua_pushinteger(L, (lua_Integer)(v % stride));
+    lua_pushinteger(L, (lua_Integer)(v / stride));
+    return 2;
+  }
+  lua_pushinteger(L, (lua_Integer)v + 1);
+  return 1;
+}
+
+/***
+The distance of a cell (grid fields) or node (graph fields): the cost of the
+cheapest path from it to its nearest source, plus that source's value.
+@function Field:distance
+@int x column (grid fields), or the node id (graph fields)
+@int[opt] y row (grid fields)
+@treturn number|nil the distance, or `nil` if the cell was not reached
+(blocked, cut off, or beyond `max_cost`)
+*/
+static int field_distance(lua_State *L) {
+  lfield *f = checkfield(L, &F_DIST);
+  uint32_t v = checknode(L, &F_DIST, f);
+  if (f->dist[v] == HUGE_VAL) lua_pushnil(L);
+  else lua_pushnumber(L, (lua_Number)f->dist[v]);
+  return 1;
+}
+
+/***
+The next step from a cell toward its nearest source: following `next` from
+any reached cell walks a cheapest path down to a source (a flow field).
+@function Field:next
+@int x column (grid fields), or the node id (graph fields)
+@int[opt] y row (grid fields)
+@return `x, y` of the next cell (grid fields) or the next node id (graph
+fields); `nil` at a source or where unreached
+*/
+static int field_next(lua_State *L) {
+  lfield *f = checkfield(L, &F_NEXT);
+  uint32_t v = checknode(L, &F_NEXT, f);
+  if (f->next[v] == NONE) {
+    lua_pushnil(L);
+    return 1;
+  }
+  return pushnode(L, f, f->next[v]);
+}
+
+/***
+The path from a cell (or node) to its nearest source, following `next`.
+Its cost is the sum of its step costs: the cell's distance less the
+source's value. A source's path has one point. On graph fields the points
+are node ids, with the graph's positions for `Path:flat`.
+@function Field:path_from
+@int x column (grid fields), or the node id (graph fields)
+@int[opt] y row (grid fields)
+@treturn[1] Path
+@return[2] `nil, message, "no_path"` if the cell was not reached
+*/
+static int field_path_from(lua_State *L) {
+  lfield *f = checkfield(L, &F_PATH);
+  uint32_t v = checknode(L, &F_PATH, f), u, root;
+  size_t n = 0, i;
+  double *p;
+  if (f->dist[v] == HUGE_VAL) {
+    lua_pushnil(L);
+    if (f->kind == ASTAR_PATH_GRID)
+      lua_pushfstring(L, "no path from (%d, %d) to a source", (int)lua_tointeger(L, 2),
+                      (int)lua_tointeger(L, 3));
+    else
+      lua_pushfstring(L, "no path from node %d to a source", (int)lua_tointeger(L, 2));
+    lua_pushliteral(L, "no_path");
+    return 3;
+  }
+  for (u = v;; u = f->next[u]) {   /* the parents form a tree: this ends */
+    n++;
+    if (f->next[u] == NONE || n > f->nnodes) break;
+  }
+  root = u;
+  p = astar_newpath(L, n, f->kind, f->dist[v] - f->dist[root], &f->st, "dijkstra", 0);
+  for (u = v, i = 0; i < n; u = f->next[u], i++) {
+    if (f->kind == ASTAR_PATH_GRID) {
+      size_t stride = (size_t)f->w + 2;
+      p[2 * i] = (double)(u % stride);
+      p[2 * i + 1] = (double)(u / stride);
+    } else {
+      p[3 * i] = (double)u + 1;
+      p[3 * i + 1] = f->xy != NULL ? f->xy[2 * (size_t)u] : (double)NAN;
+      p[3 * i + 2] = f->xy != NULL ? f->xy[2 * (size_t)u + 1] : (double)NAN;
+    }
+  }
+  return 1;
+}
+
+/***
+The field's shape: `w, h` of its grid (grid fields), or the number of node
+ids it covers (graph fields).
+@function Field:size
+@return `w, h` or `n`
+*/
+static int field_size(lua_State *L) {
+  lfield *f = checkfield(L, &F_FSIZE);
+  if (f->kind == ASTAR_PATH_GRID) {
+    lua_pushinteger(L, f->w);
+    lua_pushinteger(L, f->h);
+    return 2;
+  }
+  lua_pushinteger(L, (lua_Integer)f->nnodes);
+  return 1;
+}
+
+/***
+Statistics of the search that made the field:
+`{reached = , expanded = , generated = }` (`reached`: cells or nodes with a
+distance).
+@function Field:stats
+@treturn table
+*/
+static int field_stats(lua_State *L) {
+  lfield *f = checkfield(L, &F_FSTATS);
+  lua_createtable(L, 0, 3);
+  lua_pushinteger(L, (lua_Integer)f->reached);
+  lua_setfield(L, -2, "reached");
+  lua_pushinteger(L, (lua_Integer)f->st.expanded);
+  lua_setfield(L, -2, "expanded");
+  lua_pushinteger(L, (lua_Integer)f->st.generated);
+  lua_setfield(L, -2, "generated");
+  return 1;
+}
+
+static int field_tostring(lua_State *L) {
+  lfield *f = checkfield(L, &F_FSTR);
+  if (f->kind == ASTAR_PATH_GRID)
+    lua_pushfstring(L, "astar.Field (%dx%d grid, %d reached)", f->w, f->h, (int)f->reached);
+  else
+    lua_pushfstring(L, "astar.Field (%d nodes, %d reached)", (int)f->nnodes,
+                    (int)f->reached);
+  return 1;
+}
+
+
+/* ---------------------------------------------------------------------- */
+/* grid:distance_field                                                      */
+/* ---------------------------------------------------------------------- */
+
+/***
+Grid methods: distance fields and connected components. They are methods of
+`Grid`, documented here with the `Field` they make.
+@section grid
+*/
+
+static const char *const DIAGONALS[] = {"no_corner_cutting", "never", "always",
+                                        "one_obstacle", NULL};
+
+/* The options of grid:distance_field. */
+typedef struct dfopts {
+  astar_grid_query q;
+  int cost_idx;          /* stack index of the cost callback, or 0 */
+  int has_scale;
+  double scale;
+} dfopts;
+
+static int optdiag(lua_State *L, const afn *fn, int idx) {
+  const char *v;
+  int i;
+  if (lua_type(L, -1) != LUA_TSTRING)
+    astar_argerror(L, fn, idx, "option 'diagonal': string expected, got %s",
+                   luaL_typename(L, -1));
+  v = lua_tostring(L, -1);
+  for (i = 0; DIAGONALS[i] != NULL; i++)
+    if (strcmp(DIAGONALS[i], v) == 0) return i;
+  return astar_argerror(L, fn, idx, "option 'diagonal': invalid value '%s'", v);
+}
+
+static double optnum(lua_State *L, const afn *fn, int idx, const char *name) {
+  if (lua_type(L, -1) != LUA_TNUMBER)
+    astar_argerror(L, fn, idx, "option '%s': number expected, got %s", name,
+                   luaL_typename(L, -1));
+  return (double)lua_tonumber(L, -1);
+}
+
+/* Reads the options table at 'idx'; unknown names are errors. */
+static void readopts(lua_State *L, const afn *fn, int idx, dfopts *o) {
+  astar_grid_query *q = &o->q;
+  if (lua_isnoneornil(L, idx)) return;
+  if (lua_type(L, idx) != LUA_TTABLE)
+    astar_argerror(L, fn, idx, "table expected, got %s", luaL_typename(L, idx));
+  lua_pushnil(L);
+  while (lua_next(L, idx)) {                         /* key value */
+    const char *k;
+    char buf[32];
+    if (lua_type(L, -2) != LUA_TSTRING)
+      astar_argerror(L, fn, idx, "option names must be strings, got %s",
+                     luaL_typename(L, -2));
+    k = lua_tostring(L, -2);
+    if (strcmp(k, "diagonal") == 0) {
+      q->diagonal = optdiag(L, fn, idx);
+    } else if (strcmp(k, "cost") == 0) {
+      if (!astar_iscallable(L, -1))
+        astar_argerror(L, fn, idx, "option 'cost': function expected, got %s",
+                       luaL_typename(L, -1));
+      o->cost_idx = -1;
+    } else if (strcmp(k, "max_cost") == 0) {
+      double c = optnum(L, fn, idx, k);
+      if (!(c >= 0))    /* as find's */
+        astar_argerror(L, fn, idx, "option 'max_cost': must be a non-negative number, "
+                       "got %s", astar_fmtnum(buf, c));
+      q->params.max_cost = c;
+    } else if (strcmp(k, "scale") == 0) {
+      double s = optnum(L, fn, idx, k);
+      if (!(s > -HUGE_VAL && s < HUGE_VAL))
+        astar_argerror(L, fn, idx, "option 'scale': must be a finite number, got %s",
+                       astar_fmtnum(buf, s));
+      o->scale = s;
+      o->has_scale = 1;
+    } else {
+      astar_argerror(L, fn, idx, "unknown option '%s'", k);
+    }
+    lua_pop(L, 1);                                   /* key */
+  }
+  if (o->cost_idx) { lua_getfield(L, idx, "cost"); o->cost_idx = lua_gettop(L); }
+}
+
+/*
+** Gathers the sources into the new field's arrays, used as scratch: first
+** the cheapest value per cell in f->dist (HUGE_VAL: not a source; f->next
+** all NONE), then compacted in place into nodes f->next[0 .. n) with values
+** f->dist[0 .. n): entry k comes from cell i >= k, which is read and reset
+** before entry k is written, so everything past n is empty again. Sources
+** on blocked cells, or whose value exceeds max_cost, cannot start a path
+** and are dropped. Returns n.
+*/
+static size_t compact(lfield *f, astar_grid *g, double max_cost) {
+  uint32_t i;
+  size_t k = 0;
+  for (i = 0; i < f->nnodes; i++) {
+    double v = f->dist[i];
+    int x, y;
+    if (v == HUGE_VAL) continue;
+    f->dist[i] = HUGE_VAL;
+    if (!(v <= max_cost)) continue;
+    astar_grid_cell(g, i, &x, &y);
+    if (!(astar_grid_get(g, x, y) > 0)) continue;
+    f->next[k] = i;
+    f->dist[k++] = v;
+  }
+  return k;
+}
+
+/* Fills f, whose arrays are empty past the n compacted sources, from the
+** finished search s: cheaper than fillfield's full clear. */
+static void fillcompacted(lfield *f, size_t n, const astar_search *s) {
+  size_t k;
+  for (k = 0; k < n; k++) {
+    f->dist[k] = HUGE_VAL;
+    f->next[k] = NONE;
+  }
+  f->reached = 0;
+  astar_search_each_closed(s, fillone, f);
+  astar_search_stats(s, &f->st);
+}
+
+/* Reads the list {{x, y [, value]}, ...} at 'idx' into f->dist. */
+static void readsources(lua_State *L, const afn *fn, int idx, lfield *f) {
+  int n = (int)lua_rawlen(L, idx), i;
+  if (n < 1) astar_argerror(L, fn, idx, "empty list of sources");
+  for (i = 1; i <= n; i++) {
+    double x, y, v = 0;
+    uint32_t node;
+    lua_rawgeti(L, idx, i);                          /* ... src */
+    if (lua_type(L, -1) != LUA_TTABLE)
+      astar_argerror(L, fn, idx, "source %d is not a table {x, y [, value]}", i);
+    lua_rawgeti(L, -1, 1);
+    lua_rawgeti(L, -2, 2);
+    lua_rawgeti(L, -3, 3);                           /* ... src x y value */
+    x = lua_type(L, -3) == LUA_TNUMBER ? (double)lua_tonumber(L, -3) : -1;
+    y = lua_type(L, -2) == LUA_TNUMBER ? (double)lua_tonumber(L, -2) : -1;
+    if (x != floor(x) || y != floor(y) || x < 1 || y < 1 || x > f->w || y > f->h)
+      astar_argerror(L, fn, idx, "source %d is not a cell of the grid", i);
+    if (!lua_isnil(L, -1)) {
+      char buf[32];
+      if (lua_type(L, -1) != LUA_TNUMBER)
+        astar_argerror(L, fn, idx, "source %d: value must be a finite number, got %s", i,
+                       luaL_typename(L, -1));
+      v = (double)lua_tonumber(L, -1);
+      if (!(v > -HUGE_VAL && v < HUGE_VAL))
+        astar_argerror(L, fn, idx, "source %d: value must be a finite number, got %s", i,
+                       astar_fmtnum(buf, v));
+    }
+    node = (uint32_t)(((size_t)y) * ((size_t)f->w + 2) + (size_t)x);
+    if (v < f->dist[node]) f->dist[node] = v;
+    lua_pop(L, 4);
+  }
+}
+
+/* What a field search with a Lua callback needs (see grid.c's lcall). */
+typedef struct lcall {
+  lua_State *L;
+  int cost;              /* stack index of the cost callback */
+} lcall;
+
+/* Same contract and messages as grid:find's cost callback; (x1, y1) ->
+** (x2, y2) is the forward step, toward the source. */
+static double cost_cb(void *ud, int x1, int y1, int x2, int y2, double base) {
+  const lcall *c = (const lcall *)ud;
+  lua_State *L = c->L;
+  double v;
+  int t;
+  lua_pushvalue(L, c->cost);
+  lua_pushinteger(L, x1 + 1);
+  lua_pushinteger(L, y1 + 1);
+  lua_pushinteger(L, x2 + 1);
+  lua_pushinteger(L, y2 + 1);
+  lua_pushnumber(L, (lua_Number)base);
+  lua_call(L, 5, 1);
+  t = lua_type(L, -1);
+  if (t == LUA_TNIL || (t == LUA_TBOOLEAN && !lua_toboolean(L, -1))) {
+    lua_pop(L, 1);
+    return -1.0;                                     /* forbidden */
+  }
+  v = t == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : -1.0;
+  if (!(v > 0 && v < HUGE_VAL)) {
+    char buf[32];
+    astar_error(L, "cost callback returned %s for the step (%d, %d) -> (%d, %d) "
+                "(expected a positive finite number, or false or nil to forbid it)",
+                t == LUA_TNUMBER ? astar_fmtnum(buf, (double)lua_tonumber(L, -1))
+                                 : luaL_typename(L, -1), x1 + 1, y1 + 1, x2 + 1, y2 + 1);
+  }
+  lua_pop(L, 1);
+  return v;
+}
+
+typedef struct dfjob {
+  lgrid *lg;
+  dfopts *o;
+  lfield *f;
+  size_t n;
+  int rc;
+} dfjob;
+
+/* The field search with a cost callback, run under lua_pcall; arguments:
+** lightuserdata(job), the callback. */
+static int protected_field(lua_State *L) {
+  dfjob *j = (dfjob *)lua_touserdata(L, 1);
+  lcall c;
+  c.L = L;
+  c.cost = 2;
+  j->o->q.cost_fn = cost_cb;
+  j->o->q.cost_ud = &c;
+  j->rc = astar_grid_field(j->lg->g, j->lg->s, &j->o->q, j->f->next, j->f->dist, j->n);
   return 0;
 }
 
+/***
+A distance field (Dijkstra map) over the grid: for every cell, the cost of
+the cheapest path from it to the nearest source, plus that source's value,
+and the next step of that path. With the default options the cost model,
+diagonal rule and results are those of `Grid:find` (a path from `(x, y)` to
+source `s` found by `find` costs `f:distance(x, y)` when `s` has value 0 and
+is the nearest).
+
+`sources` is a list `{{x, y}, {x, y, value}, ...}` (value: a finite number,
+default 0, negative allowed; a cell listed twice keeps its smallest value;
+sources on blocked cells or above `max_cost` are ignored; the list may not
+be empty),
+or a grid `Field` of a grid of this size: then every cell that field reached
+is a source with value `opts.scale * distance` (`scale` required). A negative
+scale makes a flee map: `next` leads away from the first field's sources,
+around obstacles, toward cells far from them.
+@function Grid:distance_field
+@tparam table|Field sources
+@tparam[opt] table opts `diagonal` (as `find`, default `"no_corner_cutting"`),
+`max_cost` (a number >= 0: cells whose distance would exceed it stay
+unreached),
+`cost` (`function(x1, y1, x2, y2, base)` as `find`'s, called for the
+forward step `(x1, y1) -> (x2, y2)`, toward the source), `scale` (with a Field
+as sources). Unknown names are errors.
+@treturn Field
+*/
+static int grid_distance_field(lua_State *L) {
+  lgrid *lg = astar_checkgrid(L, &F_DF);
+  int w = astar_grid_width(lg->g), h = astar_grid_height(lg->g);
+  int skind = 0;
+  uint32_t snodes = 0;
+  const double *sdist = NULL;
+  const lfield *src = NULL;
+  astar_fieldspec spec;
+  dfopts o;
+  dfjob j;
+  lfield *f;
+  memset(&o, 0, sizeof o);
+  astar_grid_query_init(&o.q);
+  lua_settop(L, 3);
+  if (astar_tofield(L, 2, &skind, &snodes, &sdist)) {
+    src = (const lfield *)lua_touserdata(L, 2);
+    if (skind != ASTAR_PATH_GRID)
+      astar_argerror(L, &F_DF, 2, "a grid's Field expected, got a graph's");
+    if (src->w != w || src->h != h)
+      astar_argerror(L, &F_DF, 2, "Field of a %dx%d grid, expected %dx%d", src->w,
+                     src->h, w, h);
+  } else if (lua_type(L, 2) != LUA_TTABLE) {
+    astar_argerror(L, &F_DF, 2, "table or astar.Field expected, got %s",
+                   luaL_typename(L, 2));
+  }
+  readopts(L, &F_DF, 3, &o);
+  if (src != NULL && !o.has_scale)
+    astar_argerror(L, &F_DF, 3, "option 'scale' is required when the sources are a Field");
+  if (src == NULL && o.has_scale)
+    astar_argerror(L, &F_DF, 3, "option 'scale' is only for a Field as sources");
+  if (lg->busy) astar_error(L, "cannot search: a search on this grid is already running");
+  astar_gridsearch(L, lg);
+  spec.kind = ASTAR_PATH_GRID;
+  spec.w = w;
+  spec.h = h;
+  spec.nnodes = (uint32_t)(((size_t)w + 2) * ((size_t)h + 2));
+  spec.xy = NULL;
+  f = newfield(L, &spec);                            /* ... field */
+  if (src != NULL) {
+    uint32_t i;
+    for (i = 0; i < f->nnodes; i++)
+      if (sdist[i] < HUGE_VAL) {
+        double v = o.scale * sdist[i];
+        if (v > -HUGE_VAL && v < HUGE_VAL) f->dist[i] = v;
+      }
+  } else {
+    readsources(L, &F_DF, 2, f);
+  }
+  j.lg = lg; j.o = &o; j.f = f; j.rc = 0;
+  j.n = compact(f, lg->g, o.q.params.max_cost);
+  if (j.n == 0) return 1;                           /* compact left it empty */
+  if (o.cost_idx == 0) {
+    j.rc = astar_grid_field(lg->g, lg->s, &o.q, f->next, f->dist, j.n);   /* pure C */
+  } else {
+    int st;
+    lua_pushcfunction(L, protected_field);
+    lua_pushlightuserdata(L, &j);
+    lua_pushvalue(L, o.cost_idx);
+    lg->busy = 1;
+    st = lua_pcall(L, 2, 0, 0);
+    lg->busy = 0;
+    if (st != LUA_OK) return lua_error(L);           /* the callback's error, unchanged */
+  }
+  if (j.rc < 0) return astar_raise(L, j.rc);
+  fillcompacted(f, j.n, lg->s);
+  return 1;                                          /* the field */
+}
+
+
+/* ---------------------------------------------------------------------- */
+/* Components                                                               */
+/* ---------------------------------------------------------------------- */
+
+/* The optional diagonal policy at 'idx' (default "no_corner_cutting"). */
+static int checkdiag(lua_State *L, const afn *fn, int idx) {
+  const char *v;
+  int i;
+  if (lua_isnoneornil(L, idx)) return ASTAR_DIAG_NO_CORNER_CUTTING;
+  if (lua_type(L, idx) != LUA_TSTRING)
+    astar_argerror(L, fn, idx, "string expected, got %s", luaL_typename(L, idx));
+  v = lua_tostring(L, idx);
+  for (i = 0; DIAGONALS[i] != NULL; i++)
+    if (strcmp(DIAGONALS[i], v) == 0) return i;
+  return astar_argerror(L, fn, idx, "invalid diagonal policy '%s'", v);
+}
+
+/* The label of (x, y) under policy 'diag' (0 if blocked); raises on ENOMEM. */
+static uint32_t labelof(lua_State *L, lgrid *lg, int diag, int x, int y) {
+  uint32_t lab = 0;
+  int rc = astar_grid_component(lg->g, diag, x, y, &lab);
+  if (rc != 0) astar_raise(L, rc);
+  return lab;
+}
+
+/***
+The number of connected components of walkable cells: groups of cells that
+paths join under the diagonal policy. `"never"`, `"no_corner_cutting"` and
+`"one_obstacle"` give the same (4-connected) components; `"always"` joins
+cells touching at a corner too. Labels are computed here and kept current
+lazily: recomputed (O(cells)) only after a cell turned blocked or walkable.
+From the first call on, `Grid:find` answers a goal in another component than
+the start at once with `nil, message, "no_path"` (not with `partial` or
+`within`).
+@function Grid:components
+@string[opt="no_corner_cutting"] diagonal the policy whose connectivity to use
+@treturn int
+*/
+static int grid_components(lua_State *L) {
+  lgrid *lg = astar_checkgrid(L, &F_COMPS);
+  int diag = checkdiag(L, &F_COMPS, 2);
+  uint32_t n = 0;
+  int rc = astar_grid_components(lg->g, diag, &n);
+  if (rc != 0) astar_raise(L, rc);
+  lua_pushinteger(L, (lua_Integer)n);
+  return 1;
+}
+
+/***
+The component of a cell: a label from 1 to `components()`, numbered in
+reading order of each component's first cell.
+@function Grid:component
+@int x
+@int y
+@string[opt="no_corner_cutting"] diagonal as `components`
+@treturn int|nil the label, or `nil` if the cell is blocked
+*/
+static int grid_component(lua_State *L) {
+  lgrid *lg = astar_checkgrid(L, &F_COMP);
+  int x = astar_checkcoord(L, &F_COMP, 2, "x", astar_grid_width(lg->g));
+  int y = astar_checkcoord(L, &F_COMP, 3, "y", astar_grid_height(lg->g));
+  uint32_t lab = labelof(L, lg, checkdiag(L, &F_COMP, 4), x, y);
+  if (lab == 0) lua_pushnil(L);
+  else lua_pushinteger(L, (lua_Integer)lab);
+  return 1;
+}
+
+/***
+Whether a path joins two cells (both walkable, same component). O(1) once
+the labels are current.
+@function Grid:same_component
+@int x1
+@int y1
+@int x2
+@int y2
+@string[opt="no_corner_cutting"] diagonal as `components`
+@treturn boolean
+*/
+static int grid_same_component(lua_State *L) {
+  lgrid *lg = astar_checkgrid(L, &F_SAME);
+  int w = astar_grid_width(lg->g), h = astar_grid_height(lg->g);
+  int x1 = astar_checkcoord(L, &F_SAME, 2, "x", w);
+  int y1 = astar_checkcoord(L, &F_SAME, 3, "y", h);
+  int x2 = astar_checkcoord(L, &F_SAME, 4, "x", w);
+  int y2 = astar_checkcoord(L, &F_SAME, 5, "y", h);
+  int diag = checkdiag(L, &F_SAME, 6);
+  uint32_t a = labelof(L, lg, diag, x1, y1);
+  lua_pushboolean(L, a != 0 && a == labelof(L, lg, diag, x2, y2));
+  return 1;
+}
+
+
+static const luaL_Reg field_methods[] = {
+  {"distance", field_distance},
+  {"next", field_next},
+  {"path_from", field_path_from},
+  {"size", field_size},
+  {"stats", field_stats},
+  {NULL, NULL}
+};
+
+static const luaL_Reg field_meta[] = {
+  {"__tostring", field_tostring},
+  {NULL, NULL}
+};
+
+/* Added to the Grid's methods. */
+static const luaL_Reg grid_methods[] = {
+  {"distance_field", grid_distance_field},
+  {"components", grid_components},
+  {"component", grid_component},
+  {"same_component", grid_same_component},
+  {NULL, NULL}
+};
+
 void astar_field_open(lua_State *L) {
-  (void)L;
+  luaL_newmetatable(L, ASTAR_FIELD_MT);              /* core mt */
+  luaL_setfuncs(L, field_meta, 0);
+  luaL_newlib(L, field_methods);                     /* core mt methods */
+  lua_pushvalue(L, -1);
+  lua_setfield(L, -3, "__index");                    /* core mt methods */
+  lua_setfield(L, -3, "Field");                      /* core mt */
+  lua_setfield(L, -2, "Field_mt");                   /* core */
+  astar_addmethods(L, ASTAR_GRID_MT, grid_methods);
 }

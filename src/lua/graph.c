@@ -1,8 +1,1129 @@
 /*
-** graph.c - placeholder until this part of issue 3 lands.
+** graph.c - the Graph userdata: nodes, edges, graph:find (A*-family and
+** bidirectional), components and distance fields.
 */
+/***
+Graphs: waypoints, roads, rooms. Nodes are integer ids 1, 2, 3... in the
+order they were added, each with an optional position; edges have costs > 0.
+@classmod Graph
+*/
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <string.h>
 #include "binding.h"
 
+/* The Graph userdata. */
+typedef struct lgraph {
+  astar_graph *g;      /* NULL once closed */
+  astar_search *s[2];  /* search contexts: [0] forward, [1] backward (bidirectional) */
+  int busy;            /* a search with callbacks runs on it (they may not search,
+                       ** edit or close it) */
+} lgraph;
+
+static const afn F_NEW = {"graph", 0};
+static const afn F_ADDNODE = {"add_node", 1};
+static const afn F_ADDEDGE = {"add_edge", 1};
+static const afn F_REMEDGE = {"remove_edge", 1};
+static const afn F_SETCOST = {"set_edge_cost", 1};
+static const afn F_EDGECOST = {"edge_cost", 1};
+static const afn F_DISABLE = {"disable_node", 1};
+static const afn F_ENABLE = {"enable_node", 1};
+static const afn F_REMNODE = {"remove_node", 1};
+static const afn F_NEIGHBORS = {"neighbors", 1};
+static const afn F_NODECOUNT = {"node_count", 1};
+static const afn F_EDGECOUNT = {"edge_count", 1};
+static const afn F_POSITION = {"position", 1};
+static const afn F_ENABLED = {"enabled", 1};
+static const afn F_FIND = {"find", 1};
+static const afn F_COMPS = {"components", 1};
+static const afn F_COMP = {"component", 1};
+static const afn F_SAME = {"same_component", 1};
+static const afn F_FIELD = {"distance_field", 1};
+static const afn F_STATS = {"stats", 1};
+static const afn F_DIRECTED = {"directed", 1};
+
+static lgraph *checkgraph(lua_State *L, const afn *f) {
+  lgraph *lg = (lgraph *)luaL_testudata(L, 1, ASTAR_GRAPH_MT);
+  if (lg == NULL)
+    astar_argerror(L, f, 1, "astar.Graph expected, got %s", luaL_typename(L, 1));
+  if (lg->g == NULL) astar_error(L, "attempt to use a closed graph");
+  return lg;
+}
+
+static void checkidle(lua_State *L, const lgraph *lg) {
+  if (lg->busy) astar_error(L, "cannot edit the graph: a search on this graph is running");
+}
+
+/* What the value at idx is as a node id of 'g': 0 and *id (0-based) if a
+** live or disabled node; else 1 (not an integer), 2 (unknown) or 3 (removed). */
+static int tonode(lua_State *L, const astar_graph *g, int idx, uint32_t *id) {
+  double x;
+  if (lua_type(L, idx) != LUA_TNUMBER) return 1;
+  x = (double)lua_tonumber(L, idx);
+  if (x != floor(x) || x == HUGE_VAL || x == -HUGE_VAL) return 1;
+  if (x < 1 || x > (double)astar_graph_size(g)) return 2;
+  *id = (uint32_t)x - 1;
+  return astar_graph_node_state(g, *id) == ASTAR_GN_REMOVED ? 3 : 0;
+}
+
+/* A node id argument (live or disabled); returns it 0-based. */
+static uint32_t checknode(lua_State *L, const afn *f, int idx, const lgraph *lg) {
+  uint32_t id = 0;
+  char buf[32];
+  switch (tonode(L, lg->g, idx, &id)) {
+    case 0: break;
+    case 1:
+      if (lua_type(L, idx) != LUA_TNUMBER)
+        astar_argerror(L, f, idx, "number expected, got %s", luaL_typename(L, idx));
+      astar_argerror(L, f, idx, "integer expected, got %s",
+                     astar_fmtnum(buf, (double)lua_tonumber(L, idx)));
+      break;
+    case 2:
+      astar_argerror(L, f, idx, "unknown node %s",
+                     astar_fmtnum(buf, (double)lua_tonumber(L, idx)));
+      break;
+    default:
+      astar_argerror(L, f, idx, "node %d was removed", (int)id + 1);
+  }
+  return id;
+}
+
+static astar_search *getsearch(lua_State *L, lgraph *lg, int i) {
+  if (lg->s[i] == NULL) {
+    void *ud;
+    astar_alloc fn = astar_allocator(L, &ud);
+    int rc = astar_search_new(&lg->s[i], fn, ud);
+    if (rc != 0) astar_raise(L, rc);
+  }
+  return lg->s[i];
+}
+
+/* astar.graph([opts]) */
+static int graph_new(lua_State *L) {
+  int directed = 0, rc;
+  lgraph *lg;
+  void *ud;
+  astar_alloc fn;
+  if (!lua_isnoneornil(L, 1)) {
+    if (lua_type(L, 1) != LUA_TTABLE)
+      astar_argerror(L, &F_NEW, 1, "table expected, got %s", luaL_typename(L, 1));
+    lua_pushnil(L);
+    while (lua_next(L, 1)) {                         /* key value */
+      if (lua_type(L, -2) != LUA_TSTRING)
+        astar_argerror(L, &F_NEW, 1, "option names must be strings, got %s",
+                       luaL_typename(L, -2));
+      if (strcmp(lua_tostring(L, -2), "directed") != 0)
+        astar_argerror(L, &F_NEW, 1, "unknown option '%s'", lua_tostring(L, -2));
+      if (lua_type(L, -1) != LUA_TBOOLEAN)
+        astar_argerror(L, &F_NEW, 1, "option 'directed': boolean expected, got %s",
+                       luaL_typename(L, -1));
+      directed = lua_toboolean(L, -1);
+      lua_pop(L, 1);                                 /* key */
+    }
+  }
+  lg = (lgraph *)lua_newuserdatauv(L, sizeof(lgraph), 0);
+  lg->g = NULL; lg->s[0] = lg->s[1] = NULL; lg->busy = 0;   /* safe before the metatable */
+  luaL_setmetatable(L, ASTAR_GRAPH_MT);
+  fn = astar_allocator(L, &ud);
+  rc = astar_graph_new(&lg->g, directed, fn, ud);
+  if (rc != 0) astar_raise(L, rc);
+  return 1;
+}
+
+/***
+Adds a node, with a 2D or 3D position or none.
+@function Graph:add_node
+@number[opt] x
+@number[opt] y (with x)
+@number[opt] z
+@treturn int the new node's id (1, 2, 3... in order)
+*/
+static int graph_add_node(lua_State *L) {
+  lgraph *lg = checkgraph(L, &F_ADDNODE);
+  double pos[3];
+  int dim = 0, i, rc;
+  uint32_t id;
+  if (!lua_isnoneornil(L, 2) || !lua_isnoneornil(L, 3) || !lua_isnoneornil(L, 4)) {
+    dim = lua_isnoneornil(L, 4) ? 2 : 3;
+    for (i = 0; i < dim; i++) {
+      char buf[32];
+      pos[i] = astar_checknumber(L, &F_ADDNODE, 2 + i);
+      if (!(pos[i] > -HUGE_VAL && pos[i] < HUGE_VAL))
+        astar_argerror(L, &F_ADDNODE, 2 + i, "%c must be a finite number, got %s",
+                       "xyz"[i], astar_fmtnum(buf, pos[i]));
+    }
+  }
+  checkidle(L, lg);
+  if (astar_graph_size(lg->g) >= ASTAR_GRAPH_MAX_NODES)
+    astar_error(L, "graph full: at most %d nodes", (int)ASTAR_GRAPH_MAX_NODES);
+  rc = astar_graph_add_node(lg->g, pos, dim, &id);
+  if (rc != 0) astar_raise(L, rc);
+  lua_pushinteger(L, (lua_Integer)id + 1);
+  return 1;
+}
+
+/* A cost argument: a positive finite number. */
+static double checkedgecost(lua_State *L, const afn *f, int idx) {
+  double c = astar_checknumber(L, f, idx);
+  if (!(c > 0 && c < HUGE_VAL)) {
+    char buf[32];
+    astar_argerror(L, f, idx, "cost must be a positive finite number, got %s",
+                   astar_fmtnum(buf, c));
+  }
+  return c;
+}
+
+/***
+Adds the edge a -> b (both ways in an undirected graph), or replaces the
+cost of the existing one.
+@function Graph:add_edge
+@int a
+@int b a node other than a
+@number[opt] cost > 0; default: the Euclidean distance between the two
+positions (an error if either has none, or they coincide)
+*/
+static int graph_add_edge(lua_State *L) {
+  lgraph *lg = checkgraph(L, &F_ADDEDGE);
+  uint32_t a = checknode(L, &F_ADDEDGE, 2, lg), b = checknode(L, &F_ADDEDGE, 3, lg);
+  double cost;
+  int rc;
+  if (a == b) astar_argerror(L, &F_ADDEDGE, 3, "an edge cannot join node %d to itself",
+                             (int)a + 1);
+  if (lua_isnoneornil(L, 4)) {
+    double xyz[3];
+    if (!astar_graph_position(lg->g, a, xyz) || !astar_graph_position(lg->g, b, xyz))
+      astar_argerror(L, &F_ADDEDGE, 4, "a cost is needed: node %d has no position",
+                     (int)(astar_graph_position(lg->g, a, xyz) ? b : a) + 1);
+    cost = astar_graph_distance(lg->g, a, b);
+    if (!(cost > 0))
+      astar_argerror(L, &F_ADDEDGE, 4, "a cost is needed: nodes %d and %d are at the "
+                     "same position", (int)a + 1, (int)b + 1);
+  } else {
+    cost = checkedgecost(L, &F_ADDEDGE, 4);
+  }
+  checkidle(L, lg);
+  rc = astar_graph_add_edge(lg->g, a, b, cost);
+  if (rc != 0) astar_raise(L, rc);
+  return 0;
+}
+
+/***
+Removes the edge a -> b (undirected: a - b).
+@function Graph:remove_edge
+@int a
+@int b
+@treturn boolean whether there was such an edge
+*/
+static int graph_remove_edge(lua_State *L) {
+  lgraph *lg = checkgraph(L, &F_REMEDGE);
+  uint32_t a = checknode(L, &F_REMEDGE, 2, lg), b = checknode(L, &F_REMEDGE, 3, lg);
+  checkidle(L, lg);
+  lua_pushboolean(L, astar_graph_remove_edge(lg->g, a, b));
+  return 1;
+}
+
+/***
+Sets the cost of the existing edge a -> b; an error if there is none.
+@function Graph:set_edge_cost
+@int a
+@int b
+@number cost > 0
+*/
+static int graph_set_edge_cost(lua_State *L) {
+  lgraph *lg = checkgraph(L, &F_SETCOST);
+  uint32_t a = checknode(L, &F_SETCOST, 2, lg), b = checknode(L, &F_SETCOST, 3, lg);
+  double c = checkedgecost(L, &F_SETCOST, 4);
+  checkidle(L, lg);
+  if (!astar_graph_set_edge_cost(lg->g, a, b, c))
+    astar_argerror(L, &F_SETCOST, 3, "no edge from node %d to node %d", (int)a + 1,
+                   (int)b + 1);
+  return 0;
+}
+
+/***
+The cost of the edge a -> b.
+@function Graph:edge_cost
+@int a
+@int b
+@treturn number|nil the cost, or nil if there is no such edge
+*/
+static int graph_edge_cost(lua_State *L) {
+  lgraph *lg = checkgraph(L, &F_EDGECOST);
+  uint32_t a = checknode(L, &F_EDGECOST, 2, lg), b = checknode(L, &F_EDGECOST, 3, lg);
+  double c = astar_graph_edge_cost(lg->g, a, b);
+  if (c < 0) lua_pushnil(L);
+  else lua_pushnumber(L, (lua_Number)c);
+  return 1;
+}
+
+/***
+Disables a node: searches never enter nor leave it; its edges stay.
+@function Graph:disable_node
+@int a
+*/
+static int graph_disable_node(lua_State *L) {
+  lgraph *lg = checkgraph(L, &F_DISABLE);
+  uint32_t a = checknode(L, &F_DISABLE, 2, lg);
+  checkidle(L, lg);
+  astar_graph_set_enabled(lg->g, a, 0);
+  return 0;
+}
+
+/***
+Enables a disabled node again.
+@function Graph:enable_node
+@int a
+*/
+static int graph_enable_node(lua_State *L) {
+  lgraph *lg = checkgraph(L, &F_ENABLE);
+  uint32_t a = checknode(L, &F_ENABLE, 2, lg);
+  checkidle(L, lg);
+  astar_graph_set_enabled(lg->g, a, 1);
+  return 0;
+}
+
+/***
+Whether a node is enabled.
+@function Graph:enabled
+@int a
+@treturn boolean
+*/
+static int graph_enabled(lua_State *L) {
+  lgraph *lg = checkgraph(L, &F_ENABLED);
+  uint32_t a = checknode(L, &F_ENABLED, 2, lg);
+  lua_pushboolean(L, astar_graph_node_state(lg->g, a) == ASTAR_GN_LIVE);
+  return 1;
+}
+
+/***
+Removes a node and its edges. The other ids stay valid; this one is never
+reused, and using it raises `node 3 was removed`.
+@function Graph:remove_node
+@int a
+*/
+static int graph_remove_node(lua_State *L) {
+  lgraph *lg = checkgraph(L, &F_REMNODE);
+  uint32_t a = checknode(L, &F_REMNODE, 2, lg);
+  checkidle(L, lg);
+  astar_graph_remove_node(lg->g, a);
+  return 0;
+}
+
+/* The iterator of neighbors; upvalues: graph, node, cursor, version. */
+static int neighbors_iter(lua_State *L) {
+  lgraph *lg = (lgraph *)lua_touserdata(L, lua_upvalueindex(1));
+  uint32_t a = (uint32_t)lua_tonumber(L, lua_upvalueindex(2));
+  uint32_t cursor = (uint32_t)lua_tonumber(L, lua_upvalueindex(3)), to;
+  double cost;
+  if (lg->g == NULL) return astar_error(L, "attempt to use a closed graph");
+  if ((double)astar_graph_version(lg->g) != (double)lua_tonumber(L, lua_upvalueindex(4)))
+    return astar_error(L, "neighbors: the graph was edited during the iteration");
+  if (!astar_graph_next_edge(lg->g, a, &cursor, &to, &cost)) return 0;
+  lua_pushnumber(L, (lua_Number)cursor);
+  lua_replace(L, lua_upvalueindex(3));
+  lua_pushinteger(L, (lua_Integer)to + 1);
+  lua_pushnumber(L, (lua_Number)cost);
+  return 2;
+}
+
+/***
+Iterates over the edges leaving a node (all its edges in an undirected
+graph), in the order they were added, disabled neighbours included:
+`for b, cost in graph:neighbors(a) do ... end`. The graph must not be
+edited during the loop.
+@function Graph:neighbors
+@int a
+@treturn function
+*/
+static int graph_neighbors(lua_State *L) {
+  lgraph *lg = checkgraph(L, &F_NEIGHBORS);
+  uint32_t a = checknode(L, &F_NEIGHBORS, 2, lg);
+  lua_pushvalue(L, 1);
+  lua_pushnumber(L, (lua_Number)a);
+  lua_pushnumber(L, (lua_Number)ASTAR_NONE);
+  lua_pushnumber(L, (lua_Number)astar_graph_version(lg->g));
+  lua_pushcclosure(L, neighbors_iter, 4);
+  return 1;
+}
+
+/***
+The number of nodes (removed ones excluded, disabled ones included).
+@function Graph:node_count
+@treturn int
+*/
+static int graph_node_count(lua_State *L) {
+  lgraph *lg = checkgraph(L, &F_NODECOUNT);
+  lua_pushinteger(L, (lua_Integer)astar_graph_node_count(lg->g));
+  return 1;
+}
+
+/***
+The number of edges (an undirected edge counts once).
+@function Graph:edge_count
+@treturn int
+*/
+static int graph_edge_count(lua_State *L) {
+  lgraph *lg = checkgraph(L, &F_EDGECOUNT);
+  lua_pushinteger(L, (lua_Integer)astar_graph_edge_count(lg->g));
+  return 1;
+}
+
+/***
+Whether the graph is directed.
+@function Graph:directed
+@treturn boolean
+*/
+static int graph_directed(lua_State *L) {
+  lgraph *lg = checkgraph(L, &F_DIRECTED);
+  lua_pushboolean(L, astar_graph_directed(lg->g));
+  return 1;
+}
+
+/***
+A node's position.
+@function Graph:position
+@int a
+@treturn number|nil x, or nil if the node has no position
+@treturn number y
+@treturn number z (0 for nodes given in 2D)
+*/
+static int graph_position(lua_State *L) {
+  lgraph *lg = checkgraph(L, &F_POSITION);
+  uint32_t a = checknode(L, &F_POSITION, 2, lg);
+  double xyz[3];
+  if (!astar_graph_position(lg->g, a, xyz)) {
+    lua_pushnil(L);
+    return 1;
+  }
+  lua_pushnumber(L, (lua_Number)xyz[0]);
+  lua_pushnumber(L, (lua_Number)xyz[1]);
+  lua_pushnumber(L, (lua_Number)xyz[2]);
+  return 3;
+}
+
+/***
+Memory and edit counters: `{allocations = n, edits = m}` (as `Grid:stats`).
+@function Graph:stats
+@treturn table
+*/
+static int graph_stats(lua_State *L) {
+  lgraph *lg = checkgraph(L, &F_STATS);
+  size_t n = astar_graph_allocs(lg->g);
+  int i;
+  for (i = 0; i < 2; i++) {
+    if (lg->s[i] != NULL) {
+      astar_stats st;
+      astar_search_stats(lg->s[i], &st);
+      n += st.allocs;
+    }
+  }
+  lua_createtable(L, 0, 2);
+  lua_pushinteger(L, (lua_Integer)n);
+  lua_setfield(L, -2, "allocations");
+  lua_pushinteger(L, (lua_Integer)astar_graph_version(lg->g));
+  lua_setfield(L, -2, "edits");
+  return 1;
+}
+
+static void release(lgraph *lg) {
+  astar_search_free(lg->s[0]);
+  astar_search_free(lg->s[1]);
+  astar_graph_free(lg->g);
+  lg->s[0] = lg->s[1] = NULL;
+  lg->g = NULL;
+}
+
+/***
+Frees the graph's memory now (also `__close` and `__gc`). Idempotent; paths
+found earlier stay valid; any other later use raises
+`attempt to use a closed graph`.
+@function Graph:close
+*/
+static int graph_close(lua_State *L) {
+  lgraph *lg = (lgraph *)luaL_testudata(L, 1, ASTAR_GRAPH_MT);
+  if (lg == NULL) {
+    afn f; f.name = "close"; f.self = 1;
+    astar_argerror(L, &f, 1, "astar.Graph expected, got %s", luaL_typename(L, 1));
+  }
+  if (lg->busy) astar_error(L, "cannot close the graph: a search on it is running");
+  release(lg);
+  return 0;
+}
+
+static int graph_gc(lua_State *L) {
+  lgraph *lg = (lgraph *)lua_touserdata(L, 1);
+  if (lg != NULL) release(lg);
+  return 0;
+}
+
+static int graph_tostring(lua_State *L) {
+  lgraph *lg = (lgraph *)luaL_testudata(L, 1, ASTAR_GRAPH_MT);
+  if (lg == NULL || lg->g == NULL) lua_pushliteral(L, "astar.Graph (closed)");
+  else lua_pushfstring(L, "astar.Graph (%d nodes, %d edges)",
+                       (int)astar_graph_node_count(lg->g), (int)astar_graph_edge_count(lg->g));
+  return 1;
+}
+
+
+/* ---------------------------------------------------------------------- */
+/* Components                                                               */
+/* ---------------------------------------------------------------------- */
+
+static uint32_t comps(lua_State *L, lgraph *lg) {
+  uint32_t n;
+  int rc = astar_graph_components(lg->g, &n);
+  if (rc != 0) astar_raise(L, rc);
+  return n;
+}
+
+/***
+The number of weakly connected components (edge directions ignored;
+disabled nodes belong to none). From the first call on, the graph keeps the
+labels current (lazily, after edits) and `find` answers a goal in another
+component at once with `no_path`.
+@function Graph:components
+@treturn int
+*/
+static int graph_components(lua_State *L) {
+  lgraph *lg = checkgraph(L, &F_COMPS);
+  lua_pushinteger(L, (lua_Integer)comps(L, lg));
+  return 1;
+}
+
+/***
+A node's component label.
+@function Graph:component
+@int a
+@treturn int|nil the label (1 .. components(), numbered by smallest id), or
+nil if the node is disabled
+*/
+static int graph_component(lua_State *L) {
+  lgraph *lg = checkgraph(L, &F_COMP);
+  uint32_t a = checknode(L, &F_COMP, 2, lg), c;
+  comps(L, lg);
+  c = astar_graph_component(lg->g, a);
+  if (c == 0) lua_pushnil(L);
+  else lua_pushinteger(L, (lua_Integer)c);
+  return 1;
+}
+
+/***
+Whether two nodes are in the same component (false if either is disabled).
+O(1) once the labels are current.
+@function Graph:same_component
+@int a
+@int b
+@treturn boolean
+*/
+static int graph_same_component(lua_State *L) {
+  lgraph *lg = checkgraph(L, &F_SAME);
+  uint32_t a = checknode(L, &F_SAME, 2, lg), b = checknode(L, &F_SAME, 3, lg), c;
+  comps(L, lg);
+  c = astar_graph_component(lg->g, a);
+  lua_pushboolean(L, c != 0 && c == astar_graph_component(lg->g, b));
+  return 1;
+}
+
+
+/* ---------------------------------------------------------------------- */
+/* find                                                                     */
+/* ---------------------------------------------------------------------- */
+
+#define ALG_BIDIR 4
+static const char *const ALGORITHMS[] = {"astar", "dijkstra", "bfs", "greedy",
+                                         "bidirectional", NULL};
+static const char *const HEURISTICS[] = {"euclidean", "zero", NULL};
+
+static int optenum(lua_State *L, const afn *f, int idx, const char *name,
+                   const char *const list[]) {
+  int i;
+  const char *v;
+  if (lua_type(L, -1) != LUA_TSTRING)
+    astar_argerror(L, f, idx, "option '%s': string expected, got %s", name,
+                   luaL_typename(L, -1));
+  v = lua_tostring(L, -1);
+  for (i = 0; list[i] != NULL; i++)
+    if (strcmp(list[i], v) == 0) return i;
+  return astar_argerror(L, f, idx, "option '%s': invalid value '%s'", name, v);
+}
+
+static double optnum(lua_State *L, const afn *f, int idx, const char *name) {
+  if (lua_type(L, -1) != LUA_TNUMBER)
+    astar_argerror(L, f, idx, "option '%s': number expected, got %s", name,
+                   luaL_typename(L, -1));
+  return (double)lua_tonumber(L, -1);
+}
+
+/* The options of find / distance_field, read before the search starts. */
+typedef struct findopts {
+  astar_graph_query q;
+  int alg;                  /* index in ALGORITHMS */
+  int weight_set;           /* 'weight' was given (and is not 1) */
+  int cost_idx, heur_idx;   /* stack indices in the caller's frame, or 0 */
+  int goals_idx;            /* stack index of the goals table, or 0 */
+  double scale;             /* distance_field: value = scale * distance */
+  int scale_set;
+} findopts;
+
+/* Reads the options table at 'idx' into o; 'field' selects the options of
+** distance_field (max_cost, cost, scale). Unknown names are errors. */
+static void readopts(lua_State *L, const afn *f, int idx, findopts *o, int field) {
+  astar_graph_query *q = &o->q;
+  if (lua_isnoneornil(L, idx)) return;
+  if (lua_type(L, idx) != LUA_TTABLE)
+    astar_argerror(L, f, idx, "table expected, got %s", luaL_typename(L, idx));
+  lua_pushnil(L);
+  while (lua_next(L, idx)) {                         /* key value */
+    const char *k;
+    char buf[32];
+    if (lua_type(L, -2) != LUA_TSTRING)
+      astar_argerror(L, f, idx, "option names must be strings, got %s",
+                     luaL_typename(L, -2));
+    k = lua_tostring(L, -2);
+    if (strcmp(k, "cost") == 0) {
+      if (!astar_iscallable(L, -1))
+        astar_argerror(L, f, idx, "option 'cost': function expected, got %s",
+                       luaL_typename(L, -1));
+      o->cost_idx = -1;
+    } else if (strcmp(k, "max_cost") == 0) {
+      double c = optnum(L, f, idx, k);
+      if (!(c >= 0))
+        astar_argerror(L, f, idx, "option 'max_cost': must be a non-negative number, "
+                       "got %s", astar_fmtnum(buf, c));
+      q->params.max_cost = c;
+    } else if (field && strcmp(k, "scale") == 0) {
+      double s = optnum(L, f, idx, k);
+      if (!(s > -HUGE_VAL && s < HUGE_VAL))
+        astar_argerror(L, f, idx, "option 'scale': must be a finite number, got %s",
+                       astar_fmtnum(buf, s));
+      o->scale = s;
+      o->scale_set = 1;
+    } else if (field) {
+      astar_argerror(L, f, idx, "unknown option '%s'", k);
+    } else if (strcmp(k, "algorithm") == 0) {
+      o->alg = optenum(L, f, idx, k, ALGORITHMS);
+    } else if (strcmp(k, "heuristic") == 0) {
+      if (astar_iscallable(L, -1)) o->heur_idx = -1;   /* resolved below */
+      else q->heuristic = optenum(L, f, idx, k, HEURISTICS);
+    } else if (strcmp(k, "weight") == 0) {
+      double w = optnum(L, f, idx, k);
+      if (!(w >= 1.0 && w < HUGE_VAL))
+        astar_argerror(L, f, idx, "option 'weight': must be a finite number >= 1, got %s",
+                       astar_fmtnum(buf, w));
+      q->params.weight = w;
+      o->weight_set = w != 1.0;
+    } else if (strcmp(k, "max_expansions") == 0) {
+      double n = optnum(L, f, idx, k);
+      if (!(n >= 0 && n == floor(n) && n < 9007199254740992.0))
+        astar_argerror(L, f, idx, "option 'max_expansions': must be a non-negative "
+                       "integer, got %s", astar_fmtnum(buf, n));
+      q->params.max_expansions = (uint64_t)n;
+    } else if (strcmp(k, "within") == 0) {
+      double r = optnum(L, f, idx, k);
+      if (!(r >= 0 && r < HUGE_VAL))
+        astar_argerror(L, f, idx, "option 'within': must be a non-negative finite "
+                       "number, got %s", astar_fmtnum(buf, r));
+      q->within = r;
+    } else if (strcmp(k, "goals") == 0) {
+      if (lua_type(L, -1) != LUA_TTABLE)
+        astar_argerror(L, f, idx, "option 'goals': table expected, got %s",
+                       luaL_typename(L, -1));
+      o->goals_idx = -1;
+    } else if (strcmp(k, "partial") == 0) {
+      if (lua_type(L, -1) != LUA_TBOOLEAN)
+        astar_argerror(L, f, idx, "option 'partial': boolean expected, got %s",
+                       luaL_typename(L, -1));
+      q->params.partial = lua_toboolean(L, -1);
+    } else {
+      astar_argerror(L, f, idx, "unknown option '%s'", k);
+    }
+    lua_pop(L, 1);                                   /* key */
+  }
+  if (o->alg == ALG_BIDIR) {
+    if (q->within >= 0)
+      astar_argerror(L, f, idx, "option 'within' cannot be used with algorithm "
+                     "'bidirectional'");
+    if (o->weight_set)
+      astar_argerror(L, f, idx, "option 'weight' cannot be used with algorithm "
+                     "'bidirectional'");
+  }
+  /* park the callbacks and goals at fixed stack slots */
+  if (o->cost_idx) { lua_getfield(L, idx, "cost"); o->cost_idx = lua_gettop(L); }
+  if (o->heur_idx) { lua_getfield(L, idx, "heuristic"); o->heur_idx = lua_gettop(L); }
+  if (o->goals_idx) { lua_getfield(L, idx, "goals"); o->goals_idx = lua_gettop(L); }
+}
+
+/* Reads the goals list {id, ...} at 'gidx' into a scratch userdata (garbage
+** collected, so an error later leaks nothing). */
+static void readgoals(lua_State *L, const afn *f, int optidx, int gidx, lgraph *lg,
+                      astar_graph_query *q) {
+  int n = (int)lua_rawlen(L, gidx), i;
+  uint32_t *ids;
+  if (n < 1) astar_argerror(L, f, optidx, "option 'goals': empty list");
+  ids = (uint32_t *)lua_newuserdatauv(L, sizeof(uint32_t) * (size_t)n, 0);
+  for (i = 1; i <= n; i++) {
+    char buf[32];
+    lua_rawgeti(L, gidx, i);                         /* ... goal */
+    switch (tonode(L, lg->g, -1, &ids[i - 1])) {
+      case 0: break;
+      case 1:
+        astar_argerror(L, f, optidx, "option 'goals': goal %d is not a node id", i);
+        break;
+      case 2:
+        astar_argerror(L, f, optidx, "option 'goals': unknown node %s",
+                       astar_fmtnum(buf, (double)lua_tonumber(L, -1)));
+        break;
+      default:
+        astar_argerror(L, f, optidx, "option 'goals': node %d was removed",
+                       (int)ids[i - 1] + 1);
+    }
+    lua_pop(L, 1);
+  }
+  q->goals = ids;
+  q->ngoals = (size_t)n;
+}
+
+/* What a search with Lua callbacks needs: the state, and the stack indices
+** of the callbacks in the protected frame that runs the search. */
+typedef struct lcall {
+  lua_State *L;
+  int cost;            /* stack index of the cost callback, or 0 */
+  int heur;            /* stack index of the heuristic callback, or 0 */
+} lcall;
+
+/* Trampolines: Lua errors escape from here by longjmp, through the core,
+** which holds nothing that its search contexts do not own. */
+static double cost_cb(void *ud, uint32_t from, uint32_t to, double base) {
+  const lcall *c = (const lcall *)ud;
+  lua_State *L = c->L;
+  double v;
+  int t;
+  lua_pushvalue(L, c->cost);
+  lua_pushinteger(L, (lua_Integer)from + 1);
+  lua_pushinteger(L, (lua_Integer)to + 1);
+  lua_pushnumber(L, (lua_Number)base);
+  lua_call(L, 3, 1);
+  t = lua_type(L, -1);
+  if (t == LUA_TNIL || (t == LUA_TBOOLEAN && !lua_toboolean(L, -1))) {
+    lua_pop(L, 1);
+    return -1.0;                                     /* forbidden */
+  }
+  v = t == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : -1.0;
+  if (!(v > 0 && v < HUGE_VAL)) {
+    char buf[32];
+    astar_error(L, "cost callback returned %s for the edge %d -> %d "
+                "(expected a positive finite number, or false or nil to forbid it)",
+                t == LUA_TNUMBER ? astar_fmtnum(buf, (double)lua_tonumber(L, -1))
+                                 : luaL_typename(L, -1), (int)from + 1, (int)to + 1);
+  }
+  lua_pop(L, 1);
+  return v;
+}
+
+static double heur_cb(void *ud, uint32_t v, uint32_t goal) {
+  const lcall *c = (const lcall *)ud;
+  lua_State *L = c->L;
+  double h;
+  lua_pushvalue(L, c->heur);
+  lua_pushinteger(L, (lua_Integer)v + 1);
+  lua_pushinteger(L, (lua_Integer)goal + 1);
+  lua_call(L, 2, 1);
+  h = lua_type(L, -1) == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : -1.0;
+  if (!(h >= 0 && h < HUGE_VAL)) {
+    char buf[32];
+    astar_error(L, "heuristic callback returned %s for node %d "
+                "(expected a non-negative finite number)",
+                lua_type(L, -1) == LUA_TNUMBER ? astar_fmtnum(buf, (double)lua_tonumber(L, -1))
+                                               : luaL_typename(L, -1), (int)v + 1);
+  }
+  lua_pop(L, 1);
+  return h;
+}
+
+/* A search run under lua_pcall when there are callbacks. */
+typedef struct findjob {
+  lgraph *lg;
+  findopts *o;
+  uint32_t start, goal;
+  /* distance fields: */
+  const uint32_t *starts;
+  const double *g0;
+  size_t nstarts;
+  int rc;
+} findjob;
+
+static void hookcallbacks(lua_State *L, findopts *o, lcall *c, int cost, int heur) {
+  c->L = L;
+  c->cost = o->cost_idx ? cost : 0;
+  c->heur = o->heur_idx ? heur : 0;
+  if (c->cost) { o->q.cost_fn = cost_cb; o->q.cost_ud = c; }
+  if (c->heur) { o->q.h_fn = heur_cb; o->q.h_ud = c; }
+}
+
+static int runfind(findjob *j) {
+  return astar_graph_find(j->lg->g, j->lg->s[0], j->lg->s[1], &j->o->q, j->start, j->goal);
+}
+
+/* upvalue-free; arguments: lightuserdata(job), cost callback, heuristic */
+static int protected_find(lua_State *L) {
+  findjob *j = (findjob *)lua_touserdata(L, 1);
+  lcall c;
+  hookcallbacks(L, j->o, &c, 2, 3);
+  j->rc = runfind(j);
+  return 0;
+}
+
+/* Runs 'fn' on the job: directly without callbacks (pure C), else under
+** lua_pcall with the graph busy; a callback's error propagates unchanged. */
+static void runjob(lua_State *L, findjob *j, lua_CFunction fn, int (*direct)(findjob *)) {
+  findopts *o = j->o;
+  int st;
+  if (o->cost_idx == 0 && o->heur_idx == 0) {
+    j->rc = direct(j);
+    return;
+  }
+  lua_pushcfunction(L, fn);
+  lua_pushlightuserdata(L, j);
+  if (o->cost_idx) lua_pushvalue(L, o->cost_idx); else lua_pushnil(L);
+  if (o->heur_idx) lua_pushvalue(L, o->heur_idx); else lua_pushnil(L);
+  j->lg->busy = 1;
+  st = lua_pcall(L, 3, 0, 0);
+  j->lg->busy = 0;
+  if (st != LUA_OK) lua_error(L);                   /* the callback's error, unchanged */
+}
+
+/* Pushes the path the forward context holds, as a Path. */
+static void pushpath(lua_State *L, lgraph *lg, const findopts *o) {
+  const uint32_t *nodes;
+  double cost, *v;
+  astar_stats st;
+  long n = astar_search_path(lg->s[0], &nodes, &cost), i, goal = 0;
+  if (n < 0) astar_raise(L, (int)n);
+  astar_search_stats(lg->s[0], &st);
+  if (o->q.goals != NULL && n > 0) goal = astar_graph_goal_index(&o->q, nodes[n - 1]) + 1;
+  v = astar_newpath(L, (size_t)n, ASTAR_PATH_GRAPH, cost, &st, ALGORITHMS[o->alg], goal);
+  for (i = 0; i < n; i++) {
+    double xyz[3];
+    v[3 * i] = (double)nodes[i] + 1;
+    if (astar_graph_position(lg->g, nodes[i], xyz)) {
+      v[3 * i + 1] = xyz[0];
+      v[3 * i + 2] = xyz[1];
+    } else {
+      v[3 * i + 1] = v[3 * i + 2] = NAN;
+    }
+  }
+}
+
+static int outcome(lua_State *L, const char *code, const char *fmt, ...) {
+  va_list ap;
+  lua_pushnil(L);
+  va_start(ap, fmt);
+  lua_pushvfstring(L, fmt, ap);
+  va_end(ap);
+  lua_pushstring(L, code);
+  return 3;
+}
+
+/* Turns the status of a finished graph search into find's results. */
+static int report(lua_State *L, lgraph *lg, const findopts *o, int rc, uint32_t a,
+                  uint32_t b) {
+  const astar_graph_query *q = &o->q;
+  switch (rc) {
+    case ASTAR_FOUND:
+      pushpath(L, lg, o);
+      return 1;
+    case ASTAR_BLOCKED:
+      if (astar_graph_node_state(lg->g, a) != ASTAR_GN_LIVE)
+        return outcome(L, "blocked", "start node %d is disabled", (int)a + 1);
+      if (q->goals != NULL) return outcome(L, "blocked", "every goal is disabled");
+      return outcome(L, "blocked", "goal node %d is disabled", (int)b + 1);
+    case ASTAR_NO_PATH:
+    case ASTAR_LIMIT:
+      if (q->params.partial) {
+        pushpath(L, lg, o);
+        lua_pushfstring(L, "%s: partial path toward the goal",
+                        rc == ASTAR_NO_PATH ? "no path" : "search limit reached");
+        lua_pushliteral(L, "partial");
+        return 3;
+      }
+      if (q->goals != NULL)
+        return outcome(L, rc == ASTAR_NO_PATH ? "no_path" : "limit", "%s",
+                       rc == ASTAR_NO_PATH ? "no path to any goal"
+                                           : "search limit reached before a goal was found");
+      if (rc == ASTAR_NO_PATH)
+        return outcome(L, "no_path", "no path from node %d to node %d", (int)a + 1,
+                       (int)b + 1);
+      return outcome(L, "limit", "search limit reached before node %d was found",
+                     (int)b + 1);
+    default:
+      return astar_raise(L, rc);
+  }
+}
+
+/***
+Finds a path from node a to node b, or to the cheapest of several goals:
+`graph:find(a, {goals = {b, c}, ...})`.
+
+Options: `algorithm` (`"astar"`, `"dijkstra"`, `"bfs"`, `"greedy"`,
+`"bidirectional"`), `heuristic` (`"euclidean"`, `"zero"` or
+`function(node, goal)`), `cost` (`function(from, to, base)`), `weight`,
+`max_expansions`, `max_cost`, `partial`, `goals`, `within`.
+@function Graph:find
+@int a start node
+@tparam int|table b goal node, or the options with `goals`
+@tparam[opt] table opts
+@treturn[1] Path
+@treturn[2] nil
+@treturn[2] string message
+@treturn[2] string code: `"no_path"`, `"blocked"`, `"limit"`
+*/
+static int graph_find(lua_State *L) {
+  lgraph *lg = checkgraph(L, &F_FIND);
+  uint32_t a = checknode(L, &F_FIND, 2, lg), b = 0;
+  int optidx = 4;
+  findopts o;
+  findjob j;
+  memset(&o, 0, sizeof o);
+  astar_graph_query_init(&o.q);
+  if (lua_type(L, 3) == LUA_TTABLE && lua_gettop(L) == 3) {
+    optidx = 3;                                      /* find(a, {goals = ...}) */
+    readopts(L, &F_FIND, optidx, &o, 0);
+    if (!o.goals_idx)
+      astar_argerror(L, &F_FIND, 3, "number expected, got table (a table of options "
+                     "here needs 'goals')");
+  } else {
+    b = checknode(L, &F_FIND, 3, lg);
+    readopts(L, &F_FIND, optidx, &o, 0);
+  }
+  if (o.goals_idx) readgoals(L, &F_FIND, optidx, o.goals_idx, lg, &o.q);
+  if (o.alg == ALG_BIDIR) {
+    o.q.bidirectional = 1;
+    o.q.params.algorithm = ASTAR_ALG_ASTAR;
+  } else {
+    o.q.params.algorithm = o.alg;
+  }
+  if (lg->busy) astar_error(L, "cannot search: a search on this graph is already running");
+  getsearch(L, lg, 0);
+  if (o.q.bidirectional) getsearch(L, lg, 1);
+  memset(&j, 0, sizeof j);
+  j.lg = lg; j.o = &o; j.start = a; j.goal = b;
+  runjob(L, &j, protected_find, runfind);
+  return report(L, lg, &o, j.rc, a, o.q.goals != NULL ? o.q.goals[0] : b);
+}
+
+
+/* ---------------------------------------------------------------------- */
+/* Distance fields                                                          */
+/* ---------------------------------------------------------------------- */
+
+static int runfield(findjob *j) {
+  astar_graph_query *q = &j->o->q;
+  int rc = astar_graph_prepare(j->lg->g, q, ASTAR_NONE, ASTAR_NONE);
+  if (rc != 0) return rc;
+  rc = astar_search_begin_multi(j->lg->s[0], &q->back, j->starts, j->g0, j->nstarts,
+                                ASTAR_NONE, &q->params);
+  if (rc != 0) return rc;
+  return astar_search_step(j->lg->s[0], UINT64_MAX);
+}
+
+static int protected_field(lua_State *L) {
+  findjob *j = (findjob *)lua_touserdata(L, 1);
+  lcall c;
+  hookcallbacks(L, j->o, &c, 2, 3);
+  j->rc = runfield(j);
+  return 0;
+}
+
+/* The usable sources of distance_field, in scratch arrays (userdata). */
+typedef struct sources {
+  uint32_t *ids;
+  double *g0;
+  size_t n;
+} sources;
+
+/* Keeps source 'id' with value 'v' if it can start a path: enabled, and
+** not above max_cost (a node listed twice keeps its smallest value: the
+** engine's rule for repeated starts). */
+static void addsource(const lgraph *lg, const findopts *o, sources *src, uint32_t id,
+                      double v) {
+  if (astar_graph_node_state(lg->g, id) != ASTAR_GN_LIVE ||
+      !(v <= o->q.params.max_cost) || !(v > -HUGE_VAL))
+    return;
+  src->ids[src->n] = id;
+  src->g0[src->n++] = v;
+}
+
+static void readsources(lua_State *L, lgraph *lg, const findopts *o, sources *src) {
+  int kind;
+  uint32_t nn, i;
+  const double *dist;
+  size_t cap;
+  if (astar_tofield(L, 2, &kind, &nn, &dist)) {      /* every reached node of a field */
+    if (kind != ASTAR_PATH_GRAPH)
+      astar_argerror(L, &F_FIELD, 2, "a graph's Field expected, got a grid's");
+    if (nn > astar_graph_size(lg->g))
+      astar_argerror(L, &F_FIELD, 2, "Field of a graph of %d nodes, this one has %d",
+                     (int)nn, (int)astar_graph_size(lg->g));
+    if (!o->scale_set)
+      astar_argerror(L, &F_FIELD, 3, "option 'scale' is required when the sources are "
+                     "a Field");
+    cap = nn > 0 ? nn : 1;
+    src->ids = (uint32_t *)lua_newuserdatauv(L, cap * sizeof(uint32_t), 0);
+    src->g0 = (double *)lua_newuserdatauv(L, cap * sizeof(double), 0);
+    src->n = 0;
+    for (i = 0; i < nn; i++)
+      if (dist[i] < HUGE_VAL) addsource(lg, o, src, i, o->scale * dist[i]);
+    return;
+  }
+  if (lua_type(L, 2) != LUA_TTABLE)
+    astar_argerror(L, &F_FIELD, 2, "table or astar.Field expected, got %s",
+                   luaL_typename(L, 2));
+  if (o->scale_set)
+    astar_argerror(L, &F_FIELD, 3, "option 'scale' is only for a Field as sources");
+  cap = lua_rawlen(L, 2);
+  if (cap == 0) astar_argerror(L, &F_FIELD, 2, "empty list of sources");
+  src->ids = (uint32_t *)lua_newuserdatauv(L, cap * sizeof(uint32_t), 0);
+  src->g0 = (double *)lua_newuserdatauv(L, cap * sizeof(double), 0);
+  src->n = 0;
+  for (i = 1; i <= cap; i++) {
+    uint32_t id = 0;
+    double v = 0;
+    int st;
+    char buf[32];
+    lua_rawgeti(L, 2, (int)i);                       /* ... source */
+    if (lua_type(L, -1) == LUA_TTABLE) {             /* {id [, value]} */
+      lua_rawgeti(L, -1, 2);                         /* ... source value */
+      if (!lua_isnil(L, -1)) {
+        if (lua_type(L, -1) != LUA_TNUMBER)
+          astar_argerror(L, &F_FIELD, 2, "source %d: value must be a finite number, got %s",
+                         (int)i, luaL_typename(L, -1));
+        v = (double)lua_tonumber(L, -1);
+        if (!(v > -HUGE_VAL && v < HUGE_VAL))
+          astar_argerror(L, &F_FIELD, 2, "source %d: value must be a finite number, got %s",
+                         (int)i, astar_fmtnum(buf, v));
+      }
+      lua_pop(L, 1);
+      lua_rawgeti(L, -1, 1);                         /* ... source id */
+      lua_remove(L, -2);                             /* ... id */
+    }
+    st = tonode(L, lg->g, -1, &id);
+    if (st == 1)
+      astar_argerror(L, &F_FIELD, 2, "source %d is not a node id or {id [, value]}", (int)i);
+    if (st == 2)
+      astar_argerror(L, &F_FIELD, 2, "source %d: unknown node %s", (int)i,
+                     astar_fmtnum(buf, (double)lua_tonumber(L, -1)));
+    if (st == 3)
+      astar_argerror(L, &F_FIELD, 2, "source %d: node %d was removed", (int)i, (int)id + 1);
+    lua_pop(L, 1);
+    addsource(lg, o, src, id, v);
+  }
+}
+
+/***
+A distance field (Dijkstra map) over the graph: for every node, the cost of
+the cheapest path from it to the nearest source (along edge directions),
+plus that source's value, and the next node of that path. Results agree
+with `Graph:find`.
+
+`sources` is a list of node ids and `{id, value}` pairs (value: a finite
+number, default 0, negative allowed; a node listed twice keeps its smallest
+value; disabled sources and sources above `max_cost` are ignored; the list
+may not be empty), or a Field of this graph: then every node it reached is
+a source of value `opts.scale * distance` (`scale` required; negative: a
+flee map).
+@function Graph:distance_field
+@tparam table|Field sources
+@tparam[opt] table opts `max_cost` (nodes whose distance would exceed it
+stay unreached), `cost` (`function(from, to, base)` as `find`'s, called for
+the edge in its direction of travel, toward the source), `scale` (with a
+Field as sources). Unknown names are errors.
+@treturn Field
+*/
+static int graph_distance_field(lua_State *L) {
+  lgraph *lg = checkgraph(L, &F_FIELD);
+  findopts o;
+  findjob j;
+  sources src;
+  astar_fieldspec spec;
+  double *xy;
+  uint32_t i, n;
+  memset(&o, 0, sizeof o);
+  astar_graph_query_init(&o.q);
+  lua_settop(L, 3);
+  if (lua_type(L, 2) != LUA_TTABLE && luaL_testudata(L, 2, ASTAR_FIELD_MT) == NULL)
+    astar_argerror(L, &F_FIELD, 2, "table or astar.Field expected, got %s",
+                   luaL_typename(L, 2));
+  readopts(L, &F_FIELD, 3, &o, 1);
+  o.q.params.algorithm = ASTAR_ALG_DIJKSTRA;
+  readsources(L, lg, &o, &src);
+  if (lg->busy) astar_error(L, "cannot search: a search on this graph is already running");
+  getsearch(L, lg, 0);
+  n = astar_graph_size(lg->g);
+  xy = (double *)lua_newuserdatauv(L, 2 * (size_t)(n > 0 ? n : 1) * sizeof(double), 0);
+  for (i = 0; i < n; i++) {
+    double p[3];
+    if (astar_graph_position(lg->g, i, p)) { xy[2 * i] = p[0]; xy[2 * i + 1] = p[1]; }
+    else xy[2 * i] = xy[2 * i + 1] = NAN;
+  }
+  memset(&spec, 0, sizeof spec);
+  spec.kind = ASTAR_PATH_GRAPH;
+  spec.nnodes = n;
+  spec.xy = xy;
+  if (src.n == 0) {                                  /* nothing can start a path */
+    astar_pushfield(L, &spec, NULL);
+    return 1;
+  }
+  memset(&j, 0, sizeof j);
+  j.lg = lg; j.o = &o;
+  j.starts = src.ids; j.g0 = src.g0; j.nstarts = src.n;
+  runjob(L, &j, protected_field, runfield);
+  if (j.rc < 0) astar_raise(L, j.rc);
+  astar_pushfield(L, &spec, lg->s[0]);
+  return 1;
+}
+
+
+static const luaL_Reg graph_methods[] = {
+  {"add_node", graph_add_node},
+  {"add_edge", graph_add_edge},
+  {"remove_edge", graph_remove_edge},
+  {"set_edge_cost", graph_set_edge_cost},
+  {"edge_cost", graph_edge_cost},
+  {"disable_node", graph_disable_node},
+  {"enable_node", graph_enable_node},
+  {"enabled", graph_enabled},
+  {"remove_node", graph_remove_node},
+  {"neighbors", graph_neighbors},
+  {"node_count", graph_node_count},
+  {"edge_count", graph_edge_count},
+  {"directed", graph_directed},
+  {"position", graph_position},
+  {"find", graph_find},
+  {"components", graph_components},
+  {"component", graph_component},
+  {"same_component", graph_same_component},
+  {"distance_field", graph_distance_field},
+  {"stats", graph_stats},
+  {"close", graph_close},
+  {NULL, NULL}
+};
+
+static const luaL_Reg graph_meta[] = {
+  {"__gc", graph_gc},
+  {"__close", graph_close},       /* not __gc: a <close> variable may end in a callback */
+  {"__tostring", graph_tostring},
+  {NULL, NULL}
+};
+
 void astar_graph_open(lua_State *L) {
-  (void)L;
+  luaL_newmetatable(L, ASTAR_GRAPH_MT);              /* core mt */
+  luaL_setfuncs(L, graph_meta, 0);
+  luaL_newlib(L, graph_methods);                     /* core mt methods */
+  lua_pushvalue(L, -1);
+  lua_setfield(L, -3, "__index");                    /* core mt methods */
+  lua_setfield(L, -3, "Graph");                      /* core mt */
+  lua_setfield(L, -2, "Graph_mt");                   /* core */
+  lua_pushcfunction(L, graph_new);
+  lua_setfield(L, -2, "graph_new");
 }

@@ -718,7 +718,29 @@ static void findargs(lua_State *L, const afn *f, lgrid *lg, findopts *o, int *sx
   if (o->goals_idx) readgoals(L, f, optidx, o->goals_idx, lg, &o->q);
 }
 
-/* grid:find(sx, sy, gx, gy [, opts]) or grid:find(sx, sy, opts) with opts.goals */
+/***
+Finds a path from (sx, sy) to (gx, gy), or to the cheapest of several goals
+with `grid:find(sx, sy, {goals = {{x, y}, ...}})`.
+Options: `algorithm` ("astar", "dijkstra", "bfs", "greedy"), `diagonal`
+("no_corner_cutting", "never", "always", "one_obstacle"), `heuristic`
+("octile", "manhattan", "euclidean", "chebyshev", "zero", or a function
+`(x, y, gx, gy)`), `cost` (a function `(x1, y1, x2, y2, base)`), `weight`
+(>= 1), `max_expansions`, `max_cost`, `partial`, `goals`, `within`.
+Defaults return shortest paths.
+@function Grid:find
+@int sx start column
+@int sy start row
+@int gx goal column
+@int gy goal row
+@tparam[opt] table opts
+@treturn[1] Path the path
+@treturn[2] nil
+@treturn[2] string a message
+@treturn[2] string the code: "no_path", "blocked" or "limit"
+@treturn[3] Path with `partial = true`, the path toward the goal
+@treturn[3] string a message
+@treturn[3] string "partial"
+*/
 static int grid_find(lua_State *L) {
   lgrid *lg = astar_checkgrid(L, &F_FIND);
   int sx, sy, gx, gy;
@@ -995,7 +1017,7 @@ static const luaL_Reg grid_methods[] = {
 
 static const luaL_Reg grid_meta[] = {
   {"__gc", grid_gc},
-  {"__close", grid_gc},
+  {"__close", grid_close},   /* like close: refused while a search runs */
   {"__tostring", grid_tostring},
   {NULL, NULL}
 };

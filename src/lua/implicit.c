@@ -1,8 +1,590 @@
 /*
-** implicit.c - placeholder until this part of issue 3 lands.
+** implicit.c - astar.search: the engine over a state space that Lua
+** describes with callbacks (an implicit graph).
+**
+** Nodes are Lua values. The search gives them dense engine ids in the order
+** it meets them (start first, then the goals, then as 'emit' reports them):
+** a 'keys' table maps key -> id and a 'values' table maps id + 1 -> the
+** first value met with that key. Both live on the stack of the protected
+** frame that runs the search (and in the upvalues of its 'emit'), so a Lua
+** error raised by any callback unwinds without leaking: the engine holds
+** nothing its search context does not own, and the context belongs to a
+** userdata.
+**
+** Context: one search context is cached in an upvalue of astar.search and
+** reused by every call (no C allocation once warm). A call made from inside
+** a callback finds it busy and gets a fresh one, freed when that call ends.
+** The cached context is freed after any search that met more than
+** ASTAR_IMPLICIT_KEEP nodes: an implicit space can be huge, and one large
+** query should not pin its memory for the life of the state.
 */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
 #include "binding.h"
 
+#if !defined(ASTAR_IMPLICIT_KEEP)
+/* nodes a cached context may have grown to and still be kept (about 60 bytes a node) */
+#define ASTAR_IMPLICIT_KEEP 65536
+#endif
+
+#define ASTAR_SEARCHCTX_MT "astar.SearchContext"
+
+static const afn F_SEARCH = {"search", 0};
+static const afn F_EMIT = {"emit", 0};
+
+static const char *const ALGORITHMS[] = {"astar", "dijkstra", "bfs", "greedy", NULL};
+
+/* A search context, and the heuristic cache of 'within'; owned by a userdata. */
+typedef struct ictx {
+  astar_search *s;     /* created on first use; NULL once released */
+  double *hc;          /* raw heuristic by node id, -1 while unknown ('within') */
+  size_t chc;
+  astar_alloc alloc;
+  void *ud;
+  int busy;            /* a search is running on this context */
+} ictx;
+
+/* What the caller's frame hands to the protected frame (lives on the C stack
+** of astar.search, which outlives the protected call). */
+typedef struct irun {
+  astar_params p;
+  double within;       /* >= 0, or -1: off */
+  ictx *cx;
+} irun;
+
+/* The state of one search: a userdata (no metatable) that is also the first
+** upvalue of its 'emit', so a stale 'emit' can still tell it is stale. The
+** caller's frame holds it too, to clear 'active' when a callback raised. */
+typedef struct ijob {
+  lua_State *L;        /* the thread of the protected frame */
+  const irun *run;
+  astar_search *s;     /* dereferenced only while 'active' */
+  astar_domain d;
+  const uint32_t *goalids;  /* 'goals' as node ids, or NULL */
+  const uint32_t *gidx;     /* node id -> 1-based index in 'goals', 0 if none */
+  size_t ngoals, ngidx;
+  uint32_t goal;       /* the id of 'goal', or ASTAR_NONE */
+  uint32_t nids;       /* ids given out so far */
+  size_t nedges;       /* edges emitted by the running neighbors call */
+  size_t nhc;          /* entries of run->cx->hc valid for this search */
+  int active;          /* a neighbors call of this search is running */
+  int haskey;          /* a key callback */
+  int usergoal;        /* an is_goal callback */
+} ijob;
+
+/* Stack slots of astar.search's frame (1: the options; the others filled by
+** readopts, nil when absent) and of the protected frame (1: the irun), which
+** gets the same values at the same slots, then the job and its own tables. */
+enum { O_START = 2, O_GOAL, O_GOALS, O_NEIGHBORS, O_HEUR, O_ISGOAL, O_KEY, O_LAST = O_KEY };
+enum {
+  P_RUN = 1, P_START, P_GOAL, P_GOALS, P_NEIGHBORS, P_HEUR, P_ISGOAL, P_KEY, P_JOB,
+  P_KEYS, P_VALS, P_EMIT, P_SCRATCH
+};
+
+/* Option names for the slots O_START .. O_LAST, in order. */
+static const char *const SLOTNAMES[] = {"start", "goal", "goals", "neighbors", "heuristic",
+                                        "is_goal", "key", NULL};
+
+
+/* ---------------------------------------------------------------------- */
+/* The context userdata                                                    */
+/* ---------------------------------------------------------------------- */
+
+static void ctx_release(ictx *cx) {
+  astar_search_free(cx->s);
+  cx->s = NULL;
+  if (cx->hc != NULL) cx->alloc(cx->ud, cx->hc, cx->chc * sizeof *cx->hc, 0);
+  cx->hc = NULL;
+  cx->chc = 0;
+}
+
+static int ctx_gc(lua_State *L) {
+  ictx *cx = (ictx *)lua_touserdata(L, 1);
+  if (cx != NULL) ctx_release(cx);
+  return 0;
+}
+
+/* Pushes a new, empty context userdata. */
+static ictx *newctx(lua_State *L) {
+  ictx *cx = (ictx *)lua_newuserdatauv(L, sizeof(ictx), 0);
+  cx->s = NULL; cx->hc = NULL; cx->chc = 0; cx->busy = 0;
+  cx->alloc = astar_allocator(L, &cx->ud);
+  luaL_setmetatable(L, ASTAR_SEARCHCTX_MT);
+  return cx;
+}
+
+
+/* ---------------------------------------------------------------------- */
+/* Nodes                                                                   */
+/* ---------------------------------------------------------------------- */
+
+/* Raises unless the value at 'idx' may be a node: not nil, and not NaN
+** unless a key callback turns it into a key. 'what' names it in messages. */
+static void checknode(lua_State *L, const afn *f, int arg, int idx, int haskey,
+                      const char *what) {
+  if (lua_isnil(L, idx)) {
+    if (f == &F_EMIT) astar_argerror(L, f, arg, "node expected, got nil");
+    astar_argerror(L, f, arg, "%s is nil", what);
+  }
+  if (!haskey && lua_type(L, idx) == LUA_TNUMBER) {
+    lua_Number x = lua_tonumber(L, idx);
+    if (x != x) astar_argerror(L, f, arg, "%s is nan, which cannot be a key", what);
+  }
+}
+
+/*
+** The id of the node at 'idx', given one if it is new. 'keys', 'vals' and
+** 'keyfn' (0: none) are indices of the key map, the value list and the key
+** callback: stack slots or upvalues. May call the key callback.
+*/
+static uint32_t intern(lua_State *L, ijob *j, int idx, int keys, int vals, int keyfn) {
+  uint32_t id;
+  if (keyfn) {
+    int t;
+    lua_pushvalue(L, keyfn);
+    lua_pushvalue(L, idx);
+    lua_call(L, 1, 1);                               /* key */
+    t = lua_type(L, -1);
+    if (t != LUA_TSTRING) {
+      char buf[32];
+      lua_Number x = t == LUA_TNUMBER ? lua_tonumber(L, -1) : 0;
+      if (t != LUA_TNUMBER || x != x)
+        astar_error(L, "key callback returned %s (expected a number or a string)",
+                    t == LUA_TNUMBER ? astar_fmtnum(buf, (double)x) : luaL_typename(L, -1));
+    }
+  } else {
+    lua_pushvalue(L, idx);                           /* key */
+  }
+  lua_pushvalue(L, -1);
+  lua_rawget(L, keys);                               /* key id|nil */
+  if (lua_type(L, -1) == LUA_TNUMBER) {
+    id = (uint32_t)lua_tonumber(L, -1);
+    lua_pop(L, 2);
+    return id;
+  }
+  lua_pop(L, 1);                                     /* key */
+  if (j->nids >= 0x7ffffffe) astar_error(L, "too many nodes");
+  id = j->nids++;
+  /* the value first: if the key cannot be stored (out of memory, caught by a
+  ** pcall in a callback), no key leads to an id without a value */
+  lua_pushvalue(L, idx);
+  lua_rawseti(L, vals, (int)id + 1);                 /* vals[id + 1] = node */
+  lua_pushinteger(L, (lua_Integer)id);
+  lua_rawset(L, keys);                               /* keys[key] = id */
+  return id;
+}
+
+
+/* ---------------------------------------------------------------------- */
+/* emit and the engine's hooks                                             */
+/* ---------------------------------------------------------------------- */
+
+/* emit(node, cost): upvalues job, keys, values, key callback (or nil). */
+static int implicit_emit(lua_State *L) {
+  ijob *j = (ijob *)lua_touserdata(L, lua_upvalueindex(1));
+  astar_edge *e;
+  uint32_t id;
+  double c;
+  if (!j->active) astar_error(L, "emit called outside of neighbors");
+  checknode(L, &F_EMIT, 1, 1, j->haskey, "node");
+  c = lua_type(L, 2) == LUA_TNUMBER ? (double)lua_tonumber(L, 2) : -1.0;
+  if (!(c > 0 && c < HUGE_VAL)) {
+    char buf[32];
+    astar_argerror(L, &F_EMIT, 2, "cost must be a positive finite number, got %s",
+                   lua_type(L, 2) == LUA_TNUMBER ? astar_fmtnum(buf, (double)lua_tonumber(L, 2))
+                                                 : luaL_typename(L, 2));
+  }
+  id = intern(L, j, 1, lua_upvalueindex(2), lua_upvalueindex(3),
+              j->haskey ? lua_upvalueindex(4) : 0);
+  if (j->nedges >= 0x7fffffff) astar_error(L, "too many edges from one node");
+  e = astar_search_edges(j->s, j->nedges + 1);
+  if (e == NULL) astar_raise(L, ASTAR_ENOMEM);
+  e[j->nedges].to = id;
+  e[j->nedges].cost = c;
+  j->nedges++;
+  return 0;
+}
+
+static int expand_cb(void *self, uint32_t node, astar_search *s) {
+  ijob *j = (ijob *)self;
+  lua_State *L = j->L;
+  (void)s;
+  lua_pushvalue(L, P_NEIGHBORS);
+  lua_rawgeti(L, P_VALS, (int)node + 1);
+  lua_pushvalue(L, P_EMIT);                          /* neighbors node emit */
+  j->nedges = 0;
+  j->active = 1;
+  lua_call(L, 2, 0);
+  j->active = 0;
+  return (int)j->nedges;
+}
+
+/* heuristic(node, goal): the goal is goals[gi + 1], or 'goal' if gi is ASTAR_NONE. */
+static double callh(ijob *j, uint32_t node, uint32_t gi) {
+  lua_State *L = j->L;
+  double v;
+  lua_pushvalue(L, P_HEUR);
+  lua_rawgeti(L, P_VALS, (int)node + 1);
+  if (gi == ASTAR_NONE) lua_pushvalue(L, P_GOAL);
+  else lua_rawgeti(L, P_GOALS, (int)gi + 1);
+  lua_call(L, 2, 1);
+  v = lua_type(L, -1) == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : -1.0;
+  if (!(v >= 0 && v < HUGE_VAL)) {
+    char buf[32];
+    astar_error(L, "heuristic callback returned %s (expected a non-negative finite number)",
+                lua_type(L, -1) == LUA_TNUMBER ? astar_fmtnum(buf, (double)lua_tonumber(L, -1))
+                                               : luaL_typename(L, -1));
+  }
+  lua_pop(L, 1);
+  return v;
+}
+
+/* The raw heuristic of 'node': the smallest over the goals. */
+static double rawh(ijob *j, uint32_t node) {
+  if (j->goalids != NULL) {
+    double best = HUGE_VAL;
+    size_t i;
+    for (i = 0; i < j->ngoals; i++) {
+      double h = callh(j, node, (uint32_t)i);
+      if (h < best) best = h;
+    }
+    return best;
+  }
+  return callh(j, node, ASTAR_NONE);
+}
+
+/* The cache slot of node's raw heuristic ('within' only), grown on demand. */
+static double *hslot(ijob *j, uint32_t node) {
+  ictx *cx = j->run->cx;
+  if (node >= j->nhc) {
+    size_t need = j->nids, i;
+    if (need > cx->chc) {
+      size_t cap = cx->chc ? cx->chc : 64;
+      double *p;
+      while (cap < need) cap *= 2;
+      p = (double *)cx->alloc(cx->ud, cx->hc, cx->chc * sizeof *cx->hc, cap * sizeof *p);
+      if (p == NULL) astar_raise(j->L, ASTAR_ENOMEM);
+      cx->hc = p;
+      cx->chc = cap;
+    }
+    for (i = j->nhc; i < need; i++) cx->hc[i] = -1.0;
+    j->nhc = need;
+  }
+  return &cx->hc[node];
+}
+
+static double heur_cb(void *self, uint32_t node) {
+  ijob *j = (ijob *)self;
+  double h = rawh(j, node), within = j->run->within;
+  if (within >= 0) {
+    /* a node within range ends the search: the goal region is 'within'
+    ** nearer than the goal, and h - within stays admissible */
+    *hslot(j, node) = h;
+    h = h > within ? h - within : 0.0;
+  }
+  return h;
+}
+
+static int isgoal_cb(void *self, uint32_t node) {
+  ijob *j = (ijob *)self;
+  if (j->usergoal) {
+    lua_State *L = j->L;
+    int r;
+    lua_pushvalue(L, P_ISGOAL);
+    lua_rawgeti(L, P_VALS, (int)node + 1);
+    lua_call(L, 1, 1);
+    r = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    return r;
+  }
+  if (node == j->goal || (node < j->ngidx && j->gidx[node] != 0)) return 1;
+  if (j->run->within >= 0) {
+    double *h = hslot(j, node);
+    if (*h < 0) *h = rawh(j, node);
+    return *h <= j->run->within;
+  }
+  return 0;
+}
+
+
+/* ---------------------------------------------------------------------- */
+/* The protected frame                                                     */
+/* ---------------------------------------------------------------------- */
+
+/* Which goal of 'goals' (1-based) the search ended at: the node itself, or
+** the first goal within range. 0 without a goals list. */
+static long goalindex(ijob *j, uint32_t node) {
+  size_t i;
+  if (j->goalids == NULL) return 0;
+  if (node < j->ngidx && j->gidx[node] != 0) return (long)j->gidx[node];
+  for (i = 0; i < j->ngoals && j->run->within >= 0; i++)
+    if (callh(j, node, (uint32_t)i) <= j->run->within) return (long)i + 1;
+  return 0;
+}
+
+/* Pushes the path the context holds, as a Path whose points are node values. */
+static void pushpath(lua_State *L, ijob *j, int found) {
+  const uint32_t *nodes;
+  double cost, *v;
+  astar_stats st;
+  long goal = found ? goalindex(j, astar_search_end(j->s)) : 0;   /* may call Lua */
+  long n = astar_search_path(j->s, &nodes, &cost), i;
+  if (n < 0) astar_raise(L, (int)n);
+  astar_search_stats(j->s, &st);
+  v = astar_newpath(L, (size_t)n, ASTAR_PATH_VALUES, cost, &st,
+                    ALGORITHMS[j->run->p.algorithm], goal);
+  lua_createtable(L, (int)n, 0);                     /* path values */
+  for (i = 0; i < n; i++) {
+    v[i] = (double)(i + 1);
+    lua_rawgeti(L, P_VALS, (int)nodes[i] + 1);
+    lua_rawseti(L, -2, (int)i + 1);
+  }
+  astar_compat_setuservalue(L, -2);                  /* path */
+}
+
+static int outcome(lua_State *L, const char *code, const char *msg) {
+  lua_pushnil(L);
+  lua_pushstring(L, msg);
+  lua_pushstring(L, code);
+  return 3;
+}
+
+/* Runs the search; arguments: irun, the option slots, the job (see P_*). */
+static int protected_search(lua_State *L) {
+  const irun *run = (const irun *)lua_touserdata(L, P_RUN);
+  ijob *j = (ijob *)lua_touserdata(L, P_JOB);
+  int rc, haskey = !lua_isnil(L, P_KEY);
+  luaL_checkstack(L, 12, "not enough stack space for the search");
+  lua_settop(L, P_JOB);
+  lua_newtable(L);                                   /* P_KEYS */
+  lua_newtable(L);                                   /* P_VALS */
+  j->L = L;
+  j->run = run;
+  j->s = run->cx->s;
+  j->goal = ASTAR_NONE;
+  j->haskey = haskey;
+  j->usergoal = !lua_isnil(L, P_ISGOAL);
+  lua_pushvalue(L, P_JOB);
+  lua_pushvalue(L, P_KEYS);
+  lua_pushvalue(L, P_VALS);
+  lua_pushvalue(L, P_KEY);
+  lua_pushcclosure(L, implicit_emit, 4);             /* P_EMIT */
+  /* the start is id 0; then the goals */
+  intern(L, j, P_START, P_KEYS, P_VALS, haskey ? P_KEY : 0);
+  if (!lua_isnil(L, P_GOAL)) j->goal = intern(L, j, P_GOAL, P_KEYS, P_VALS, haskey ? P_KEY : 0);
+  if (!lua_isnil(L, P_GOALS)) {
+    size_t n = lua_rawlen(L, P_GOALS), i;
+    uint32_t *ids, *gidx;
+    lua_createtable(L, (int)n, 0);                   /* a copy, safe from edits */
+    for (i = 1; i <= n; i++) {
+      lua_rawgeti(L, P_GOALS, (int)i);
+      lua_rawseti(L, -2, (int)i);
+    }
+    lua_replace(L, P_GOALS);
+    ids = (uint32_t *)lua_newuserdatauv(L, sizeof(uint32_t) * (2 * n + 1), 0);  /* P_SCRATCH */
+    for (i = 0; i < n; i++) {
+      lua_rawgeti(L, P_GOALS, (int)i + 1);
+      ids[i] = intern(L, j, lua_gettop(L), P_KEYS, P_VALS, haskey ? P_KEY : 0);
+      lua_pop(L, 1);
+    }
+    gidx = ids + n;                                  /* ids so far: at most n + 1 */
+    memset(gidx, 0, sizeof(uint32_t) * j->nids);
+    for (i = n; i-- > 0;) gidx[ids[i]] = (uint32_t)i + 1;   /* the first of duplicates */
+    j->goalids = ids;
+    j->ngoals = n;
+    j->gidx = gidx;
+    j->ngidx = j->nids;
+  }
+  j->d.nnodes = 0;                                   /* unbounded: ids as met */
+  j->d.expand = expand_cb;
+  j->d.heuristic = lua_isnil(L, P_HEUR) ? NULL : heur_cb;
+  j->d.is_goal = (j->usergoal || j->goalids != NULL || run->within >= 0) ? isgoal_cb : NULL;
+  j->d.edge_cost = NULL;
+  j->d.self = j;
+  rc = astar_search_run(j->s, &j->d, 0, j->goal, &run->p);
+  j->active = 0;
+  switch (rc) {
+    case ASTAR_FOUND:
+      pushpath(L, j, 1);
+      return 1;
+    case ASTAR_NO_PATH:
+    case ASTAR_LIMIT:
+      if (run->p.partial) {
+        pushpath(L, j, 0);
+        lua_pushstring(L, rc == ASTAR_NO_PATH ? "no path: partial path toward the goal"
+                                              : "search limit reached: partial path toward the goal");
+        lua_pushliteral(L, "partial");
+        return 3;
+      }
+      if (rc == ASTAR_NO_PATH)
+        return outcome(L, "no_path", j->goalids != NULL ? "no path to any goal"
+                                                        : "no path to the goal");
+      return outcome(L, "limit", "search limit reached before a goal was found");
+    default:
+      return astar_raise(L, rc);
+  }
+}
+
+
+/* ---------------------------------------------------------------------- */
+/* Options                                                                 */
+/* ---------------------------------------------------------------------- */
+
+static double optnum(lua_State *L, const char *name) {
+  if (lua_type(L, -1) != LUA_TNUMBER)
+    astar_argerror(L, &F_SEARCH, 1, "option '%s': number expected, got %s", name,
+                   luaL_typename(L, -1));
+  return (double)lua_tonumber(L, -1);
+}
+
+/* Reads the options table (argument 1) into 'r' and the stack slots O_*. */
+static void readopts(lua_State *L, irun *r) {
+  const afn *f = &F_SEARCH;
+  int i, haskey;
+  if (lua_type(L, 1) != LUA_TTABLE)
+    astar_argerror(L, f, 1, "table expected, got %s", luaL_typename(L, 1));
+  lua_settop(L, 1);
+  for (i = O_START; i <= O_LAST; i++) lua_pushnil(L);
+  lua_pushnil(L);
+  while (lua_next(L, 1)) {                           /* ... key value */
+    const char *k;
+    char buf[32];
+    if (lua_type(L, -2) != LUA_TSTRING)
+      astar_argerror(L, f, 1, "option names must be strings, got %s", luaL_typename(L, -2));
+    k = lua_tostring(L, -2);
+    for (i = 0; SLOTNAMES[i] != NULL && strcmp(SLOTNAMES[i], k) != 0; i++) {}
+    if (SLOTNAMES[i] != NULL) {
+      int slot = O_START + i;
+      if (slot >= O_NEIGHBORS && !astar_iscallable(L, -1))
+        astar_argerror(L, f, 1, "option '%s': function expected, got %s", k,
+                       luaL_typename(L, -1));
+      if (slot == O_GOALS && lua_type(L, -1) != LUA_TTABLE)
+        astar_argerror(L, f, 1, "option 'goals': table expected, got %s",
+                       luaL_typename(L, -1));
+      lua_pushvalue(L, -1);
+      lua_replace(L, slot);
+    } else if (strcmp(k, "algorithm") == 0) {
+      const char *v;
+      if (lua_type(L, -1) != LUA_TSTRING)
+        astar_argerror(L, f, 1, "option 'algorithm': string expected, got %s",
+                       luaL_typename(L, -1));
+      v = lua_tostring(L, -1);
+      for (i = 0; ALGORITHMS[i] != NULL && strcmp(ALGORITHMS[i], v) != 0; i++) {}
+      if (ALGORITHMS[i] == NULL)
+        astar_argerror(L, f, 1, "option 'algorithm': invalid value '%s'", v);
+      r->p.algorithm = i;
+    } else if (strcmp(k, "weight") == 0) {
+      double w = optnum(L, k);
+      if (!(w >= 1.0 && w < HUGE_VAL))
+        astar_argerror(L, f, 1, "option 'weight': must be a finite number >= 1, got %s",
+                       astar_fmtnum(buf, w));
+      r->p.weight = w;
+    } else if (strcmp(k, "max_expansions") == 0) {
+      double n = optnum(L, k);
+      if (!(n >= 0 && n == floor(n) && n < 9007199254740992.0))
+        astar_argerror(L, f, 1, "option 'max_expansions': must be a non-negative integer, "
+                       "got %s", astar_fmtnum(buf, n));
+      r->p.max_expansions = (uint64_t)n;
+    } else if (strcmp(k, "max_cost") == 0) {
+      double c = optnum(L, k);
+      if (!(c >= 0))
+        astar_argerror(L, f, 1, "option 'max_cost': must be a non-negative number, got %s",
+                       astar_fmtnum(buf, c));
+      r->p.max_cost = c;
+    } else if (strcmp(k, "within") == 0) {
+      double w = optnum(L, k);
+      if (!(w >= 0 && w < HUGE_VAL))
+        astar_argerror(L, f, 1, "option 'within': must be a non-negative finite number, "
+                       "got %s", astar_fmtnum(buf, w));
+      r->within = w;
+    } else if (strcmp(k, "partial") == 0) {
+      if (lua_type(L, -1) != LUA_TBOOLEAN)
+        astar_argerror(L, f, 1, "option 'partial': boolean expected, got %s",
+                       luaL_typename(L, -1));
+      r->p.partial = lua_toboolean(L, -1);
+    } else {
+      astar_argerror(L, f, 1, "unknown option '%s'", k);
+    }
+    lua_pop(L, 1);                                   /* ... key */
+  }
+  /* what is required, and what does not go together */
+  if (lua_isnil(L, O_START)) astar_argerror(L, f, 1, "option 'start' is required");
+  if (lua_isnil(L, O_NEIGHBORS)) astar_argerror(L, f, 1, "option 'neighbors' is required");
+  if (lua_isnil(L, O_GOAL) && lua_isnil(L, O_GOALS) && lua_isnil(L, O_ISGOAL))
+    astar_argerror(L, f, 1, "one of the options 'goal', 'goals' and 'is_goal' is required");
+  if (!lua_isnil(L, O_GOALS) && !lua_isnil(L, O_GOAL))
+    astar_argerror(L, f, 1, "options 'goal' and 'goals' cannot be combined");
+  if (!lua_isnil(L, O_GOALS) && !lua_isnil(L, O_ISGOAL))
+    astar_argerror(L, f, 1, "options 'goals' and 'is_goal' cannot be combined");
+  if (r->within >= 0) {
+    if (!lua_isnil(L, O_ISGOAL))
+      astar_argerror(L, f, 1, "options 'within' and 'is_goal' cannot be combined");
+    if (lua_isnil(L, O_HEUR)) astar_argerror(L, f, 1, "option 'within' needs a 'heuristic'");
+  }
+  haskey = !lua_isnil(L, O_KEY);
+  checknode(L, f, 1, O_START, haskey, "option 'start'");
+  if (!lua_isnil(L, O_GOAL)) checknode(L, f, 1, O_GOAL, haskey, "option 'goal'");
+  if (!lua_isnil(L, O_GOALS)) {
+    int n = (int)lua_rawlen(L, O_GOALS);
+    if (n < 1) astar_argerror(L, f, 1, "option 'goals': empty list");
+    for (i = 1; i <= n; i++) {
+      char what[64];
+      lua_rawgeti(L, O_GOALS, i);
+      snprintf(what, sizeof what, "option 'goals': goal %d", i);
+      checknode(L, f, 1, lua_gettop(L), haskey, what);
+      lua_pop(L, 1);
+    }
+  }
+}
+
+/* astar.search(opts); upvalues: the cached context, protected_search. */
+static int implicit_search(lua_State *L) {
+  ictx *cx = (ictx *)lua_touserdata(L, lua_upvalueindex(1));
+  int fresh = 0, st, top, i;
+  ijob *j;
+  irun r;
+  astar_params_init(&r.p);
+  r.within = -1;
+  readopts(L, &r);
+  if (cx->busy) {                                    /* called from one of its callbacks */
+    cx = newctx(L);
+    fresh = 1;
+  }
+  if (cx->s == NULL) {
+    int rc = astar_search_new(&cx->s, cx->alloc, cx->ud);
+    if (rc != 0) astar_raise(L, rc);
+  }
+  r.cx = cx;
+  j = (ijob *)lua_newuserdatauv(L, sizeof(ijob), 0);
+  memset(j, 0, sizeof *j);
+  top = lua_gettop(L);
+  lua_pushvalue(L, lua_upvalueindex(2));
+  lua_pushlightuserdata(L, &r);
+  for (i = O_START; i <= O_LAST; i++) lua_pushvalue(L, i);
+  lua_pushvalue(L, top);                             /* the job */
+  cx->busy = 1;
+  st = lua_pcall(L, 1 + (O_LAST - O_START + 1) + 1, LUA_MULTRET, 0);
+  cx->busy = 0;
+  j->active = 0;                                     /* also when a callback raised */
+  if (fresh) {
+    ctx_release(cx);
+  } else {
+    astar_stats ss;
+    astar_search_stats(cx->s, &ss);
+    if (ss.generated > ASTAR_IMPLICIT_KEEP) ctx_release(cx);
+  }
+  if (st != 0) return lua_error(L);                  /* a callback's error, unchanged */
+  return lua_gettop(L) - top;
+}
+
 void astar_implicit_open(lua_State *L) {
-  (void)L;
+  luaL_newmetatable(L, ASTAR_SEARCHCTX_MT);          /* core mt */
+  lua_pushcfunction(L, ctx_gc);
+  lua_setfield(L, -2, "__gc");
+  lua_pop(L, 1);                                     /* core */
+  newctx(L);                                         /* core ctx */
+  lua_pushcfunction(L, protected_search);            /* core ctx fn */
+  lua_pushcclosure(L, implicit_search, 2);           /* core search */
+  lua_setfield(L, -2, "search");
 }
