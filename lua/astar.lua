@@ -164,16 +164,13 @@ function Grid.splice(self, path, at, n, opts)
   return spliced
 end
 
-local g = astar.graph()                        -- astar.graph{directed = true} for one-way edges
-local a = g:add_node(0, 0)                     -- 1
-local b = g:add_node(3, 4)                     -- 2
-local c = g:add_node(6, 0)                     -- 3
-g:add_edge(a, b)                               -- cost 5: the distance between the positions
-g:add_edge(b, c)
-g:add_edge(a, c, 20)                           -- an explicit cost
-local path = assert(g:find(a, c))
-print(path:cost(), table.concat(path:table(), " "))   --> 10  1 2 3
--- in LÖVE: love.graphics.line(path:positions())
+--- Graphs.
+-- @section graph
+
+--- A new empty graph.
+-- @function graph
+-- @tparam[opt] table opts `directed` (boolean, default false)
+-- @treturn Graph
 
 --- Implicit graphs.
 -- @section search
