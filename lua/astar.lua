@@ -133,6 +133,11 @@ function Grid.splice(self, path, at, n, opts)
     if type(opts) ~= "table" then
       error(("bad argument #4 to 'splice' (table expected, got %s)"):format(type(opts)), 0)
     end
+    for _, k in ipairs({ "goals", "within", "partial" }) do
+      if opts[k] ~= nil then
+        error(("bad argument #4 to 'splice' (option '%s' does not apply to splice)"):format(k), 0)
+      end
+    end
     if opts.ratio ~= nil then
       ratio = opts.ratio
       if type(ratio) ~= "number" or ratio ~= ratio or ratio < 1 then

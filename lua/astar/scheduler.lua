@@ -106,8 +106,9 @@ function Scheduler:pending()
   return #self.live
 end
 
---- From inside a coroutine: queues the request, suspends the coroutine, and
--- returns what `find` would once an `update` finishes it.
+--- From inside a coroutine: queues the request and yields until an `update`
+-- has finished it (the coroutine's owner keeps resuming it, e.g. once a
+-- frame), then returns what `find` would.
 -- @param map
 -- @param ... the arguments of `map:query`
 -- @return a Path, or nil, message, code
@@ -119,9 +120,11 @@ function Scheduler:await(map, ...)
   local result
   local args = { ... }
   local n = select("#", ...)
+  -- the callback only records the result: the coroutine's owner resumes it
+  -- (resuming it from inside update would run, and lose the errors of, the
+  -- rest of the coroutine there)
   args[n + 1] = function(...)
     result = { n = select("#", ...), ... }
-    if coroutine.status(co) == "suspended" then coroutine.resume(co) end
   end
   self:request(map, (table.unpack or unpack)(args, 1, n + 1))
   while not result do coroutine.yield() end

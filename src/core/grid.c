@@ -76,8 +76,9 @@ int astar_grid_new(astar_grid **out, int w, int h, double cost,
     int x;
     for (x = 0; x < w; x++) row[x] = cost;
   }
+  /* a grid made blocked has no smallest cost yet: find it when it is needed */
   g->min_cost = cost > 0 ? cost : 1.0;
-  g->min_dirty = 0;
+  g->min_dirty = !(cost > 0);
   *out = g;
   return 0;
 }

@@ -30,6 +30,7 @@ typedef struct lfield {
   double *xy;            /* GRAPH: 2 * nnodes positions (NaN: none), or NULL */
   uint32_t *next;        /* nnodes: next node toward the source, ASTAR_NONE at
                          ** a source or where unreached */
+  int diagonal;          /* GRID: the diagonal policy of its steps (for grid:check) */
 } lfield;
 
 #define NONE ASTAR_NONE
@@ -72,6 +73,7 @@ static lfield *newfield(lua_State *L, const astar_fieldspec *spec) {
     astar_error(L, "not enough memory");
   f = (lfield *)lua_newuserdatauv(L, hdr + n * (nd * sizeof(double) + sizeof(uint32_t)), 0);
   f->kind = spec->kind;
+  f->diagonal = -1;
   f->w = spec->w;
   f->h = spec->h;
   f->nnodes = spec->nnodes;
@@ -227,6 +229,12 @@ static int field_path_from(lua_State *L) {
       p[3 * i + 1] = f->xy != NULL ? f->xy[2 * (size_t)u] : (double)NAN;
       p[3 * i + 2] = f->xy != NULL ? f->xy[2 * (size_t)u + 1] : (double)NAN;
     }
+  }
+  if (f->kind == ASTAR_PATH_GRID) {          /* so that grid:check knows its rule */
+    size_t len;
+    int *diag;
+    astar_path_grid(L, -1, &len, &diag);
+    *diag = f->diagonal;
   }
   return 1;
 }
@@ -565,6 +573,7 @@ static int grid_distance_field(lua_State *L) {
     readsources(L, &F_DF, 2, f);
   }
   j.lg = lg; j.o = &o; j.f = f; j.rc = 0;
+  f->diagonal = o.q.diagonal;
   j.n = compact(f, lg->g, o.q.params.max_cost);
   if (j.n == 0) return 1;                           /* compact left it empty */
   if (o.cost_idx == 0) {

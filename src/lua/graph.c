@@ -19,6 +19,7 @@ typedef struct lgraph {
   astar_search *s[2];  /* search contexts: [0] forward, [1] backward (bidirectional) */
   int busy;            /* a search with callbacks runs on it (they may not search,
                        ** edit or close it) */
+  astar_pool pool;     /* contexts for graph:query */
 } lgraph;
 
 static const afn F_NEW = {"graph", 0};
@@ -124,6 +125,7 @@ static int graph_new(lua_State *L) {
   }
   lg = (lgraph *)lua_newuserdatauv(L, sizeof(lgraph), 0);
   lg->g = NULL; lg->s[0] = lg->s[1] = NULL; lg->busy = 0;   /* safe before the metatable */
+  lg->pool.n = 0;
   luaL_setmetatable(L, ASTAR_GRAPH_MT);
   fn = astar_allocator(L, &ud);
   rc = astar_graph_new(&lg->g, directed, fn, ud);
@@ -427,6 +429,7 @@ static int graph_stats(lua_State *L) {
 }
 
 static void release(lgraph *lg) {
+  astar_pool_free(&lg->pool);
   astar_search_free(lg->s[0]);
   astar_search_free(lg->s[1]);
   astar_graph_free(lg->g);
@@ -564,6 +567,8 @@ typedef struct findopts {
   int goals_idx;            /* stack index of the goals table, or 0 */
   double scale;             /* distance_field: value = scale * distance */
   int scale_set;
+  int isquery;              /* graph:query accepts on_change */
+  int stale;                /* on_change = "stale" */
 } findopts;
 
 /* Reads the options table at 'idx' into o; 'field' selects the options of
@@ -635,6 +640,9 @@ static void readopts(lua_State *L, const afn *f, int idx, findopts *o, int field
         astar_argerror(L, f, idx, "option 'partial': boolean expected, got %s",
                        luaL_typename(L, -1));
       q->params.partial = lua_toboolean(L, -1);
+    } else if (strcmp(k, "on_change") == 0 && o->isquery) {
+      static const char *const MODES[] = {"restart", "stale", NULL};
+      o->stale = optenum(L, f, idx, k, MODES);
     } else {
       astar_argerror(L, f, idx, "unknown option '%s'", k);
     }
@@ -794,13 +802,13 @@ static void runjob(lua_State *L, findjob *j, lua_CFunction fn, int (*direct)(fin
 }
 
 /* Pushes the path the forward context holds, as a Path. */
-static void pushpath(lua_State *L, lgraph *lg, const findopts *o) {
+static void pushpath(lua_State *L, lgraph *lg, astar_search *s, const findopts *o) {
   const uint32_t *nodes;
   double cost, *v;
   astar_stats st;
-  long n = astar_search_path(lg->s[0], &nodes, &cost), i, goal = 0;
+  long n = astar_search_path(s, &nodes, &cost), i, goal = 0;
   if (n < 0) astar_raise(L, (int)n);
-  astar_search_stats(lg->s[0], &st);
+  astar_search_stats(s, &st);
   if (o->q.goals != NULL && n > 0) goal = astar_graph_goal_index(&o->q, nodes[n - 1]) + 1;
   v = astar_newpath(L, (size_t)n, ASTAR_PATH_GRAPH, cost, &st, ALGORITHMS[o->alg], goal);
   for (i = 0; i < n; i++) {
@@ -826,12 +834,12 @@ static int outcome(lua_State *L, const char *code, const char *fmt, ...) {
 }
 
 /* Turns the status of a finished graph search into find's results. */
-static int report(lua_State *L, lgraph *lg, const findopts *o, int rc, uint32_t a,
-                  uint32_t b) {
+static int report(lua_State *L, lgraph *lg, astar_search *s, const findopts *o, int rc,
+                  uint32_t a, uint32_t b) {
   const astar_graph_query *q = &o->q;
   switch (rc) {
     case ASTAR_FOUND:
-      pushpath(L, lg, o);
+      pushpath(L, lg, s, o);
       return 1;
     case ASTAR_BLOCKED:
       if (astar_graph_node_state(lg->g, a) != ASTAR_GN_LIVE)
@@ -841,7 +849,7 @@ static int report(lua_State *L, lgraph *lg, const findopts *o, int rc, uint32_t 
     case ASTAR_NO_PATH:
     case ASTAR_LIMIT:
       if (q->params.partial) {
-        pushpath(L, lg, o);
+        pushpath(L, lg, s, o);
         lua_pushfstring(L, "%s: partial path toward the goal",
                         rc == ASTAR_NO_PATH ? "no path" : "search limit reached");
         lua_pushliteral(L, "partial");
@@ -878,40 +886,152 @@ Options: `algorithm` (`"astar"`, `"dijkstra"`, `"bfs"`, `"greedy"`,
 @treturn[2] string message
 @treturn[2] string code: `"no_path"`, `"blocked"`, `"limit"`
 */
+/* Reads find's and query's arguments: (a, b [, opts]) or (a, opts) with
+** opts.goals. Returns the index of the options argument. */
+static int findargs(lua_State *L, const afn *f, lgraph *lg, findopts *o, uint32_t *a,
+                    uint32_t *b) {
+  int optidx = 4;
+  *a = checknode(L, f, 2, lg);
+  *b = 0;
+  astar_graph_query_init(&o->q);
+  if (lua_type(L, 3) == LUA_TTABLE && lua_gettop(L) == 3) {
+    optidx = 3;                                      /* find(a, {goals = ...}) */
+    readopts(L, f, optidx, o, 0);
+    if (!o->goals_idx)
+      astar_argerror(L, f, 3, "number expected, got table (a table of options "
+                     "here needs 'goals')");
+  } else {
+    *b = checknode(L, f, 3, lg);
+    readopts(L, f, optidx, o, 0);
+  }
+  if (o->goals_idx) readgoals(L, f, optidx, o->goals_idx, lg, &o->q);
+  if (o->alg == ALG_BIDIR) {
+    o->q.bidirectional = 1;
+    o->q.params.algorithm = ASTAR_ALG_ASTAR;
+  } else {
+    o->q.params.algorithm = o->alg;
+  }
+  return optidx;
+}
+
 static int graph_find(lua_State *L) {
   lgraph *lg = checkgraph(L, &F_FIND);
-  uint32_t a = checknode(L, &F_FIND, 2, lg), b = 0;
-  int optidx = 4;
+  uint32_t a, b;
   findopts o;
   findjob j;
   memset(&o, 0, sizeof o);
-  astar_graph_query_init(&o.q);
-  if (lua_type(L, 3) == LUA_TTABLE && lua_gettop(L) == 3) {
-    optidx = 3;                                      /* find(a, {goals = ...}) */
-    readopts(L, &F_FIND, optidx, &o, 0);
-    if (!o.goals_idx)
-      astar_argerror(L, &F_FIND, 3, "number expected, got table (a table of options "
-                     "here needs 'goals')");
-  } else {
-    b = checknode(L, &F_FIND, 3, lg);
-    readopts(L, &F_FIND, optidx, &o, 0);
-  }
-  if (o.goals_idx) readgoals(L, &F_FIND, optidx, o.goals_idx, lg, &o.q);
-  if (o.alg == ALG_BIDIR) {
-    o.q.bidirectional = 1;
-    o.q.params.algorithm = ASTAR_ALG_ASTAR;
-  } else {
-    o.q.params.algorithm = o.alg;
-  }
+  findargs(L, &F_FIND, lg, &o, &a, &b);
   if (lg->busy) astar_error(L, "cannot search: a search on this graph is already running");
   getsearch(L, lg, 0);
   if (o.q.bidirectional) getsearch(L, lg, 1);
   memset(&j, 0, sizeof j);
   j.lg = lg; j.o = &o; j.start = a; j.goal = b;
   runjob(L, &j, protected_find, runfind);
-  return report(L, lg, &o, j.rc, a, o.q.goals != NULL ? o.q.goals[0] : b);
+  return report(L, lg, lg->s[0], &o, j.rc, a, o.q.goals != NULL ? o.q.goals[0] : b);
 }
 
+
+/* ---------------------------------------------------------------------- */
+/* graph:query                                                              */
+/* ---------------------------------------------------------------------- */
+
+/* A graph query's own data, inside the Query userdata (stable addresses). */
+typedef struct grquery {
+  lgraph *lg;
+  findopts base;          /* the options as read */
+  findopts o;             /* the live options (the domain points here) */
+  lcall c;
+  uint32_t a, b;
+  size_t ngoals;
+  uint32_t goals[1];      /* ngoals (struct hack) */
+} grquery;
+
+#define GRQ(q) ((grquery *)(void *)(q)->kind)
+
+static uint64_t grq_open(lua_State *L, lquery *q) {
+  lgraph *lg = GRQ(q)->lg;
+  if (lg->g == NULL) astar_error(L, "attempt to use a closed graph");
+  return astar_graph_version(lg->g);
+}
+
+static void grq_bind(lua_State *L, lquery *q) {
+  grquery *g = GRQ(q);
+  g->c.L = L;
+  g->c.cost = lua_isnil(L, 2) ? 0 : 2;
+  g->c.heur = lua_isnil(L, 3) ? 0 : 3;
+}
+
+static int grq_begin(lua_State *L, lquery *q) {
+  grquery *g = GRQ(q);
+  astar_graph_query *gq = &g->o.q;
+  int rc;
+  g->o = g->base;
+  if (g->ngoals) gq->goals = g->goals;
+  if (g->c.cost) { gq->cost_fn = cost_cb; gq->cost_ud = &g->c; }
+  if (g->c.heur) { gq->h_fn = heur_cb; gq->h_ud = &g->c; }
+  rc = astar_graph_prepare(g->lg->g, gq, g->a, g->b);
+  if (rc < 0) astar_raise(L, rc);
+  if (rc != 0) return rc;
+  rc = astar_search_begin(q->s, &gq->domain, g->a,
+                          gq->domain.is_goal != NULL ? ASTAR_NONE : gq->goal, &gq->params);
+  if (rc < 0) astar_raise(L, rc);
+  return rc;
+}
+
+static int grq_report(lua_State *L, lquery *q, int rc) {
+  grquery *g = GRQ(q);
+  return report(L, g->lg, q->s, &g->o, rc, g->a, g->ngoals ? g->goals[0] : g->b);
+}
+
+static int *grq_busy(lquery *q) { return &GRQ(q)->lg->busy; }
+
+static astar_pool *grq_pool(lquery *q) {
+  lgraph *lg = GRQ(q)->lg;
+  return lg->g != NULL ? &lg->pool : NULL;
+}
+
+static const astar_queryops GRAPH_QUERY = {
+  "graph", grq_open, grq_begin, grq_report, grq_busy, grq_pool, grq_bind
+};
+
+/***
+Starts a time-sliced search: the same arguments and options as `find`
+(except `algorithm = "bidirectional"`), plus `on_change = "restart"`
+(default: an edit of the graph restarts the search) or `"stale"`. Nothing is
+searched until `q:step(n)`; see `Query`.
+@function Graph:query
+@int a start node
+@tparam int|table b goal node, or the options with `goals`
+@tparam[opt] table opts
+@treturn Query
+*/
+static int graph_query(lua_State *L) {
+  static const afn F_QUERY = {"query", 1};
+  lgraph *lg = checkgraph(L, &F_QUERY);
+  uint32_t a, b;
+  findopts o;
+  lquery *q;
+  grquery *g;
+  int optidx;
+  memset(&o, 0, sizeof o);
+  o.isquery = 1;
+  optidx = findargs(L, &F_QUERY, lg, &o, &a, &b);
+  if (o.q.bidirectional)
+    astar_argerror(L, &F_QUERY, optidx, "option 'algorithm': bidirectional searches "
+                   "cannot be time-sliced");
+  q = astar_newquery(L, &GRAPH_QUERY,
+                     sizeof(grquery) + (o.q.ngoals ? o.q.ngoals - 1 : 0) * sizeof(uint32_t),
+                     1, o.cost_idx, o.heur_idx);
+  q->stale_mode = o.stale;
+  g = GRQ(q);
+  g->lg = lg;
+  g->base = o;
+  g->base.q.goals = NULL;
+  g->a = a; g->b = b;
+  g->ngoals = o.q.ngoals;
+  if (g->ngoals) memcpy(g->goals, o.q.goals, g->ngoals * sizeof(uint32_t));
+  return 1;
+}
 
 /* ---------------------------------------------------------------------- */
 /* Distance fields                                                          */
@@ -1085,6 +1205,7 @@ static int graph_distance_field(lua_State *L) {
 
 
 static const luaL_Reg graph_methods[] = {
+  {"query", graph_query},
   {"add_node", graph_add_node},
   {"add_edge", graph_add_edge},
   {"remove_edge", graph_remove_edge},

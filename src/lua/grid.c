@@ -187,6 +187,8 @@ static int grid_from_table(lua_State *L) {
   makegrid(L, lg, &F_FROM, 1, w, h, 1.0);
   for (y = 1; y <= h; y++) {
     lua_rawgeti(L, 1, y);                            /* rows f grid row */
+    if (lua_type(L, -1) != LUA_TTABLE)               /* 'f' may have edited rows */
+      astar_argerror(L, &F_FROM, 1, "row %d changed during from_table", y);
     for (x = 1; x <= w; x++) {
       double c;
       lua_rawgeti(L, 4, x);                          /* ... row v */
@@ -483,9 +485,9 @@ static void readopts(lua_State *L, const afn *f, int idx, findopts *o) {
       q->params.weight = w;
     } else if (strcmp(k, "max_expansions") == 0) {
       double n = optnum(L, f, idx, k);
-      if (!(n >= 0 && n == floor(n) && n < 9007199254740992.0))
-        astar_argerror(L, f, idx, "option 'max_expansions': must be a non-negative "
-                       "integer, got %s", astar_fmtnum(buf, n));
+      if (!(n >= 0 && n == floor(n) && n <= 9007199254740992.0))
+        astar_argerror(L, f, idx, "option 'max_expansions': must be an integer in "
+                       "[0, 2^53], got %s", astar_fmtnum(buf, n));
       q->params.max_expansions = (uint64_t)n;
     } else if (strcmp(k, "max_cost") == 0) {
       double c = optnum(L, f, idx, k);
@@ -963,11 +965,14 @@ static int grid_to_path(lua_State *L) {
     double c;
     lua_rawgeti(L, 2, 2 * i + 1);
     lua_rawgeti(L, 2, 2 * i + 2);
-    x = lua_type(L, -2) == LUA_TNUMBER ? (int)lua_tonumber(L, -2) : -1;
-    y = lua_type(L, -1) == LUA_TNUMBER ? (int)lua_tonumber(L, -1) : -1;
-    if (x < 1 || y < 1 || x > W || y > H || (double)x != lua_tonumber(L, -2) ||
-        (double)y != lua_tonumber(L, -1))
-      astar_argerror(L, &F_TO, 2, "point %d is not a cell of the grid", i + 1);
+    {
+      double dx = lua_type(L, -2) == LUA_TNUMBER ? (double)lua_tonumber(L, -2) : -1;
+      double dy = lua_type(L, -1) == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : -1;
+      if (!(dx >= 1 && dy >= 1 && dx <= W && dy <= H) || dx != floor(dx) || dy != floor(dy))
+        astar_argerror(L, &F_TO, 2, "point %d is not a cell of the grid", i + 1);
+      x = (int)dx;
+      y = (int)dy;
+    }
     lua_pop(L, 2);
     x--; y--;
     if (i > 0) {

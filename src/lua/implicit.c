@@ -370,18 +370,21 @@ static int protected_search(lua_State *L) {
   lua_pushvalue(L, P_VALS);
   lua_pushvalue(L, P_KEY);
   lua_pushcclosure(L, implicit_emit, 4);             /* P_EMIT */
+  if (!lua_isnil(L, P_GOALS)) {                     /* a copy, safe from the callbacks */
+    size_t n = lua_rawlen(L, P_GOALS), i;
+    lua_createtable(L, (int)n, 0);
+    for (i = 1; i <= n; i++) {
+      lua_rawgeti(L, P_GOALS, (int)i);
+      lua_rawseti(L, -2, (int)i);
+    }
+    lua_replace(L, P_GOALS);
+  }
   /* the start is id 0; then the goals */
   intern(L, j, P_START, P_KEYS, P_VALS, haskey ? P_KEY : 0);
   if (!lua_isnil(L, P_GOAL)) j->goal = intern(L, j, P_GOAL, P_KEYS, P_VALS, haskey ? P_KEY : 0);
   if (!lua_isnil(L, P_GOALS)) {
     size_t n = lua_rawlen(L, P_GOALS), i;
     uint32_t *ids, *gidx;
-    lua_createtable(L, (int)n, 0);                   /* a copy, safe from edits */
-    for (i = 1; i <= n; i++) {
-      lua_rawgeti(L, P_GOALS, (int)i);
-      lua_rawseti(L, -2, (int)i);
-    }
-    lua_replace(L, P_GOALS);
     ids = (uint32_t *)lua_newuserdatauv(L, sizeof(uint32_t) * (2 * n + 1), 0);  /* P_SCRATCH */
     for (i = 0; i < n; i++) {
       lua_rawgeti(L, P_GOALS, (int)i + 1);

@@ -130,17 +130,21 @@ graphs, the node value.
 */
 static int path_get(lua_State *L) {
   lpath *p = checkpath(L, "get");
-  int i = astar_checkint(L, &F_GET, 2);
-  long n = (long)p->n;
-  long k = i < 0 ? n + i + 1 : i;
+  double i = astar_checknumber(L, &F_GET, 2), n = (double)p->n;
+  double k = i < 0 ? n + i + 1 : i;
+  char buf[32];
+  if (i != floor(i) || i == HUGE_VAL || i == -HUGE_VAL)
+    astar_argerror(L, &F_GET, 2, "integer expected, got %s", astar_fmtnum(buf, i));
   if (i == 0 || k < 1 || k > n)
-    astar_argerror(L, &F_GET, 2, "index out of range: %d not in [1, %d] or [-%d, -1]",
-                   i, (int)n, (int)n);
+    astar_argerror(L, &F_GET, 2, "index out of range: %s not in [1, %d] or [-%d, -1]",
+                   astar_fmtnum(buf, i), (int)p->n, (int)p->n);
   return pushpoint(L, 1, p, (size_t)(k - 1));
 }
 
 static int path_iter(lua_State *L) {
-  lpath *p = (lpath *)lua_touserdata(L, 1);
+  lpath *p = (lpath *)luaL_testudata(L, 1, ASTAR_PATH_MT);
+  if (p == NULL) astar_error(L, "bad argument #1 to 'points' iterator (astar.Path expected, got %s)",
+                             luaL_typename(L, 1));
   lua_Integer i = lua_tointeger(L, 2) + 1;
   if (i < 1 || (size_t)i > p->n) return 0;
   lua_pushinteger(L, i);

@@ -17,6 +17,7 @@ typedef struct qstate {
   uint64_t spent;        /* expansions done by the last step call */
   int began;             /* the search has been started once */
   int dirty;             /* a callback error interrupted a step: restart */
+  int stepping;          /* inside q:step (callbacks may not cancel or close q) */
   astar_stats st;        /* statistics as of the last step */
 } qstate;
 
@@ -118,14 +119,12 @@ static int protected_step(lua_State *L) {
   int rc;
   qs->spent = 0;
   if (!qs->began || qs->dirty || ver != q->version) {
-    if (qs->began && !qs->dirty && ver != q->version) {
-      if (q->stale_mode) {
-        q->status = Q_STALE;
-        release(q, q->ops->pool(q));
-        return 0;
-      }
-      q->restarts++;
+    if (qs->began && !qs->dirty && ver != q->version && q->stale_mode) {
+      q->status = Q_STALE;
+      release(q, q->ops->pool(q));
+      return 0;
     }
+    if (qs->began) q->restarts++;           /* after an edit or a callback error */
     if (q->s == NULL) q->s = astar_pool_take(L, q->ops->pool(q));
     qs->began = 1;
     qs->dirty = 0;
@@ -178,7 +177,9 @@ static int query_step(lua_State *L) {
     lua_remove(L, -3);                               /* q f q cost heur */
     lua_pushinteger(L, n);                           /* q f q cost heur n */
     *busy = 1;
+    QS(q)->stepping = 1;
     st = lua_pcall(L, 4, 0, 0);
+    QS(q)->stepping = 0;
     *busy = 0;
     if (st != LUA_OK) {
       QS(q)->dirty = 1;
@@ -233,6 +234,7 @@ finished query stays finished.
 */
 static int query_cancel(lua_State *L) {
   lquery *q = checkquery(L, "cancel");
+  if (QS(q)->stepping) astar_error(L, "cannot cancel the query: it is being stepped");
   if (q->status == Q_RUNNING) {
     q->status = Q_CANCELLED;
     release(q, q->ops->pool(q));
@@ -241,7 +243,9 @@ static int query_cancel(lua_State *L) {
 }
 
 /***
-Statistics: `{status = , expanded = , generated = , restarts = }`.
+Statistics: `{status = , expanded = , generated = , restarts = }`;
+`restarts` counts the times the search started again (after an edit of the
+map, or after a callback error interrupted a step).
 @function Query:stats
 @treturn table
 */
@@ -261,8 +265,11 @@ static int query_stats(lua_State *L) {
 }
 
 static int query_gc(lua_State *L) {
-  char *mem = (char *)lua_touserdata(L, 1);
-  lquery *q = (lquery *)(mem + sizeof(qstate));
+  char *mem = (char *)luaL_testudata(L, 1, ASTAR_QUERY_MT);
+  lquery *q;
+  if (mem == NULL) return 0;
+  q = (lquery *)(mem + sizeof(qstate));
+  if (QS(q)->stepping) astar_error(L, "cannot close the query: it is being stepped");
   /* the map may be finalized in the same cycle: never touch its pool here */
   astar_search_free(q->s);
   q->s = NULL;

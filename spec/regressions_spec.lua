@@ -1,0 +1,88 @@
+-- Regressions found in review: each once crashed or misbehaved.
+local astar = require "astar"
+local helper = require "spec.helper"
+
+describe("regressions", function()
+  it("a callback cannot cancel the query it is stepping, and the query still finishes", function()
+    local g = astar.grid(20, 20)
+    local q, once = nil, true
+    q = g:query(1, 1, 20, 20, { cost = function(_, _, _, _, b)
+      if q and once then once = false; q:cancel() end
+      return b
+    end })
+    local ok, err = pcall(q.step, q, 100)
+    assert.is_false(ok)
+    assert.are.equal("cannot cancel the query: it is being stepped", err)
+    assert.are.equal("found", (q:step(100000)))
+    local cells = {}
+    for y = 1, 20 do cells[y] = {} for x = 1, 20 do cells[y][x] = 1 end end
+    local want = helper.dijkstra(cells, 20, 20, 1, 1, 20, 20, "no_corner_cutting")
+    assert.is_true(math.abs(q:result():cost() - want) < 1e-9)
+  end)
+
+  it("from_table raises, not crashes, when the cost function edits the rows", function()
+    local rows = { { 1, 1 }, { 1, 1 } }
+    local ok, err = pcall(astar.grid.from_table, rows, function() rows[2] = 42; return 1 end)
+    assert.is_false(ok)
+    assert.are.equal("bad argument #1 to 'from_table' (row 2 changed during from_table)", err)
+  end)
+
+  it("a grid made blocked and then opened keeps a tight heuristic", function()
+    local a = astar.grid(60, 60, false)
+    a:fill(1, 1, 60, 60, 5)
+    local b = astar.grid(60, 60, 5)
+    local pa, pb = a:find(1, 1, 60, 60), b:find(1, 1, 60, 60)
+    assert.are.equal(pb:stats().expanded, pa:stats().expanded)
+    assert.is_true(math.abs(pa:cost() - 5 * 59 * math.sqrt(2)) < 1e-9)
+  end)
+
+  it("the points iterator checks its state argument", function()
+    local it = astar.grid(3, 3):find(1, 1, 3, 3):points()
+    local ok, err = pcall(it, nil, 0)
+    assert.is_false(ok)
+    assert.are.equal("bad argument #1 to 'points' iterator (astar.Path expected, got nil)", err)
+  end)
+
+  it("path:get says out of range for large integers", function()
+    local p = astar.grid(5, 1):find(1, 1, 5, 1)
+    helper.checkerr("bad argument #1 to 'get' (index out of range: 2147483648 not in [1, 5] "
+      .. "or [-5, -1])", p.get, p, 2 ^ 31)
+  end)
+
+  it("grid:check accepts a field's path under the field's diagonal policy", function()
+    local g = astar.grid.parse("#.\n.#", { ["#"] = false, ["."] = 1 })
+    local p = g:distance_field({ { 2, 1 } }, { diagonal = "always" }):path_from(1, 2)
+    assert.are.equal(2, #p)
+    assert.is_true(g:check(p))
+  end)
+
+  it("scheduler:await does not run (and lose the errors of) the coroutine inside update", function()
+    local g = astar.grid(10, 10)
+    local s = astar.scheduler { budget = 100 }
+    local co = coroutine.create(function()
+      local p = s:await(g, 1, 1, 10, 10)
+      error("boom " .. #p, 0)
+    end)
+    assert.is_true((coroutine.resume(co)))
+    while s:pending() > 0 do s:update() end
+    assert.are.equal("suspended", coroutine.status(co))
+    local ok, err = coroutine.resume(co)
+    assert.is_false(ok)
+    assert.are.equal("boom 10", err)
+  end)
+
+  it("splice rejects options that would end the detour elsewhere", function()
+    local g = astar.grid(20, 5)
+    local p = g:find(1, 1, 20, 1)
+    for _, k in ipairs({ "partial", "within", "goals" }) do
+      helper.checkerr(("bad argument #4 to 'splice' (option '%s' does not apply to splice)"):format(k),
+        g.splice, g, p, 1, 4, { [k] = (k == "partial") or (k == "within" and 1) or { { 20, 1 } } })
+    end
+  end)
+
+  it("to_path rejects coordinates far outside int range without undefined behaviour", function()
+    local g = astar.grid(3, 3)
+    helper.checkerr("bad argument #1 to 'to_path' (point 1 is not a cell of the grid)",
+      g.to_path, g, { 1e20, 1, 2, 2 })
+  end)
+end)
