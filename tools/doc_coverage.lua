@@ -7,10 +7,14 @@ local function read(path)
   return s
 end
 
-local html = read("build/doc/modules/astar.html") .. read("build/doc/modules/astar.movingai.html")
-  .. read("build/doc/classes/Grid.html") .. read("build/doc/classes/Path.html")
-  .. read("build/doc/classes/Graph.html")
-  .. read("build/doc/classes/Field.html")
+-- every page LDoc wrote: the modules and the classes
+local pages = {}
+for _, dir in ipairs({ "build/doc/modules", "build/doc/classes" }) do
+  local p = io.popen('ls "' .. dir .. '"')
+  for name in p:lines() do pages[#pages + 1] = read(dir .. "/" .. name) end
+  p:close()
+end
+local html = table.concat(pages)
 local missing, checked = {}, 0
 
 local function need(anchor)
@@ -21,7 +25,8 @@ local function need(anchor)
 end
 
 -- luaL_Reg tables of methods: "<type>_methods" → "<Type>:<name>"
-for _, file in ipairs({ "src/lua/grid.c", "src/lua/path.c", "src/lua/graph.c", "src/lua/field.c" }) do
+local cfiles = io.popen("ls src/lua/*.c")
+for file in cfiles:lines() do
   local src = read(file)
   for tname, body in src:gmatch("static const luaL_Reg (%a+)_methods%[%] = (%b{})") do
     local T = tname:sub(1, 1):upper() .. tname:sub(2)
@@ -29,7 +34,7 @@ for _, file in ipairs({ "src/lua/grid.c", "src/lua/path.c", "src/lua/graph.c", "
   end
 end
 -- public functions of the Lua modules
-for _, file in ipairs({ "lua/astar.lua", "lua/astar/movingai.lua" }) do
+for _, file in ipairs({ "lua/astar.lua", "lua/astar/movingai.lua", "lua/astar/scheduler.lua" }) do
   local src = read(file)
   for name in src:gmatch("\nfunction ([%w_.:]+)%(") do
     name = name:gsub("^M%.", "")

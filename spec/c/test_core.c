@@ -347,12 +347,80 @@ static void test_oom(void) {
   printf("oom: failed each of the first %ld allocations in turn\n", n - 1);
 }
 
+/* D* Lite against the reference over random edits, then each allocation failed. */
+static void test_dstar(void) {
+  counting c = {0, 0, 0};
+  int t;
+  for (t = 0; t < 40; t++) {
+    int w = 8 + (int)(rnd() % 16), h = 8 + (int)(rnd() % 16), step;
+    int policy = (int)(rnd() % 4), sx, sy, gx, gy;
+    double *cells = (double *)malloc(sizeof(double) * (size_t)(w * h));
+    astar_grid *g;
+    astar_dstar *d;
+    uint32_t *buf = (uint32_t *)malloc(sizeof(uint32_t) * (size_t)((w + 2) * (h + 2)));
+    random_cells(cells, w * h);
+    sx = (int)(rnd() % (unsigned)w); sy = (int)(rnd() % (unsigned)h);
+    gx = (int)(rnd() % (unsigned)w); gy = (int)(rnd() % (unsigned)h);
+    cells[sy * w + sx] = 1; cells[gy * w + gx] = 1;
+    g = grid_from(cells, w, h, &c);
+    CHECK(astar_dstar_new(&d, g, sx, sy, gx, gy, policy, test_alloc, &c) == 0);
+    for (step = 0; step < 20; step++) {
+      double want = ref_dijkstra(cells, w, h, sx, sy, gx, gy, policy), cost;
+      int why, k;
+      long n;
+      CHECK(astar_dstar_compute(d) == 0);
+      n = astar_dstar_path(d, buf, (size_t)((w + 2) * (h + 2)), &cost, &why);
+      if (want < 0) CHECK(n == 0 && why == ASTAR_NO_PATH);
+      else CHECK(n > 0 && fabs(cost - want) <= 1e-9 * (1 + want));
+      if (n > 2 && rnd() % 2) {                      /* the agent steps on */
+        astar_grid_cell(g, buf[1], &sx, &sy);
+        astar_dstar_move(d, sx, sy);
+      }
+      for (k = 0; k < 3; k++) {                      /* and the map changes */
+        int x = (int)(rnd() % (unsigned)w), y = (int)(rnd() % (unsigned)h);
+        double v = (rnd() % 3 == 0) ? 0 : 1 + (double)(rnd() % 3);
+        if ((x == sx && y == sy) || (x == gx && y == gy)) continue;
+        cells[y * w + x] = v;
+        astar_grid_set(g, x, y, v);
+      }
+    }
+    astar_dstar_free(d);
+    astar_grid_free(g);
+    free(cells);
+    free(buf);
+  }
+  CHECK(c.live == 0);
+  {
+    long n;
+    for (n = 1; ; n++) {
+      counting f = {0, 0, 0};
+      astar_grid *g;
+      astar_dstar *d = NULL;
+      int rc, failed = 0;
+      CHECK(astar_grid_new(&g, 30, 30, 1.0, test_alloc, &f) == 0);
+      f.fail_at = f.calls + n;
+      rc = astar_dstar_new(&d, g, 0, 0, 29, 29, 0, test_alloc, &f);
+      if (rc != 0) { CHECK(rc == ASTAR_ENOMEM && d == NULL); failed = 1; }
+      else {
+        rc = astar_dstar_compute(d);
+        if (rc != 0) { CHECK(rc == ASTAR_ENOMEM); failed = 1; f.fail_at = 0;
+                       CHECK(astar_dstar_compute(d) == 0); }
+      }
+      astar_dstar_free(d);
+      astar_grid_free(g);
+      CHECK(f.live == 0);
+      if (!failed) break;
+    }
+  }
+}
+
 int main(void) {
   test_random_against_reference();
   test_stepping();
   test_limits();
   test_warm_allocs();
   test_oom();
+  test_dstar();
   printf("%d passed, %d failed\n", checks - failures, failures);
   return failures != 0;
 }

@@ -246,6 +246,14 @@ void astar_grid_set_row(astar_grid *g, int y, const unsigned char *bytes,
 double astar_grid_min_cost(astar_grid *g);
 /* Allocations made by the grid over its life (astar_stats.allocs' sense). */
 size_t astar_grid_allocs(const astar_grid *g);
+/* A rectangle of cells, 0-based. */
+typedef struct astar_rect { int x, y, w, h; } astar_rect;
+/* How many edits a grid remembers for astar_grid_changes. */
+#define ASTAR_GRID_LOG 64
+/* The rectangles edited after version 'since' (one per edit, oldest first):
+** writes them to 'out' (room for ASTAR_GRID_LOG) and returns how many, or -1
+** if more edits happened since then than the grid remembers. */
+long astar_grid_changes(const astar_grid *g, uint64_t since, astar_rect *out);
 /* Counter bumped by every edit; lets callers notice that a grid changed. */
 uint64_t astar_grid_version(const astar_grid *g);
 
@@ -304,6 +312,39 @@ void astar_grid_cell(const astar_grid *g, uint32_t node, int *x, int *y);
 int astar_grid_find(astar_grid *g, astar_search *s, astar_grid_query *q,
                     int sx, int sy, int gx, int gy);
 
+
+/* ===================================================================== */
+/* Incremental re-planning on grids (src/core/dstar.c)                   */
+/* ===================================================================== */
+
+/*
+** D* Lite: a path from a moving start to a fixed goal on a grid, repaired
+** after edits by reusing earlier work. The planner reads the grid (which
+** must outlive it) and learns of edits through astar_grid_changes; it keeps
+** g and rhs values for every cell (20 bytes a cell).
+*/
+typedef struct astar_dstar astar_dstar;
+
+/* A planner from (sx, sy) to (gx, gy) under a diagonal policy. Returns 0,
+** ASTAR_EINVAL or ASTAR_ENOMEM. No search happens until compute. */
+int astar_dstar_new(astar_dstar **out, astar_grid *g, int sx, int sy, int gx, int gy,
+                    int diagonal, astar_alloc alloc, void *ud);
+void astar_dstar_free(astar_dstar *d);          /* NULL is accepted */
+/* The agent is now at (x, y) (in range: the caller checks). */
+void astar_dstar_move(astar_dstar *d, int x, int y);
+/* Takes the grid's edits since the last call into account and repairs the
+** shortest path from the current start. Returns 0 or ASTAR_ENOMEM (then the
+** planner starts afresh on the next call). */
+int astar_dstar_compute(astar_dstar *d);
+/* After compute: the path from the start to the goal as engine nodes into
+** 'out' (room for 'max'), its cost in *cost; returns its length (*why =
+** ASTAR_FOUND), or 0 with *why = ASTAR_NO_PATH or ASTAR_BLOCKED (start or
+** goal blocked), or ASTAR_EINVAL if 'max' is too small. */
+long astar_dstar_path(astar_dstar *d, uint32_t *out, size_t max, double *cost, int *why);
+/* Vertices expanded by the last compute, over the planner's life, and how
+** many times it had to start afresh (too many edits, or a cheaper cell). */
+void astar_dstar_stats(const astar_dstar *d, uint64_t *expanded, uint64_t *total,
+                       unsigned *resets);
 
 /* ===================================================================== */
 /* Graphs (src/core/graph.c)                                             */

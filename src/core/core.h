@@ -23,4 +23,7 @@ int astar__reserve(astar_mem *m, void **p, size_t *cap, size_t need, size_t elem
 void *astar__alloc(astar_mem *m, size_t n);
 void astar__free(astar_mem *m, void *p, size_t n);
 
+/* The padded cell array of a grid (grid.c), for dstar.c. */
+const double *astar__grid_cells(const astar_grid *g);
+
 #endif

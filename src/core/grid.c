@@ -31,7 +31,28 @@ struct astar_grid {
   uint32_t ncomp[2];
   int lab_ok[2];
   int use_labels;      /* components were asked for: find uses them */
+  /* the last edits, for incremental replanners: edit number v (the version
+  ** it produced) is at edits[v % ASTAR_GRID_LOG] */
+  astar_rect edits[ASTAR_GRID_LOG];
 };
+
+/* Records that the rectangle (x, y, w, h) is edited, and bumps the version. */
+static void edited(astar_grid *g, int x, int y, int w, int h) {
+  astar_rect *r = &g->edits[(g->version + 1) % ASTAR_GRID_LOG];
+  r->x = x; r->y = y; r->w = w; r->h = h;
+  g->version++;
+}
+
+const double *astar__grid_cells(const astar_grid *g) { return g->cell; }
+
+long astar_grid_changes(const astar_grid *g, uint64_t since, astar_rect *out) {
+  uint64_t v;
+  long n = 0;
+  if (since > g->version) return -1;
+  if (g->version - since > ASTAR_GRID_LOG) return -1;
+  for (v = since + 1; v <= g->version; v++) out[n++] = g->edits[v % ASTAR_GRID_LOG];
+  return n;
+}
 
 static int goodcost(double c) {
   return c == 0.0 || (c > 0.0 && c < HUGE_VAL);
@@ -124,7 +145,7 @@ void astar_grid_set(astar_grid *g, int x, int y, double c) {
   double *p = &g->cell[at(g, x, y)];
   track_min(g, *p, c);
   *p = c;
-  g->version++;
+  edited(g, x, y, 1, 1);
 }
 
 void astar_grid_fill(astar_grid *g, int x, int y, int w, int h, double c) {
@@ -136,7 +157,7 @@ void astar_grid_fill(astar_grid *g, int x, int y, int w, int h, double c) {
       row[i] = c;
     }
   }
-  g->version++;
+  edited(g, x, y, w, h);
 }
 
 void astar_grid_set_row(astar_grid *g, int y, const unsigned char *bytes,
@@ -148,7 +169,7 @@ void astar_grid_set_row(astar_grid *g, int y, const unsigned char *bytes,
     track_min(g, row[x], c);
     row[x] = c;
   }
-  g->version++;
+  edited(g, 0, y, g->w, 1);
 }
 
 double astar_grid_min_cost(astar_grid *g) {

@@ -165,6 +165,7 @@ lquery *astar_newquery(lua_State *L, const astar_queryops *ops, size_t extra, in
 
 void astar_path_open(lua_State *L);
 void astar_query_open(lua_State *L);     /* src/lua/query.c */
+void astar_replanner_open(lua_State *L); /* src/lua/replanner.c (after grid) */
 void astar_grid_open(lua_State *L);
 void astar_graph_open(lua_State *L);     /* src/lua/graph.c */
 void astar_field_open(lua_State *L);     /* src/lua/field.c */

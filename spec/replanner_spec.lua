@@ -1,0 +1,88 @@
+-- grid:replanner (D* Lite) against the independent reference Dijkstra of the
+-- helper, over random edit sequences with the agent moving along its path.
+local astar = require "astar"
+local H = require "spec.helper"
+
+local POLICIES = { "no_corner_cutting", "never", "always", "one_obstacle" }
+
+describe("grid:replanner", function()
+  it("equals a fresh shortest path after every edit of random edit sequences", function()
+    local rng = H.rng(2026)
+    local checks, fewer = 0, 0
+    for _ = 1, 40 do
+      local w, h = rng.int(6, 24), rng.int(6, 24)
+      local cells = H.random_cells(rng, w, h, 0.25, { 1, 1, 2, 3, 0.5 })
+      local diag = rng.pick(POLICIES)
+      local sx, sy, gx, gy = rng.int(1, w), rng.int(1, h), rng.int(1, w), rng.int(1, h)
+      cells[sy][sx], cells[gy][gx] = 1, 1
+      local g = astar.grid.from_table(cells)
+      local r = g:replanner(sx, sy, gx, gy, { diagonal = diag })
+      for _ = 1, 15 do
+        local want = H.dijkstra(cells, w, h, sx, sy, gx, gy, diag)
+        local p, _, code = r:path()
+        checks = checks + 1
+        if want == nil then
+          assert.is_nil(p)
+          assert.are.equal("no_path", code)
+        else
+          assert.is_truthy(p, "expected a path")
+          assert.is_true(math.abs(p:cost() - want) <= 1e-9 * (1 + want),
+            ("cost %s, reference %s"):format(p:cost(), want))
+          local got = H.check_path(cells, w, h, p, sx, sy, gx, gy, diag)
+          assert.is_true(math.abs(got - want) <= 1e-9 * (1 + want))
+          if #p > 2 and rng.float() < 0.5 then
+            sx, sy = p:get(2)
+            r:move_to(sx, sy)
+          end
+        end
+        for _ = 1, rng.int(1, 3) do
+          local x, y = rng.int(1, w), rng.int(1, h)
+          if not ((x == sx and y == sy) or (x == gx and y == gy)) then
+            local v = rng.float() < 0.4 and false or rng.pick({ 1, 2, 0.5, 3 })
+            cells[y][x] = v
+            g:set(x, y, v)
+          end
+        end
+        local st = r:stats()
+        if st.expanded < w * h then fewer = fewer + 1 end
+      end
+    end
+    assert.is_true(checks >= 600)
+    assert.is_true(fewer > checks / 2, "repairs should usually touch less than the whole grid")
+  end)
+
+  it("starts afresh when more edits happened than the grid remembers", function()
+    local g = astar.grid(20, 20)
+    local r = g:replanner(1, 1, 20, 20)
+    assert.is_truthy(r:path())
+    for i = 1, 100 do g:set((i % 18) + 2, 10, i % 2 == 0 and 1 or 2) end
+    g:fill(1, 10, 19, 1, false)
+    local p = assert(r:path())
+    assert.is_true(r:stats().resets >= 1)
+    local cells = {}
+    for y = 1, 20 do
+      cells[y] = {}
+      for x = 1, 20 do cells[y][x] = g:get(x, y) end
+    end
+    assert.is_true(math.abs(p:cost() - H.dijkstra(cells, 20, 20, 1, 1, 20, 20, "no_corner_cutting")) < 1e-9)
+  end)
+
+  it("reports blocked ends, checks its arguments, and follows its grid's lifetime", function()
+    local g = astar.grid(5, 5)
+    local r = g:replanner(1, 1, 5, 5)
+    g:set(5, 5, false)
+    local p, _, code = r:path()
+    assert.is_nil(p)
+    assert.are.equal("blocked", code)
+    H.checkerr("bad argument #1 to 'move_to' (x out of range: 9 not in [1, 5])", r.move_to, r, 9, 1)
+    H.checkerr("bad argument #5 to 'replanner' (unknown option 'wieght')",
+      g.replanner, g, 1, 1, 2, 2, { wieght = 1 })
+    H.checkerr("bad argument #5 to 'replanner' (option 'diagonal': invalid value 'sometimes')",
+      g.replanner, g, 1, 1, 2, 2, { diagonal = "sometimes" })
+    g:close()
+    H.checkerr("attempt to use a closed grid", r.path, r)
+    r:close()
+    r:close()
+    H.checkerr("attempt to use a closed replanner", r.update, r)
+  end)
+end)

@@ -1,0 +1,234 @@
+/***
+Incremental re-planning for an agent on a changing grid (D* Lite): the path
+from the agent's cell to a fixed goal, repaired after edits by reusing the
+work of earlier searches. Made by `grid:replanner`.
+@classmod Replanner
+*/
+#include <string.h>
+#include "binding.h"
+
+#define ASTAR_REPLANNER_MT "astar.Replanner"
+
+typedef struct lreplanner {
+  astar_dstar *d;       /* NULL once closed */
+  lgrid *lg;            /* the grid (kept alive by the user value) */
+  int diagonal;
+} lreplanner;
+
+static const afn F_NEW = {"replanner", 1};
+static const afn F_MOVE = {"move_to", 1};
+
+static lreplanner *checkrp(lua_State *L, const char *fname) {
+  lreplanner *r = (lreplanner *)luaL_testudata(L, 1, ASTAR_REPLANNER_MT);
+  if (r == NULL) {
+    afn f;
+    f.name = fname; f.self = 1;
+    astar_argerror(L, &f, 1, "astar.Replanner expected, got %s", luaL_typename(L, 1));
+  }
+  if (r->d == NULL) astar_error(L, "attempt to use a closed replanner");
+  if (r->lg->g == NULL) astar_error(L, "attempt to use a closed grid");
+  return r;
+}
+
+/***
+A replanner for an agent at (sx, sy) going to (gx, gy).
+@function Grid:replanner
+@int sx
+@int sy
+@int gx
+@int gy
+@tparam[opt] table opts `diagonal` (as `find`; default "no_corner_cutting")
+@treturn Replanner
+*/
+static int grid_replanner(lua_State *L) {
+  static const char *const DIAGONALS[] = {"no_corner_cutting", "never", "always",
+                                          "one_obstacle", NULL};
+  lgrid *lg = astar_checkgrid(L, &F_NEW);
+  int w = astar_grid_width(lg->g), h = astar_grid_height(lg->g), diag = 0, rc;
+  int sx = astar_checkcoord(L, &F_NEW, 2, "x", w);
+  int sy = astar_checkcoord(L, &F_NEW, 3, "y", h);
+  int gx = astar_checkcoord(L, &F_NEW, 4, "x", w);
+  int gy = astar_checkcoord(L, &F_NEW, 5, "y", h);
+  lreplanner *r;
+  void *ud;
+  astar_alloc fn;
+  if (!lua_isnoneornil(L, 6)) {
+    if (lua_type(L, 6) != LUA_TTABLE)
+      astar_argerror(L, &F_NEW, 6, "table expected, got %s", luaL_typename(L, 6));
+    lua_pushnil(L);
+    while (lua_next(L, 6)) {
+      const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
+      if (k == NULL || strcmp(k, "diagonal") != 0)
+        astar_argerror(L, &F_NEW, 6, "unknown option '%s'", k ? k : luaL_typename(L, -2));
+      for (diag = 0; DIAGONALS[diag] != NULL; diag++)
+        if (lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), DIAGONALS[diag]) == 0)
+          break;
+      if (DIAGONALS[diag] == NULL)
+        astar_argerror(L, &F_NEW, 6, "option 'diagonal': invalid value '%s'",
+                       lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1)
+                                                      : luaL_typename(L, -1));
+      lua_pop(L, 1);
+    }
+  }
+  r = (lreplanner *)lua_newuserdatauv(L, sizeof *r, 1);
+  r->d = NULL; r->lg = lg; r->diagonal = diag;
+  luaL_setmetatable(L, ASTAR_REPLANNER_MT);
+  lua_pushvalue(L, 1);                               /* keeps the grid alive */
+  astar_compat_setuservalue(L, -2);
+  fn = astar_allocator(L, &ud);
+  rc = astar_dstar_new(&r->d, lg->g, sx, sy, gx, gy, diag, fn, ud);
+  if (rc != 0) astar_raise(L, rc);
+  return 1;
+}
+
+/***
+The agent moved to (x, y). Cheap: the next `path` or `update` repairs what
+changed.
+@function Replanner:move_to
+@int x
+@int y
+*/
+static int rp_move_to(lua_State *L) {
+  lreplanner *r = checkrp(L, "move_to");
+  int x = astar_checkcoord(L, &F_MOVE, 2, "x", astar_grid_width(r->lg->g));
+  int y = astar_checkcoord(L, &F_MOVE, 3, "y", astar_grid_height(r->lg->g));
+  astar_dstar_move(r->d, x, y);
+  return 0;
+}
+
+/***
+Takes the grid's edits since the last call into account and repairs the
+path. Returns the number of vertices this repair expanded.
+@function Replanner:update
+@treturn int
+*/
+static int rp_update(lua_State *L) {
+  lreplanner *r = checkrp(L, "update");
+  uint64_t e, t;
+  unsigned resets;
+  int rc = astar_dstar_compute(r->d);
+  if (rc != 0) astar_raise(L, rc);
+  astar_dstar_stats(r->d, &e, &t, &resets);
+  lua_pushinteger(L, (lua_Integer)e);
+  return 1;
+}
+
+/***
+The current shortest path from the agent's cell to the goal (after
+repairing it, as `update` does): a Path, or `nil, message, code` with code
+"no_path" or "blocked".
+@function Replanner:path
+*/
+static int rp_path(lua_State *L) {
+  lreplanner *r = checkrp(L, "path");
+  int w = astar_grid_width(r->lg->g), h = astar_grid_height(r->lg->g), rc;
+  size_t max = ((size_t)w + 2) * ((size_t)h + 2);
+  uint32_t *nodes;
+  double cost, *v;
+  long n, i;
+  int why;
+  astar_stats st;
+  uint64_t e, t;
+  unsigned resets;
+  rc = astar_dstar_compute(r->d);
+  if (rc != 0) astar_raise(L, rc);
+  nodes = (uint32_t *)lua_newuserdatauv(L, max * sizeof(uint32_t), 0);   /* scratch */
+  n = astar_dstar_path(r->d, nodes, max, &cost, &why);
+  if (n == 0) {
+    lua_pushnil(L);
+    lua_pushstring(L, why == ASTAR_BLOCKED ? "start or goal is blocked" : "no path to the goal");
+    lua_pushstring(L, why == ASTAR_BLOCKED ? "blocked" : "no_path");
+    return 3;
+  }
+  if (n < 0) astar_raise(L, (int)n);
+  memset(&st, 0, sizeof st);
+  astar_dstar_stats(r->d, &e, &t, &resets);
+  st.expanded = e;
+  v = astar_newpath(L, (size_t)n, ASTAR_PATH_GRID, cost, &st, "dstar_lite", 0);
+  for (i = 0; i < n; i++) {
+    int x, y;
+    astar_grid_cell(r->lg->g, nodes[i], &x, &y);
+    v[2 * i] = x + 1;
+    v[2 * i + 1] = y + 1;
+    v[2 * n + i] = astar_grid_get(r->lg->g, x, y);
+  }
+  {
+    size_t len;
+    int *diag;
+    astar_path_grid(L, -1, &len, &diag);
+    *diag = r->diagonal;
+  }
+  return 1;
+}
+
+/***
+`{expanded = , total = , resets = }`: vertices expanded by the last repair,
+over the replanner's life, and how often it had to start afresh (more edits
+between repairs than the grid remembers, or a cell made cheaper than the
+grid's smallest cost).
+@function Replanner:stats
+@treturn table
+*/
+static int rp_stats(lua_State *L) {
+  lreplanner *r = checkrp(L, "stats");
+  uint64_t e, t;
+  unsigned resets;
+  astar_dstar_stats(r->d, &e, &t, &resets);
+  lua_createtable(L, 0, 3);
+  lua_pushinteger(L, (lua_Integer)e);
+  lua_setfield(L, -2, "expanded");
+  lua_pushinteger(L, (lua_Integer)t);
+  lua_setfield(L, -2, "total");
+  lua_pushinteger(L, (lua_Integer)resets);
+  lua_setfield(L, -2, "resets");
+  return 1;
+}
+
+/***
+Frees the replanner's memory now (also `__close` and `__gc`); idempotent.
+@function Replanner:close
+*/
+static int rp_close(lua_State *L) {
+  lreplanner *r = (lreplanner *)luaL_testudata(L, 1, ASTAR_REPLANNER_MT);
+  if (r != NULL) {
+    astar_dstar_free(r->d);
+    r->d = NULL;
+  }
+  return 0;
+}
+
+static int rp_tostring(lua_State *L) {
+  lreplanner *r = (lreplanner *)luaL_testudata(L, 1, ASTAR_REPLANNER_MT);
+  lua_pushstring(L, r != NULL && r->d != NULL ? "astar.Replanner" : "astar.Replanner (closed)");
+  return 1;
+}
+
+static const luaL_Reg replanner_methods[] = {
+  {"move_to", rp_move_to},
+  {"update", rp_update},
+  {"path", rp_path},
+  {"stats", rp_stats},
+  {"close", rp_close},
+  {NULL, NULL}
+};
+
+static const luaL_Reg rp_meta[] = {
+  {"__gc", rp_close},
+  {"__close", rp_close},
+  {"__tostring", rp_tostring},
+  {NULL, NULL}
+};
+
+static const luaL_Reg grid_extra[] = {
+  {"replanner", grid_replanner},
+  {NULL, NULL}
+};
+
+void astar_replanner_open(lua_State *L) {
+  luaL_newmetatable(L, ASTAR_REPLANNER_MT);          /* core mt */
+  luaL_setfuncs(L, rp_meta, 0);
+  luaL_newlib(L, replanner_methods);                        /* core mt methods */
+  lua_setfield(L, -2, "__index");                    /* core mt */
+  lua_pop(L, 1);                                     /* core */
+  astar_addmethods(L, ASTAR_GRID_MT, grid_extra);
+}
