@@ -20,6 +20,7 @@ struct astar_grid {
   size_t ncell;        /* (w + 2) * (h + 2) */
   double *cell;        /* cost, 0 = blocked (the border is blocked) */
   double min_cost;     /* smallest walkable cost, valid unless min_dirty */
+  size_t min_count;    /* walkable cells whose cost is min_cost */
   int min_dirty;
   uint64_t version;
   uint64_t topo;       /* bumped when a cell turns blocked or walkable */
@@ -99,6 +100,7 @@ int astar_grid_new(astar_grid **out, int w, int h, double cost,
   }
   /* a grid made blocked has no smallest cost yet: find it when it is needed */
   g->min_cost = cost > 0 ? cost : 1.0;
+  g->min_count = cost > 0 ? (size_t)w * (size_t)h : 0;
   g->min_dirty = !(cost > 0);
   *out = g;
   return 0;
@@ -119,6 +121,7 @@ int astar_grid_clone(astar_grid **out, const astar_grid *src) {
   if (rc != 0) return rc;
   memcpy((*out)->cell, src->cell, src->ncell * sizeof(double));
   (*out)->min_cost = src->min_cost;
+  (*out)->min_count = src->min_count;
   (*out)->min_dirty = src->min_dirty;
   return 0;
 }
@@ -137,8 +140,14 @@ double astar_grid_get(const astar_grid *g, int x, int y) {
 static void track_min(astar_grid *g, double old, double c) {
   if ((old > 0) != (c > 0)) g->topo++;
   if (g->min_dirty) return;
-  if (c > 0 && c < g->min_cost) g->min_cost = c;
-  else if (old == g->min_cost && c != old) g->min_dirty = 1;  /* rescan later */
+  if (c > 0 && c < g->min_cost) {
+    g->min_cost = c;
+    g->min_count = 1;
+    return;
+  }
+  if (old > 0 && old == g->min_cost) g->min_count--;
+  if (c > 0 && c == g->min_cost) g->min_count++;
+  if (g->min_count == 0) g->min_dirty = 1;   /* the last cheapest cell went: rescan later */
 }
 
 void astar_grid_set(astar_grid *g, int x, int y, double c) {
@@ -175,10 +184,13 @@ void astar_grid_set_row(astar_grid *g, int y, const unsigned char *bytes,
 double astar_grid_min_cost(astar_grid *g) {
   if (g->min_dirty) {
     double m = HUGE_VAL;
-    size_t i;
-    for (i = 0; i < g->ncell; i++)
-      if (g->cell[i] > 0 && g->cell[i] < m) m = g->cell[i];
+    size_t i, n = 0;
+    for (i = 0; i < g->ncell; i++) {
+      if (g->cell[i] > 0 && g->cell[i] < m) { m = g->cell[i]; n = 0; }
+      if (g->cell[i] == m) n++;
+    }
     g->min_cost = m == HUGE_VAL ? 1.0 : m;
+    g->min_count = n;
     g->min_dirty = 0;
   }
   return g->min_cost;

@@ -13,6 +13,10 @@ typedef struct lreplanner {
   astar_dstar *d;       /* NULL once closed */
   lgrid *lg;            /* the grid (kept alive by the user value) */
   int diagonal;
+  uint32_t *buf;        /* path scratch, one entry a padded cell, made on first use */
+  size_t nbuf;
+  astar_alloc fn;
+  void *ud;
 } lreplanner;
 
 static const afn F_NEW = {"replanner", 1};
@@ -71,11 +75,12 @@ static int grid_replanner(lua_State *L) {
     }
   }
   r = (lreplanner *)lua_newuserdatauv(L, sizeof *r, 1);
-  r->d = NULL; r->lg = lg; r->diagonal = diag;
+  r->d = NULL; r->lg = lg; r->diagonal = diag; r->buf = NULL; r->nbuf = 0;
   luaL_setmetatable(L, ASTAR_REPLANNER_MT);
   lua_pushvalue(L, 1);                               /* keeps the grid alive */
   astar_compat_setuservalue(L, -2);
   fn = astar_allocator(L, &ud);
+  r->fn = fn; r->ud = ud;
   rc = astar_dstar_new(&r->d, lg->g, sx, sy, gx, gy, diag, fn, ud);
   if (rc != 0) astar_raise(L, rc);
   return 1;
@@ -132,7 +137,13 @@ static int rp_path(lua_State *L) {
   unsigned resets;
   rc = astar_dstar_compute(r->d);
   if (rc != 0) astar_raise(L, rc);
-  nodes = (uint32_t *)lua_newuserdatauv(L, max * sizeof(uint32_t), 0);   /* scratch */
+  if (r->nbuf < max) {
+    void *nb = r->fn(r->ud, r->buf, r->nbuf * sizeof(uint32_t), max * sizeof(uint32_t));
+    if (nb == NULL) astar_error(L, "not enough memory");
+    r->buf = (uint32_t *)nb;
+    r->nbuf = max;
+  }
+  nodes = r->buf;
   n = astar_dstar_path(r->d, nodes, max, &cost, &why);
   if (n == 0) {
     lua_pushnil(L);
@@ -193,6 +204,9 @@ static int rp_close(lua_State *L) {
   if (r != NULL) {
     astar_dstar_free(r->d);
     r->d = NULL;
+    if (r->buf != NULL) r->fn(r->ud, r->buf, r->nbuf * sizeof(uint32_t), 0);
+    r->buf = NULL;
+    r->nbuf = 0;
   }
   return 0;
 }
