@@ -31,12 +31,10 @@ for k = 1, math.min(limit, #picked) do
   local t0 = now()
   local p = r:path()
   initial = initial + (now() - t0)
-  local x, y = s.sx, s.sy
   for _ = 1, 5 do
     if not p or #p < 12 then break end
     local bx, by = p:get(10)                       -- a cell ahead of the agent
-    local ax, ay = p:get(4)                        -- the agent walks 3 steps
-    x, y = ax, ay
+    local x, y = p:get(4)                          -- the agent walks 3 steps
     r:move_to(x, y)
     g:set(bx, by, false)
     t0 = now()

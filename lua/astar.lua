@@ -121,12 +121,13 @@ function Grid.splice(self, path, at, n, opts)
   end
   local len = #path
   at, n = at or 1, n or 8
+  local show = scheduler.show
   if type(at) ~= "number" or at % 1 ~= 0 or at < 1 or at > len then
     error(("bad argument #2 to 'splice' (index out of range: %s not in [1, %d])")
-      :format(tostring(at), len), 0)
+      :format(show(at), len), 0)
   end
-  if type(n) ~= "number" or n % 1 ~= 0 or n < 1 then
-    error(("bad argument #3 to 'splice' (n must be an integer >= 1, got %s)"):format(tostring(n)), 0)
+  if type(n) ~= "number" or n ~= n or n % 1 ~= 0 or n < 1 then
+    error(("bad argument #3 to 'splice' (n must be an integer >= 1, got %s)"):format(show(n)), 0)
   end
   local ratio = 3
   if opts ~= nil then
@@ -142,7 +143,7 @@ function Grid.splice(self, path, at, n, opts)
       ratio = opts.ratio
       if type(ratio) ~= "number" or ratio ~= ratio or ratio < 1 then
         error(("bad argument #4 to 'splice' (option 'ratio': must be a number >= 1, got %s)")
-          :format(tostring(ratio)), 0)
+          :format(show(ratio)), 0)
       end
       local copy = {}
       for k, v in pairs(opts) do if k ~= "ratio" then copy[k] = v end end
@@ -158,13 +159,27 @@ function Grid.splice(self, path, at, n, opts)
   if not detour or #detour - 1 > ratio * (k - at) then
     return self:find(ax, ay, gx, gy, opts)
   end
-  local points = detour:flat()
-  for i = k + 1, len do
+  -- the kept tail, by cell: if the detour meets it beyond k, join it there
+  -- (a shortest detour that crosses the tail would otherwise make a loop)
+  local w = self:size()
+  local tail = {}
+  for i = len, k, -1 do
+    local x, y = path:get(i)
+    tail[(y - 1) * w + x] = i
+  end
+  local points, join = {}, k
+  for _, x, y in detour:points() do
+    points[#points + 1] = x
+    points[#points + 1] = y
+    local j = tail[(y - 1) * w + x]
+    if j and j >= k then join = j; break end
+  end
+  for i = join + 1, len do
     local x, y = path:get(i)
     points[#points + 1] = x
     points[#points + 1] = y
   end
-  local spliced = self:to_path(points, opts and opts.diagonal)
+  local spliced = self:to_path(points, opts and opts.diagonal, opts and opts.cost)
   if not spliced then return self:find(ax, ay, gx, gy, opts) end
   return spliced
 end

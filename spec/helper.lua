@@ -959,4 +959,157 @@ function H.is_yield_error(msg)
     or msg:find("attempt to yield across C-call boundary", 1, true)) ~= nil
 end
 
+---------------------------------------------------------------------------------------------------
+-- Game-loop features (time-sliced queries, the scheduler, stored paths): references and tools.
+
+-- The smallest cost of a walkable cell, or 1 if none is walkable: the factor the README applies to
+-- every built-in heuristic.
+function H.min_cost(cells, w, h)
+  local m
+  for y = 1, h do
+    for x = 1, w do
+      local c = cells[y][x]
+      if c and (m == nil or c < m) then m = c end
+    end
+  end
+  return m or 1
+end
+
+-- The cost of a route given as a list of {x, y} (cells may repeat): nil and a description of the
+-- first problem if a cell is blocked or a step is illegal under `diagonal` (or forbidden by
+-- `costfn`, the README's grid cost callback, which also prices the steps when given).
+function H.route_cost(cells, w, h, pts, diagonal, costfn)
+  local cost = 0
+  for i = 1, #pts do
+    local x, y = pts[i][1], pts[i][2]
+    if not (is_int(x) and is_int(y) and walk(cells, w, h, x, y)) then
+      return nil, ("point %d (%s, %s) is not a walkable cell"):format(i, tostring(x), tostring(y))
+    end
+    if i > 1 then
+      local px, py = pts[i - 1][1], pts[i - 1][2]
+      local dx, dy = x - px, y - py
+      if not legal_step(cells, w, h, px, py, dx, dy, diagonal) then
+        return nil, ("step %d (%d, %d) -> (%d, %d) is illegal under %s"):format(i - 1, px, py, x, y,
+          diagonal)
+      end
+      local c = step_cost(cells, x, y, dx, dy)
+      if costfn then
+        c = cb_cost(costfn, px, py, x, y, c)
+        if c == nil then return nil, ("step %d is forbidden by the cost callback"):format(i - 1) end
+      end
+      cost = cost + c
+    end
+  end
+  return cost
+end
+
+-- For every cell reachable from (sx, sy): its cheapest cost, and the fewest and the most steps
+-- among its cheapest paths (two costs within a relative 1e-9 count as equal). Returns dist,
+-- minsteps, maxsteps, all keyed (y-1)*w+x.
+function H.optimal_step_range(cells, w, h, sx, sy, diagonal)
+  local dist = H.dijkstra_all(cells, w, h, sx, sy, diagonal)
+  local order = {}
+  for k in pairs(dist) do order[#order + 1] = k end
+  table.sort(order, function(a, b) return dist[a] < dist[b] end)
+  local dirs = diagonal == "never" and DIRS4 or DIRS8
+  local minsteps, maxsteps = {}, {}
+  for _, v in ipairs(order) do
+    local vx, vy = (v - 1) % w + 1, floor((v - 1) / w) + 1
+    if vx == sx and vy == sy then
+      minsteps[v], maxsteps[v] = 0, 0
+    else
+      for i = 1, #dirs do
+        -- u -> v with u = v - d
+        local dx, dy = dirs[i][1], dirs[i][2]
+        local ux, uy = vx - dx, vy - dy
+        local u = (uy - 1) * w + ux
+        if walk(cells, w, h, ux, uy) and dist[u] and minsteps[u]
+          and legal_step(cells, w, h, ux, uy, dx, dy, diagonal) then
+          local c = step_cost(cells, vx, vy, dx, dy)
+          if H.close(dist[u] + c, dist[v], 1e-9) then
+            if minsteps[v] == nil or minsteps[u] + 1 < minsteps[v] then minsteps[v] = minsteps[u] + 1 end
+            if maxsteps[v] == nil or maxsteps[u] + 1 > maxsteps[v] then maxsteps[v] = maxsteps[u] + 1 end
+          end
+        end
+      end
+    end
+  end
+  return dist, minsteps, maxsteps
+end
+
+-- All return values of a call, with their count in `n`.
+function H.pack(...)
+  return { n = select("#", ...), ... }
+end
+
+-- Compares two packed results of find / q:result() / splice: nil if they are the same (Paths:
+-- same points, cost, stats; other values: equal), else a description of the first difference.
+function H.result_diff(a, b)
+  local function fmt(r)
+    local out = {}
+    for i = 1, r.n do out[i] = tostring(r[i]) end
+    return "(" .. table.concat(out, ", ") .. ")"
+  end
+  if a.n ~= b.n then return ("%d values %s vs %d values %s"):format(a.n, fmt(a), b.n, fmt(b)) end
+  for i = 1, a.n do
+    local x, y = a[i], b[i]
+    if type(x) == "userdata" and type(y) == "userdata" then
+      if not H.same_points(H.points_of(x), H.points_of(y)) then
+        return ("value %d: paths with different points %s vs %s"):format(i, fmt(a), fmt(b))
+      end
+      if x:cost() ~= y:cost() then
+        return ("value %d: path costs %.17g vs %.17g"):format(i, x:cost(), y:cost())
+      end
+      local sx, sy = x:stats(), y:stats()
+      for _, k in ipairs({ "expanded", "generated", "reopened", "algorithm", "goal" }) do
+        if sx[k] ~= sy[k] then
+          return ("value %d: path stats().%s %s vs %s"):format(i, k, tostring(sx[k]), tostring(sy[k]))
+        end
+      end
+    elseif x ~= y then
+      return ("value %d: %s vs %s"):format(i, fmt(a), fmt(b))
+    end
+  end
+  return nil
+end
+
+-- The command that starts this interpreter (the lowest negative index of `arg`).
+function H.interpreter()
+  local a = rawget(_G, "arg")
+  if type(a) == "table" then
+    local i = 0
+    while a[i - 1] ~= nil do i = i - 1 end
+    if i < 0 then return a[i] end
+  end
+  return rawget(_G, "jit") and "luajit" or "lua5.4"
+end
+
+-- Runs the Lua source `code` in a fresh process of this interpreter, with this process's
+-- package.path and package.cpath, for what may crash the VM. Returns true if the process ended
+-- normally (its code ran to the end and it exited with status 0), and everything it printed.
+function H.isolated(code)
+  local file = os.tmpname()
+  local f = assert(io.open(file, "wb"))
+  f:write(("package.path = %q\npackage.cpath = %q\n"):format(package.path, package.cpath))
+  f:write(code, "\nio.write('\\nISOLATED-END\\n')\n")
+  f:close()
+  local p = assert(io.popen(("%s %s 2>&1; echo \"EXIT=$?\""):format(H.interpreter(), file), "r"))
+  local out = p:read("*a")
+  p:close()
+  os.remove(file)
+  local ended = out:find("\nISOLATED-END\n", 1, true) ~= nil and out:find("\nEXIT=0\n", 1, true) ~= nil
+  return ended, out
+end
+
+-- Resident memory of this process in KB (Linux /proc), or nil where it cannot be read. The core's
+-- scratch memory is not seen by collectgarbage("count") on either VM (Lua 5.4: the core calls the
+-- allocator directly; LuaJIT: malloc), so leaks of it show only here.
+function H.rss_kb()
+  local f = io.open("/proc/self/status", "r")
+  if not f then return nil end
+  local s = f:read("*a")
+  f:close()
+  return tonumber(s:match("VmRSS:%s*(%d+)"))
+end
+
 return H

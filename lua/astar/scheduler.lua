@@ -9,10 +9,21 @@ Scheduler.__index = Scheduler
 local Request = {}
 Request.__index = Request
 
+-- numbers in messages the way the C side writes them, on every VM
+local function show(v)
+  if type(v) ~= "number" then return type(v) end
+  if v ~= v then return "nan" end
+  if v == math.huge then return "inf" end
+  if v == -math.huge then return "-inf" end
+  if v % 1 == 0 and math.abs(v) < 2 ^ 53 then return ("%d"):format(v) end
+  return ("%.14g"):format(v)
+end
+M.show = show
+
 local function check_budget(fname, n, argn)
   if type(n) ~= "number" or n ~= n or n < 1 or n % 1 ~= 0 or n == math.huge then
     error(("bad argument #%d to '%s' (budget must be an integer >= 1, got %s)")
-      :format(argn, fname, tostring(n)), 0)
+      :format(argn, fname, show(n)), 0)
   end
 end
 
@@ -36,7 +47,10 @@ end
 -- @treturn Request
 function Scheduler:request(map, ...)
   local n = select("#", ...)
-  local callback = select(n, ...)
+  if map == nil and n == 0 then
+    error("bad argument #1 to 'request' (map or query expected, got no value)", 0)
+  end
+  local callback = n > 0 and select(n, ...) or nil
   if type(callback) ~= "function" then
     error(("bad argument #%d to 'request' (function expected, got %s)")
       :format(n + 1, type(callback)), 0)
@@ -51,7 +65,20 @@ function Scheduler:request(map, ...)
     local args = { ... }
     args[n] = nil
     local unpack = table.unpack or unpack
-    q = map:query(unpack(args, 1, n - 1))
+    if type(map) ~= "userdata" or type(map.query) ~= "function" then
+      error(("bad argument #1 to 'request' (map or query expected, got %s)"):format(type(map)), 0)
+    end
+    local ok, res = pcall(map.query, map, unpack(args, 1, n - 1))
+    if not ok then
+      -- the query's arguments are request's from #2 on (the map is #1)
+      if type(res) == "string" then
+        res = res:gsub("^bad argument #(%d+) to 'query'", function(k)
+          return ("bad argument #%d to 'request'"):format(tonumber(k) + 1)
+        end)
+      end
+      error(res, 0)
+    end
+    q = res
   end
   local req = setmetatable({ query = q, callback = callback, scheduler = self }, Request)
   self.live[#self.live + 1] = req
@@ -81,14 +108,16 @@ end
 function Scheduler:update()
   local live = self.live
   local left, ended = self.budget, 0
-  local turns = #live
-  while left > 0 and turns > 0 and #live > 0 do
-    local share = math.max(1, math.floor(left / #live))
+  local todo = #live                      -- requests not yet visited this update
+  while left > 0 and todo > 0 and #live > 0 do
+    -- an equal share of what is left among those still to visit: what a
+    -- request does not use (it finished) goes to the ones after it
+    local share = math.max(1, math.floor(left / todo))
     if self.cursor > #live then self.cursor = 1 end
     local req = live[self.cursor]
     local status, spent = req.query:step(math.min(share, left))
     left = left - spent
-    turns = turns - 1
+    todo = todo - 1
     if status == "running" then
       self.cursor = self.cursor + 1
     else
@@ -115,7 +144,7 @@ end
 function Scheduler:await(map, ...)
   local co, main = coroutine.running()
   if co == nil or main then
-    error("await must be called from inside a coroutine", 2)
+    error("calling 'await' outside a coroutine", 0)
   end
   local result
   local args = { ... }
@@ -136,8 +165,14 @@ end
 -- @tparam Query q
 -- @int[opt=1000] budget
 function M.await(q, budget)
+  if getmetatable(q) == nil or type(q.step) ~= "function" then
+    error(("bad argument #1 to 'await' (astar.Query expected, got %s)"):format(type(q)), 0)
+  end
   budget = budget or 1000
   check_budget("await", budget, 2)
+  if coroutine.running() == nil or select(2, coroutine.running()) then
+    error("calling 'await' outside a coroutine", 0)
+  end
   while q:step(budget) == "running" do coroutine.yield() end
   return q:result()
 end

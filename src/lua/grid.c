@@ -892,12 +892,13 @@ static int grid_check(lua_State *L) {
     astar_argerror(L, &F_CHECK, 2, "astar.Path of a grid expected, got %s",
                    luaL_typename(L, 2));
   policy = *diag >= 0 ? *diag : ASTAR_DIAG_NO_CORNER_CUTTING;
+  for (i = 0; i < n; i++)
+    if (v[2 * i] < 1 || v[2 * i + 1] < 1 || v[2 * i] > W || v[2 * i + 1] > H)
+      astar_argerror(L, &F_CHECK, 2, "the path does not fit this grid");
   for (i = 0; i < n; i++) {
     int x = (int)v[2 * i] - 1, y = (int)v[2 * i + 1] - 1;
     double c, was = v[2 * n + i];
     const char *why = NULL;
-    if (x < 0 || y < 0 || x >= W || y >= H)
-      astar_argerror(L, &F_CHECK, 2, "the path does not fit this grid");
     c = astar_grid_get(lg->g, x, y);
     if (c <= 0) why = "blocked";
     else if (was == was && was != c) why = "changed";
@@ -928,6 +929,7 @@ times the cell's cost).
 @function Grid:to_path
 @tparam table points `{x1, y1, x2, y2, ...}`
 @string[opt="no_corner_cutting"] diagonal the policy the steps must obey
+@tparam[opt] function cost prices the steps, as `find`'s `cost` option
 @treturn[1] Path
 @treturn[2] nil
 @treturn[2] string which point is blocked or which step cuts a blocked corner
@@ -942,8 +944,11 @@ static int grid_to_path(lua_State *L) {
   astar_stats st;
   int *diag;
   size_t n;
+  int cb = !lua_isnoneornil(L, 4);
   if (lua_type(L, 2) != LUA_TTABLE)
     astar_argerror(L, &F_TO, 2, "table expected, got %s", luaL_typename(L, 2));
+  if (cb && !astar_iscallable(L, 4))
+    astar_argerror(L, &F_TO, 4, "function expected, got %s", luaL_typename(L, 4));
   policy = ASTAR_DIAG_NO_CORNER_CUTTING;
   if (!lua_isnoneornil(L, 3)) {
     const char *d = lua_tostring(L, 3);
@@ -988,9 +993,19 @@ static int grid_to_path(lua_State *L) {
       if ((policy == ASTAR_DIAG_NO_CORNER_CUTTING && !(a && b)) ||
           (policy == ASTAR_DIAG_ONE_OBSTACLE && !(a || b)))
         return outcome(L, "blocked", "step %d -> %d cuts a blocked corner", i, i + 1);
-      cost += c * 1.4142135623730951;
-    } else if (i > 0) {
-      cost += c;
+    }
+    if (i > 0) {
+      double step = (x != px && y != py) ? c * 1.4142135623730951 : c;
+      if (cb) {                     /* the caller's prices, as find's 'cost' option */
+        lcall lc;
+        lc.L = L; lc.cost = 4; lc.heur = 0;
+        step = cost_cb(&lc, px, py, x, y, step);
+        if (lg->g == NULL) astar_error(L, "attempt to use a closed grid");
+        if (step < 0)
+          return outcome(L, "blocked", "step %d -> %d is forbidden by the cost callback",
+                         i, i + 1);
+      }
+      cost += step;
     }
     v[2 * i] = x + 1;
     v[2 * i + 1] = y + 1;

@@ -82,9 +82,10 @@ static lquery *checkquery(lua_State *L, const char *fname) {
   return (lquery *)(mem + sizeof(qstate));
 }
 
+/* Gives the context back; the statistics were taken after every step (a
+** pooled context still holds those of whatever search it ran last). */
 static void release(lquery *q, astar_pool *pool) {
   if (q->s != NULL) {
-    astar_search_stats(q->s, &QS(q)->st);
     astar_pool_give(pool, q->s);
     q->s = NULL;
   }
@@ -119,7 +120,7 @@ static int protected_step(lua_State *L) {
   int rc;
   qs->spent = 0;
   if (!qs->began || qs->dirty || ver != q->version) {
-    if (qs->began && !qs->dirty && ver != q->version && q->stale_mode) {
+    if (qs->began && ver != q->version && q->stale_mode) {
       q->status = Q_STALE;
       release(q, q->ops->pool(q));
       return 0;
@@ -130,8 +131,9 @@ static int protected_step(lua_State *L) {
     qs->dirty = 0;
     q->version = ver;
     q->ops->bind(L, q);
+    memset(&qs->st, 0, sizeof qs->st);
     rc = q->ops->begin(L, q);
-    if (rc != 0) {
+    if (rc != 0) {                       /* ended before any expansion */
       finish(L, q, rc);
       return 0;
     }
