@@ -852,7 +852,9 @@ describe("garbage collection and closing", function()
       assert.are.equal(want ~= nil, p ~= nil)
       if p then assert.is_true(H.close(p:cost(), want)) end
     end
-    if grown then
+    -- under AddressSanitizer freed blocks wait in its quarantine, so resident memory says
+    -- nothing there; that run's LeakSanitizer checks the same thing at exit instead
+    if grown and not os.getenv("ASAN_OPTIONS") then
       assert.is_true(grown < 16 * 1024, ("resident memory grew by %d KB over 180 collected queries"):format(grown))
     end
     grid:close()
