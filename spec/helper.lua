@@ -1112,4 +1112,40 @@ function H.rss_kb()
   return tonumber(s:match("VmRSS:%s*(%d+)"))
 end
 
+---------------------------------------------------------------------------------------------------
+-- Library graphs built from H.random_graph's operations (shared by the graph specs).
+
+function H.new_graph(directed)
+  local astar = require "astar"
+  assert(type(astar.graph) == "function" or type(astar.graph) == "table", "astar.graph is not available")
+  return astar.graph({ directed = directed })
+end
+
+-- Replays H.random_graph's operations on a library graph.
+function H.build_graph(ops, directed)
+  local g = H.new_graph(directed)
+  local n = 0
+  for _, t in ipairs(ops) do
+    local name = t[1]
+    if name == "add_node" then
+      local id
+      if t[2] == nil then id = g:add_node()
+      elseif t[4] == nil then id = g:add_node(t[2], t[3])
+      else id = g:add_node(t[2], t[3], t[4]) end
+      n = n + 1
+      assert(id == n, ("add_node returned %s, expected %d"):format(tostring(id), n))
+    elseif name == "add_edge" then
+      if t[4] == nil then g:add_edge(t[2], t[3]) else g:add_edge(t[2], t[3], t[4]) end
+    elseif name == "remove_edge" then
+      assert(g:remove_edge(t[2], t[3]) == true, "remove_edge of an existing edge did not return true")
+    elseif name == "set_edge_cost" then
+      g:set_edge_cost(t[2], t[3], t[4])
+    else
+      g[name](g, t[2])
+    end
+  end
+  return g
+end
+
+
 return H

@@ -1,0 +1,74 @@
+-- graph:query: stepping a time-sliced graph search to its end gives what find gives, and both
+-- equal the reference Dijkstra of spec/helper.lua over random graphs with edits.
+local H = require "spec.helper"
+
+describe("graph:query", function()
+  it("stepped with random budgets equals find and the reference on random graphs", function()
+    local rng = H.rng(555)
+    local checks = 0
+    for _ = 1, 60 do
+      local n = rng.int(2, 40)
+      local directed = rng.float() < 0.5
+      local ops, M = H.random_graph(rng, {
+        n = n, m = rng.int(n, 3 * n), directed = directed, p_pos = rng.pick({ 0, 0.7, 1 }),
+        p_default = 0.3, p_remove_edge = 0.1, p_set_cost = 0.1, p_disable = 0.05,
+      })
+      local g = H.build_graph(ops, directed)
+      for _ = 1, 5 do
+        local a, b = rng.int(1, n), rng.int(1, n)
+        local opts = { algorithm = rng.pick({ "astar", "dijkstra" }) }
+        if M:usable(a) and M:usable(b) then
+          local q = g:query(a, b, opts)
+          local status, spent
+          repeat
+            local budget = rng.int(1, 20)
+            status, spent = q:step(budget)
+            assert.is_true(spent <= budget)
+          until status ~= "running"
+          local qp, _, qcode = q:result()
+          local fp, _, fcode = g:find(a, b, opts)
+          local want = H.graph_dijkstra(M, a)[b]
+          checks = checks + 1
+          if want == nil then
+            assert.is_nil(qp)
+            assert.are.equal("none", status)
+            assert.are.equal(fcode, qcode)
+          else
+            assert.are.equal("found", status)
+            assert.is_true(H.close(qp:cost(), want), ("query %s, reference %s"):format(qp:cost(), want))
+            assert.is_true(H.close(fp:cost(), qp:cost()))
+            assert.are.same(H.path_ids(fp), H.path_ids(qp))
+            assert.is_true(H.close(H.check_graph_path(M, H.path_ids(qp), a, b), want))
+          end
+        end
+      end
+      g:close()
+    end
+    assert.is_true(checks >= 150)
+  end)
+
+  it("restarts after an edit, or reports stale", function()
+    local g = H.new_graph(false)
+    for i = 1, 30 do g:add_node(i, 0) end
+    for i = 1, 29 do g:add_edge(i, i + 1) end
+    local q = g:query(1, 30)
+    q:step(3)
+    g:add_edge(1, 30, 5)                    -- a shortcut appears while the query runs
+    repeat until q:step(1000) ~= "running"
+    assert.are.equal(5, q:result():cost())
+    assert.are.equal(1, q:stats().restarts)
+    g:remove_edge(1, 30)
+    local s = g:query(1, 30, { on_change = "stale" })
+    assert.are.equal("running", (s:step(2)))
+    g:add_edge(1, 30, 5)
+    assert.are.equal("stale", (s:step(1000)))
+    H.checkerr("bad argument #3 to 'query' (option 'algorithm': bidirectional searches cannot be "
+      .. "time-sliced)", g.query, g, 1, 30, { algorithm = "bidirectional" })
+    g:remove_edge(1, 30)
+    local r = g:query(1, 30)
+    assert.are.equal("running", (r:step(1)))
+    g:close()
+    H.checkerr("attempt to use a closed graph", r.step, r, 10)
+    assert.are.equal("found", (q:step(10)))    -- a finished query keeps its answer
+  end)
+end)
