@@ -77,6 +77,10 @@ void astar_pool_free(astar_pool *p);
 ** idx is not a grid path. */
 double *astar_path_grid(lua_State *L, int idx, size_t *n, int **diagonal);
 
+/* The graph Path at idx: 3n numbers (id, x, y), then n step costs (the cost
+** of the edge into point i when found; NaN: unknown); NULL if not one. */
+double *astar_path_graph(lua_State *L, int idx, size_t *n);
+
 /* Sets the cost of the Path at idx to the number on top, and pops it. */
 void astar_path_setcost(lua_State *L, int idx);
 

@@ -813,6 +813,7 @@ static void pushpath(lua_State *L, lgraph *lg, astar_search *s, const findopts *
   v = astar_newpath(L, (size_t)n, ASTAR_PATH_GRAPH, cost, &st, ALGORITHMS[o->alg], goal);
   for (i = 0; i < n; i++) {
     double xyz[3];
+    if (i > 0) v[3 * n + i] = astar_graph_edge_cost(lg->g, nodes[i - 1], nodes[i]);
     v[3 * i] = (double)nodes[i] + 1;
     if (astar_graph_position(lg->g, nodes[i], xyz)) {
       v[3 * i + 1] = xyz[0];
@@ -1204,8 +1205,52 @@ static int graph_distance_field(lua_State *L) {
 }
 
 
+/***
+Whether a stored path is still good on this graph, in time proportional to
+its length: every node still there and enabled, every edge still there with
+the cost it had when the path was found.
+@function Graph:check
+@tparam Path path a path found on this graph
+@treturn[1] boolean true
+@treturn[2] boolean false
+@treturn[2] int the index of the first point that is no longer good
+@treturn[2] string why: "blocked" (the node is gone or disabled, or the edge into it is gone) or "changed" (that edge's cost)
+*/
+static int graph_check(lua_State *L) {
+  static const afn F_CHECK = {"check", 1};
+  lgraph *lg = checkgraph(L, &F_CHECK);
+  size_t n, i;
+  const double *v = astar_path_graph(L, 2, &n);
+  if (v == NULL)
+    astar_argerror(L, &F_CHECK, 2, "astar.Path of a graph expected, got %s",
+                   luaL_typename(L, 2));
+  for (i = 0; i < n; i++)
+    if (astar_graph_node_state(lg->g, (uint32_t)v[3 * i] - 1) == ASTAR_GN_UNKNOWN)
+      astar_argerror(L, &F_CHECK, 2, "the path does not fit this graph");
+  for (i = 0; i < n; i++) {
+    uint32_t id = (uint32_t)v[3 * i] - 1;
+    const char *why = NULL;
+    if (astar_graph_node_state(lg->g, id) != ASTAR_GN_LIVE) why = "blocked";
+    else if (i > 0) {
+      double c = astar_graph_edge_cost(lg->g, (uint32_t)v[3 * (i - 1)] - 1, id);
+      double was = v[3 * n + i];
+      if (c < 0) why = "blocked";
+      else if (was == was && was != c) why = "changed";
+    }
+    if (why != NULL) {
+      lua_pushboolean(L, 0);
+      lua_pushinteger(L, (lua_Integer)i + 1);
+      lua_pushstring(L, why);
+      return 3;
+    }
+  }
+  lua_pushboolean(L, 1);
+  return 1;
+}
+
 static const luaL_Reg graph_methods[] = {
   {"query", graph_query},
+  {"check", graph_check},
   {"add_node", graph_add_node},
   {"add_edge", graph_add_edge},
   {"remove_edge", graph_remove_edge},

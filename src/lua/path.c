@@ -37,15 +37,15 @@ double *astar_newpath(lua_State *L, size_t n, int kind, double cost,
   if (n > (((size_t)-1) - sizeof(lpath)) / sizeof(double) / 3) astar_error(L, "not enough memory");
   /* grid paths keep, after their points, the cost of each cell at the time
   ** they were found (NaN: unknown), so that grid:check sees exact changes */
-  sz = sizeof(lpath) + (n > 0 ? n * (size_t)(stride + (kind == ASTAR_PATH_GRID)) - 1 : 0) *
+  sz = sizeof(lpath) + (n > 0 ? n * (size_t)(stride + (kind != ASTAR_PATH_VALUES)) - 1 : 0) *
                        sizeof(double);
   p = (lpath *)lua_newuserdatauv(L, sz, 1);
   p->n = n; p->kind = kind; p->stride = stride; p->cost = cost; p->st = *st;
   p->goal = goal;
   p->diagonal = -1;
-  if (kind == ASTAR_PATH_GRID) {
+  if (kind != ASTAR_PATH_VALUES) {      /* grid and graph paths: costs for check */
     size_t i;
-    for (i = 0; i < n; i++) p->v[2 * n + i] = NAN;
+    for (i = 0; i < n; i++) p->v[(size_t)stride * n + i] = NAN;
   }
   p->algorithm = algorithm;
   luaL_setmetatable(L, ASTAR_PATH_MT);
@@ -64,6 +64,13 @@ void astar_path_setcost(lua_State *L, int idx) {
   lpath *p = (lpath *)luaL_testudata(L, idx, ASTAR_PATH_MT);
   if (p != NULL) p->cost = (double)lua_tonumber(L, -1);
   lua_pop(L, 1);
+}
+
+double *astar_path_graph(lua_State *L, int idx, size_t *n) {
+  lpath *p = (lpath *)luaL_testudata(L, idx, ASTAR_PATH_MT);
+  if (p == NULL || p->kind != ASTAR_PATH_GRAPH) return NULL;
+  *n = p->n;
+  return p->v;
 }
 
 static lpath *checkpath(lua_State *L, const char *fname) {
