@@ -54,6 +54,7 @@ astar.await = scheduler.await
 astar.load_scenarios = movingai.load_scenarios
 astar.parse_scenarios = movingai.parse_scenarios
 astar.search = core.search
+astar.query = core.query
 
 local DIGITS = "0123456789"
 
@@ -223,5 +224,16 @@ end
 --   neighbors = function(n, emit) emit(n + 1, 1); emit(n * 2, 1) end,
 -- }
 -- print(table.concat(path:table(), " "))   --> 1 2 3 6 12 24 25 50 100
+
+--- A time-sliced `search`: the same options (there is no map to edit, so no `on_change`), and
+-- nothing is searched until `q:step(n)`; see `Query`. Stepped to its end, the query gives what
+-- `search` would have given. Each query owns its search context, freed when it ends, is
+-- cancelled or is collected. A callback of a query may search or step other queries, not its own.
+-- @function query
+-- @tparam table opts the options of `search`
+-- @treturn Query
+-- @usage local q = astar.query { start = 1, goal = 100, neighbors = neighbors }
+-- repeat local status = q:step(50) until status ~= "running"   -- one step a frame
+-- local path, message, code = q:result()
 
 return astar

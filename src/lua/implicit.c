@@ -11,6 +11,11 @@
 ** nothing its search context does not own, and the context belongs to a
 ** userdata.
 **
+** astar.query runs the same search a slice at a time (src/lua/query.c): the
+** values astar.search keeps on its protected frame (the P_* slots) live in
+** the Query's user value table between steps, and every step lays them out
+** again on its own frame, 'base' slots higher (see pushstate).
+**
 ** Context: one search context is cached in an upvalue of astar.search and
 ** reused by every call (no C allocation once warm). A call made from inside
 ** a callback finds it busy and gets a fresh one, freed when that call ends.
@@ -31,6 +36,7 @@
 #define ASTAR_SEARCHCTX_MT "astar.SearchContext"
 
 static const afn F_SEARCH = {"search", 0};
+static const afn F_QUERY = {"query", 0};
 static const afn F_EMIT = {"emit", 0};
 
 static const char *const ALGORITHMS[] = {"astar", "dijkstra", "bfs", "greedy", NULL};
@@ -68,6 +74,9 @@ typedef struct ijob {
   uint32_t nids;       /* ids given out so far */
   size_t nedges;       /* edges emitted by the running neighbors call */
   size_t nhc;          /* entries of run->cx->hc valid for this search */
+  int base;            /* the P_* slots are at base + P_* on the frame of j->L */
+  int busy;            /* astar.search: always 1; astar.query: a step of the
+                       ** query is running (the query's busy flag) */
   int active;          /* a neighbors call of this search is running */
   int haskey;          /* a key callback */
   int usergoal;        /* an is_goal callback */
@@ -75,7 +84,8 @@ typedef struct ijob {
 
 /* Stack slots of astar.search's frame (1: the options; the others filled by
 ** readopts, nil when absent) and of the protected frame (1: the irun), which
-** gets the same values at the same slots, then the job and its own tables. */
+** gets the same values at the same slots, then the job and its own tables.
+** The hooks find them at j->base + P_* (astar.search: base 0). */
 enum { O_START = 2, O_GOAL, O_GOALS, O_NEIGHBORS, O_HEUR, O_ISGOAL, O_KEY, O_LAST = O_KEY };
 enum {
   P_RUN = 1, P_START, P_GOAL, P_GOALS, P_NEIGHBORS, P_HEUR, P_ISGOAL, P_KEY, P_JOB,
@@ -186,7 +196,7 @@ static int implicit_emit(lua_State *L) {
   astar_edge *e;
   uint32_t id;
   double c;
-  if (!j->active) astar_error(L, "emit called outside of neighbors");
+  if (!j->active || !j->busy) astar_error(L, "emit called outside of neighbors");
   checknode(L, &F_EMIT, 1, 1, j->haskey, "node");
   c = lua_type(L, 2) == LUA_TNUMBER ? (double)lua_tonumber(L, 2) : -1.0;
   if (!(c > 0 && c < HUGE_VAL)) {
@@ -210,9 +220,9 @@ static int expand_cb(void *self, uint32_t node, astar_search *s) {
   ijob *j = (ijob *)self;
   lua_State *L = j->L;
   (void)s;
-  lua_pushvalue(L, P_NEIGHBORS);
-  lua_rawgeti(L, P_VALS, (int)node + 1);
-  lua_pushvalue(L, P_EMIT);                          /* neighbors node emit */
+  lua_pushvalue(L, j->base + P_NEIGHBORS);
+  lua_rawgeti(L, j->base + P_VALS, (int)node + 1);
+  lua_pushvalue(L, j->base + P_EMIT);                /* neighbors node emit */
   j->nedges = 0;
   j->active = 1;
   lua_call(L, 2, 0);
@@ -224,10 +234,10 @@ static int expand_cb(void *self, uint32_t node, astar_search *s) {
 static double callh(ijob *j, uint32_t node, uint32_t gi) {
   lua_State *L = j->L;
   double v;
-  lua_pushvalue(L, P_HEUR);
-  lua_rawgeti(L, P_VALS, (int)node + 1);
-  if (gi == ASTAR_NONE) lua_pushvalue(L, P_GOAL);
-  else lua_rawgeti(L, P_GOALS, (int)gi + 1);
+  lua_pushvalue(L, j->base + P_HEUR);
+  lua_rawgeti(L, j->base + P_VALS, (int)node + 1);
+  if (gi == ASTAR_NONE) lua_pushvalue(L, j->base + P_GOAL);
+  else lua_rawgeti(L, j->base + P_GOALS, (int)gi + 1);
   lua_call(L, 2, 1);
   v = lua_type(L, -1) == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : -1.0;
   if (!(v >= 0 && v < HUGE_VAL)) {
@@ -291,8 +301,8 @@ static int isgoal_cb(void *self, uint32_t node) {
   if (j->usergoal) {
     lua_State *L = j->L;
     int r;
-    lua_pushvalue(L, P_ISGOAL);
-    lua_rawgeti(L, P_VALS, (int)node + 1);
+    lua_pushvalue(L, j->base + P_ISGOAL);
+    lua_rawgeti(L, j->base + P_VALS, (int)node + 1);
     lua_call(L, 1, 1);
     r = lua_toboolean(L, -1);
     lua_pop(L, 1);
@@ -337,7 +347,7 @@ static void pushpath(lua_State *L, ijob *j, int found) {
   lua_createtable(L, (int)n, 0);                     /* path values */
   for (i = 0; i < n; i++) {
     v[i] = (double)(i + 1);
-    lua_rawgeti(L, P_VALS, (int)nodes[i] + 1);
+    lua_rawgeti(L, j->base + P_VALS, (int)nodes[i] + 1);
     lua_rawseti(L, -2, (int)i + 1);
   }
   astar_compat_setuservalue(L, -2);                  /* path */
@@ -350,45 +360,51 @@ static int outcome(lua_State *L, const char *code, const char *msg) {
   return 3;
 }
 
-/* Runs the search; arguments: irun, the option slots, the job (see P_*). */
-static int protected_search(lua_State *L) {
-  const irun *run = (const irun *)lua_touserdata(L, P_RUN);
-  ijob *j = (ijob *)lua_touserdata(L, P_JOB);
-  int rc, haskey = !lua_isnil(L, P_KEY);
+/* Pushes a copy of the list at 'idx' (safe from the callbacks). */
+static void copylist(lua_State *L, int idx) {
+  size_t n = lua_rawlen(L, idx), i;
+  lua_createtable(L, (int)n, 0);
+  for (i = 1; i <= n; i++) {
+    lua_rawgeti(L, idx, (int)i);
+    lua_rawseti(L, -2, (int)i);
+  }
+}
+
+/*
+** Prepares the run of job 'j' (zeroed but for L, run, s, base and busy) on
+** the frame whose slots base + P_START .. base + P_JOB hold the options and
+** the job: pushes the keys, the values, 'emit' and the goals' scratch, copies
+** the goals, interns the start and the goals and fills the domain.
+*/
+static void setup(lua_State *L, ijob *j) {
+  int b = j->base, haskey = !lua_isnil(L, b + P_KEY);
+  int keyfn = haskey ? b + P_KEY : 0;
   luaL_checkstack(L, 12, "not enough stack space for the search");
-  lua_settop(L, P_JOB);
+  lua_settop(L, b + P_JOB);
   lua_newtable(L);                                   /* P_KEYS */
   lua_newtable(L);                                   /* P_VALS */
-  j->L = L;
-  j->run = run;
-  j->s = run->cx->s;
   j->goal = ASTAR_NONE;
   j->haskey = haskey;
-  j->usergoal = !lua_isnil(L, P_ISGOAL);
-  lua_pushvalue(L, P_JOB);
-  lua_pushvalue(L, P_KEYS);
-  lua_pushvalue(L, P_VALS);
-  lua_pushvalue(L, P_KEY);
+  j->usergoal = !lua_isnil(L, b + P_ISGOAL);
+  lua_pushvalue(L, b + P_JOB);
+  lua_pushvalue(L, b + P_KEYS);
+  lua_pushvalue(L, b + P_VALS);
+  lua_pushvalue(L, b + P_KEY);
   lua_pushcclosure(L, implicit_emit, 4);             /* P_EMIT */
-  if (!lua_isnil(L, P_GOALS)) {                     /* a copy, safe from the callbacks */
-    size_t n = lua_rawlen(L, P_GOALS), i;
-    lua_createtable(L, (int)n, 0);
-    for (i = 1; i <= n; i++) {
-      lua_rawgeti(L, P_GOALS, (int)i);
-      lua_rawseti(L, -2, (int)i);
-    }
-    lua_replace(L, P_GOALS);
+  if (!lua_isnil(L, b + P_GOALS)) {
+    copylist(L, b + P_GOALS);
+    lua_replace(L, b + P_GOALS);
   }
   /* the start is id 0; then the goals */
-  intern(L, j, P_START, P_KEYS, P_VALS, haskey ? P_KEY : 0);
-  if (!lua_isnil(L, P_GOAL)) j->goal = intern(L, j, P_GOAL, P_KEYS, P_VALS, haskey ? P_KEY : 0);
-  if (!lua_isnil(L, P_GOALS)) {
-    size_t n = lua_rawlen(L, P_GOALS), i;
+  intern(L, j, b + P_START, b + P_KEYS, b + P_VALS, keyfn);
+  if (!lua_isnil(L, b + P_GOAL)) j->goal = intern(L, j, b + P_GOAL, b + P_KEYS, b + P_VALS, keyfn);
+  if (!lua_isnil(L, b + P_GOALS)) {
+    size_t n = lua_rawlen(L, b + P_GOALS), i;
     uint32_t *ids, *gidx;
     ids = (uint32_t *)lua_newuserdatauv(L, sizeof(uint32_t) * (2 * n + 1), 0);  /* P_SCRATCH */
     for (i = 0; i < n; i++) {
-      lua_rawgeti(L, P_GOALS, (int)i + 1);
-      ids[i] = intern(L, j, lua_gettop(L), P_KEYS, P_VALS, haskey ? P_KEY : 0);
+      lua_rawgeti(L, b + P_GOALS, (int)i + 1);
+      ids[i] = intern(L, j, lua_gettop(L), b + P_KEYS, b + P_VALS, keyfn);
       lua_pop(L, 1);
     }
     gidx = ids + n;                                  /* ids so far: at most n + 1 */
@@ -401,19 +417,21 @@ static int protected_search(lua_State *L) {
   }
   j->d.nnodes = 0;                                   /* unbounded: ids as met */
   j->d.expand = expand_cb;
-  j->d.heuristic = lua_isnil(L, P_HEUR) ? NULL : heur_cb;
-  j->d.is_goal = (j->usergoal || j->goalids != NULL || run->within >= 0) ? isgoal_cb : NULL;
+  j->d.heuristic = lua_isnil(L, b + P_HEUR) ? NULL : heur_cb;
+  j->d.is_goal = (j->usergoal || j->goalids != NULL || j->run->within >= 0) ? isgoal_cb : NULL;
   j->d.edge_cost = NULL;
   j->d.self = j;
-  rc = astar_search_run(j->s, &j->d, 0, j->goal, &run->p);
-  j->active = 0;
+}
+
+/* Pushes what astar.search returns for the finished search of 'j'. */
+static int results(lua_State *L, ijob *j, int rc) {
   switch (rc) {
     case ASTAR_FOUND:
       pushpath(L, j, 1);
       return 1;
     case ASTAR_NO_PATH:
     case ASTAR_LIMIT:
-      if (run->p.partial) {
+      if (j->run->p.partial) {
         pushpath(L, j, 0);
         lua_pushstring(L, rc == ASTAR_NO_PATH ? "no path: partial path toward the goal"
                                               : "search limit reached: partial path toward the goal");
@@ -429,21 +447,36 @@ static int protected_search(lua_State *L) {
   }
 }
 
+/* Runs the search; arguments: irun, the option slots, the job (see P_*). */
+static int protected_search(lua_State *L) {
+  const irun *run = (const irun *)lua_touserdata(L, P_RUN);
+  ijob *j = (ijob *)lua_touserdata(L, P_JOB);
+  int rc;
+  j->L = L;
+  j->run = run;
+  j->s = run->cx->s;
+  j->busy = 1;
+  setup(L, j);
+  rc = astar_search_run(j->s, &j->d, 0, j->goal, &run->p);
+  j->active = 0;
+  return results(L, j, rc);
+}
+
 
 /* ---------------------------------------------------------------------- */
 /* Options                                                                 */
 /* ---------------------------------------------------------------------- */
 
-static double optnum(lua_State *L, const char *name) {
+static double optnum(lua_State *L, const afn *f, const char *name) {
   if (lua_type(L, -1) != LUA_TNUMBER)
-    astar_argerror(L, &F_SEARCH, 1, "option '%s': number expected, got %s", name,
+    astar_argerror(L, f, 1, "option '%s': number expected, got %s", name,
                    luaL_typename(L, -1));
   return (double)lua_tonumber(L, -1);
 }
 
-/* Reads the options table (argument 1) into 'r' and the stack slots O_*. */
-static void readopts(lua_State *L, irun *r) {
-  const afn *f = &F_SEARCH;
+/* Reads the options table (argument 1) of function 'f' into 'r' and the stack
+** slots O_*. */
+static void readopts(lua_State *L, const afn *f, irun *r) {
   int i, haskey;
   if (lua_type(L, 1) != LUA_TTABLE)
     astar_argerror(L, f, 1, "table expected, got %s", luaL_typename(L, 1));
@@ -478,25 +511,25 @@ static void readopts(lua_State *L, irun *r) {
         astar_argerror(L, f, 1, "option 'algorithm': invalid value '%s'", v);
       r->p.algorithm = i;
     } else if (strcmp(k, "weight") == 0) {
-      double w = optnum(L, k);
+      double w = optnum(L, f, k);
       if (!(w >= 1.0 && w < HUGE_VAL))
         astar_argerror(L, f, 1, "option 'weight': must be a finite number >= 1, got %s",
                        astar_fmtnum(buf, w));
       r->p.weight = w;
     } else if (strcmp(k, "max_expansions") == 0) {
-      double n = optnum(L, k);
+      double n = optnum(L, f, k);
       if (!(n >= 0 && n == floor(n) && n < 9007199254740992.0))
         astar_argerror(L, f, 1, "option 'max_expansions': must be a non-negative integer, "
                        "got %s", astar_fmtnum(buf, n));
       r->p.max_expansions = (uint64_t)n;
     } else if (strcmp(k, "max_cost") == 0) {
-      double c = optnum(L, k);
+      double c = optnum(L, f, k);
       if (!(c >= 0))
         astar_argerror(L, f, 1, "option 'max_cost': must be a non-negative number, got %s",
                        astar_fmtnum(buf, c));
       r->p.max_cost = c;
     } else if (strcmp(k, "within") == 0) {
-      double w = optnum(L, k);
+      double w = optnum(L, f, k);
       if (!(w >= 0 && w < HUGE_VAL))
         astar_argerror(L, f, 1, "option 'within': must be a non-negative finite number, "
                        "got %s", astar_fmtnum(buf, w));
@@ -549,7 +582,7 @@ static int implicit_search(lua_State *L) {
   irun r;
   astar_params_init(&r.p);
   r.within = -1;
-  readopts(L, &r);
+  readopts(L, &F_SEARCH, &r);
   if (cx->busy) {                                    /* called from one of its callbacks */
     cx = newctx(L);
     fresh = 1;
@@ -581,6 +614,148 @@ static int implicit_search(lua_State *L) {
   return lua_gettop(L) - top;
 }
 
+/* ---------------------------------------------------------------------- */
+/* astar.query                                                             */
+/* ---------------------------------------------------------------------- */
+
+/* An implicit query's own data, inside the Query userdata (stable address:
+** its job points at 'run'). The query owns its search context (no pool: it
+** is freed when the query ends) and, in its user value [1], the context
+** userdata whose heuristic cache 'within' uses. */
+typedef struct iquery {
+  irun run;
+  ijob *j;             /* the job, also in the user value (U_STATE + P_JOB) */
+} iquery;
+
+#define IQ(q) ((iquery *)(void *)(q)->kind)
+
+/* The user value of a query holds slot P_* of the search at U_STATE + P_*. */
+enum { U_STATE = 4 };
+
+/* Lays out the P_* slots at base + 1 .. base + P_SCRATCH (top is 'base';
+** stack index 1 is the query) and points the job at this frame. */
+static void pushstate(lua_State *L, lquery *q, int base) {
+  ijob *j = IQ(q)->j;
+  int p;
+  luaL_checkstack(L, P_SCRATCH + 14, "not enough stack space for the search");
+  lua_settop(L, base);
+  astar_compat_getuservalue(L, 1);                   /* uv */
+  for (p = P_RUN; p <= P_SCRATCH; p++) lua_rawgeti(L, base + 1, U_STATE + p);
+  lua_remove(L, base + 1);
+  j->L = L;
+  j->base = base;
+}
+
+/* Ends the 'emit' of the query's last run, if any: an 'emit' a callback kept
+** must not feed a later run (its tables are not that run's). */
+static void killemit(lua_State *L) {
+  astar_compat_getuservalue(L, 1);                   /* uv */
+  lua_rawgeti(L, -1, U_STATE + P_EMIT);              /* uv emit|nil */
+  if (lua_type(L, -1) == LUA_TFUNCTION) {
+    memset(lua_newuserdatauv(L, sizeof(ijob), 0), 0, sizeof(ijob));   /* never active */
+    lua_setupvalue(L, -2, 1);
+  }
+  lua_pop(L, 2);
+}
+
+static uint64_t iq_open(lua_State *L, lquery *q) {
+  (void)L; (void)q;
+  return 0;                                          /* nothing to edit */
+}
+
+static void iq_bind(lua_State *L, lquery *q) {
+  pushstate(L, q, 4);                                /* over query, cost, heur, budget */
+}
+
+static int iq_begin(lua_State *L, lquery *q) {
+  iquery *iq = IQ(q);
+  ijob *j = iq->j;
+  int busy = j->busy, base = j->base, p, rc;
+  killemit(L);
+  memset(j, 0, sizeof *j);
+  j->L = L;
+  j->run = &iq->run;
+  j->s = q->s;
+  j->base = base;
+  j->busy = busy;
+  setup(L, j);
+  astar_compat_getuservalue(L, 1);                   /* ... uv */
+  for (p = P_GOALS; p <= P_SCRATCH; p++) {           /* the copy of goals, the new tables */
+    if (base + p <= lua_gettop(L) - 1) lua_pushvalue(L, base + p);
+    else lua_pushnil(L);
+    lua_rawseti(L, -2, U_STATE + p);
+  }
+  lua_pop(L, 1);
+  rc = astar_search_begin(q->s, &j->d, 0, j->goal, &iq->run.p);
+  if (rc != 0) astar_raise(L, rc);
+  return 0;
+}
+
+static int iq_report(lua_State *L, lquery *q, int rc) {
+  iquery *iq = IQ(q);
+  int base = lua_gettop(L), n, p;
+  pushstate(L, q, base);
+  iq->j->active = 0;
+  n = results(L, iq->j, rc);
+  for (p = P_RUN; p <= P_SCRATCH; p++) lua_remove(L, base + 1);
+  /* what only the search needed can go */
+  killemit(L);
+  astar_compat_getuservalue(L, 1);
+  for (p = P_KEYS; p <= P_SCRATCH; p++) {
+    lua_pushnil(L);
+    lua_rawseti(L, -2, U_STATE + p);
+  }
+  lua_pop(L, 1);
+  ctx_release(iq->run.cx);
+  return n;
+}
+
+static int *iq_busy(lquery *q) { return &IQ(q)->j->busy; }
+
+static astar_pool *iq_pool(lquery *q) {
+  (void)q;
+  return NULL;                                       /* a context of its own */
+}
+
+static const astar_queryops IMPLICIT_QUERY = {
+  "implicit graph", iq_open, iq_begin, iq_report, iq_busy, iq_pool, iq_bind
+};
+
+/* astar.query(opts): a Query of the search astar.search(opts) would run. */
+static int implicit_query(lua_State *L) {
+  irun r;
+  ictx *cx;
+  ijob *j;
+  lquery *q;
+  iquery *iq;
+  int p;
+  astar_params_init(&r.p);
+  r.within = -1;
+  readopts(L, &F_QUERY, &r);                         /* opts O_START .. O_KEY */
+  if (!lua_isnil(L, O_GOALS)) {                      /* the goals as they are now */
+    copylist(L, O_GOALS);
+    lua_replace(L, O_GOALS);
+  }
+  cx = newctx(L);                                    /* opts O_* cx */
+  j = (ijob *)lua_newuserdatauv(L, sizeof(ijob), 0); /* opts O_* cx job */
+  memset(j, 0, sizeof *j);
+  q = astar_newquery(L, &IMPLICIT_QUERY, sizeof(iquery), O_LAST + 1, 0, 0);
+  iq = IQ(q);
+  iq->run = r;
+  iq->run.cx = cx;
+  iq->j = j;
+  j->run = &iq->run;
+  astar_compat_getuservalue(L, -1);                  /* ... q uv */
+  for (p = P_START; p <= P_KEY; p++) {
+    lua_pushvalue(L, p);                             /* O_* and P_* agree */
+    lua_rawseti(L, -2, U_STATE + p);
+  }
+  lua_pushvalue(L, O_LAST + 2);
+  lua_rawseti(L, -2, U_STATE + P_JOB);
+  lua_pop(L, 1);                                     /* ... q */
+  return 1;
+}
+
 void astar_implicit_open(lua_State *L) {
   luaL_newmetatable(L, ASTAR_SEARCHCTX_MT);          /* core mt */
   lua_pushcfunction(L, ctx_gc);
@@ -590,4 +765,6 @@ void astar_implicit_open(lua_State *L) {
   lua_pushcfunction(L, protected_search);            /* core ctx fn */
   lua_pushcclosure(L, implicit_search, 2);           /* core search */
   lua_setfield(L, -2, "search");
+  lua_pushcfunction(L, implicit_query);
+  lua_setfield(L, -2, "query");
 }

@@ -1,7 +1,7 @@
 /***
 Time-sliced queries: a search that runs a bounded number of expansions per
 call, so that a game can spread long searches over several frames.
-Made by `grid:query` (and the `query` of other map kinds).
+Made by `grid:query`, `graph:query` and `astar.query`.
 @classmod Query
 */
 #include <stddef.h>
