@@ -35,6 +35,18 @@ int astar_checkrange(lua_State *L, const afn *f, int idx, const char *what, int 
 int astar_checkcoord(lua_State *L, const afn *f, int idx, const char *axis, int max);
 /* A cell value: number > 0 and finite, true (1) or false (0 = blocked). */
 double astar_checkcost(lua_State *L, const afn *f, int idx);
+/* The option whose value is on top, for error messages about the options
+** table at 'idx': a string of 'list' (returns its index), or a number. */
+int astar_optenum(lua_State *L, const afn *f, int idx, const char *name,
+                  const char *const list[]);
+double astar_optnum(lua_State *L, const afn *f, int idx, const char *name);
+/* Reads option 'k' (value on top) if it is one that every search shares:
+** weight, max_expansions, max_cost, partial, and within (when 'within' is
+** not NULL). Returns 1 if it was. */
+int astar_readparam(lua_State *L, const afn *f, int idx, const char *k, astar_params *p,
+                    double *within);
+/* Pushes nil, the formatted message and 'code' (an outcome); returns 3. */
+int astar_outcome(lua_State *L, const char *code, const char *fmt, ...);
 /* Converts a value at 'idx' to a cell cost; returns -1 if it is not one. */
 double astar_tocost(lua_State *L, int idx);
 /* The allocator the core gets, and its userdata. */
@@ -83,6 +95,17 @@ double *astar_path_graph(lua_State *L, int idx, size_t *n);
 
 /* Sets the cost of the Path at idx to the number on top, and pops it. */
 void astar_path_setcost(lua_State *L, int idx);
+
+/* A search's Lua callbacks: their thread and stack indices (0: none). */
+typedef struct lcall {
+  lua_State *L;
+  int cost;
+  int heur;
+} lcall;
+/* The grid cost trampoline (ud: an lcall): calls the cost callback for the
+** step (x1, y1) -> (x2, y2), 0-based; -1 if it forbids the step; raises on a
+** bad result. */
+double astar_grid_cost_cb(void *ud, int x1, int y1, int x2, int y2, double base);
 
 /* The Grid userdata (src/lua/grid.c). */
 typedef struct lgrid {

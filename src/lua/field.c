@@ -319,12 +319,6 @@ static int optdiag(lua_State *L, const afn *fn, int idx) {
   return astar_argerror(L, fn, idx, "option 'diagonal': invalid value '%s'", v);
 }
 
-static double optnum(lua_State *L, const afn *fn, int idx, const char *name) {
-  if (lua_type(L, -1) != LUA_TNUMBER)
-    astar_argerror(L, fn, idx, "option '%s': number expected, got %s", name,
-                   luaL_typename(L, -1));
-  return (double)lua_tonumber(L, -1);
-}
 
 /* Reads the options table at 'idx'; unknown names are errors. */
 static void readopts(lua_State *L, const afn *fn, int idx, dfopts *o) {
@@ -348,13 +342,13 @@ static void readopts(lua_State *L, const afn *fn, int idx, dfopts *o) {
                        luaL_typename(L, -1));
       o->cost_idx = -1;
     } else if (strcmp(k, "max_cost") == 0) {
-      double c = optnum(L, fn, idx, k);
+      double c = astar_optnum(L, fn, idx, k);
       if (!(c >= 0))    /* as find's */
         astar_argerror(L, fn, idx, "option 'max_cost': must be a non-negative number, "
                        "got %s", astar_fmtnum(buf, c));
       q->params.max_cost = c;
     } else if (strcmp(k, "scale") == 0) {
-      double s = optnum(L, fn, idx, k);
+      double s = astar_optnum(L, fn, idx, k);
       if (!(s > -HUGE_VAL && s < HUGE_VAL))
         astar_argerror(L, fn, idx, "option 'scale': must be a finite number, got %s",
                        astar_fmtnum(buf, s));
@@ -440,42 +434,7 @@ static void readsources(lua_State *L, const afn *fn, int idx, lfield *f) {
   }
 }
 
-/* What a field search with a Lua callback needs (see grid.c's lcall). */
-typedef struct lcall {
-  lua_State *L;
-  int cost;              /* stack index of the cost callback */
-} lcall;
 
-/* Same contract and messages as grid:find's cost callback; (x1, y1) ->
-** (x2, y2) is the forward step, toward the source. */
-static double cost_cb(void *ud, int x1, int y1, int x2, int y2, double base) {
-  const lcall *c = (const lcall *)ud;
-  lua_State *L = c->L;
-  double v;
-  int t;
-  lua_pushvalue(L, c->cost);
-  lua_pushinteger(L, x1 + 1);
-  lua_pushinteger(L, y1 + 1);
-  lua_pushinteger(L, x2 + 1);
-  lua_pushinteger(L, y2 + 1);
-  lua_pushnumber(L, (lua_Number)base);
-  lua_call(L, 5, 1);
-  t = lua_type(L, -1);
-  if (t == LUA_TNIL || (t == LUA_TBOOLEAN && !lua_toboolean(L, -1))) {
-    lua_pop(L, 1);
-    return -1.0;                                     /* forbidden */
-  }
-  v = t == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : -1.0;
-  if (!(v > 0 && v < HUGE_VAL)) {
-    char buf[32];
-    astar_error(L, "cost callback returned %s for the step (%d, %d) -> (%d, %d) "
-                "(expected a positive finite number, or false or nil to forbid it)",
-                t == LUA_TNUMBER ? astar_fmtnum(buf, (double)lua_tonumber(L, -1))
-                                 : luaL_typename(L, -1), x1 + 1, y1 + 1, x2 + 1, y2 + 1);
-  }
-  lua_pop(L, 1);
-  return v;
-}
 
 typedef struct dfjob {
   lgrid *lg;
@@ -492,7 +451,8 @@ static int protected_field(lua_State *L) {
   lcall c;
   c.L = L;
   c.cost = 2;
-  j->o->q.cost_fn = cost_cb;
+  c.heur = 0;
+  j->o->q.cost_fn = astar_grid_cost_cb;
   j->o->q.cost_ud = &c;
   j->rc = astar_grid_field(j->lg->g, j->lg->s, &j->o->q, j->f->next, j->f->dist, j->n);
   return 0;

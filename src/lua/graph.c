@@ -538,25 +538,7 @@ static const char *const ALGORITHMS[] = {"astar", "dijkstra", "bfs", "greedy",
                                          "bidirectional", NULL};
 static const char *const HEURISTICS[] = {"euclidean", "zero", NULL};
 
-static int optenum(lua_State *L, const afn *f, int idx, const char *name,
-                   const char *const list[]) {
-  int i;
-  const char *v;
-  if (lua_type(L, -1) != LUA_TSTRING)
-    astar_argerror(L, f, idx, "option '%s': string expected, got %s", name,
-                   luaL_typename(L, -1));
-  v = lua_tostring(L, -1);
-  for (i = 0; list[i] != NULL; i++)
-    if (strcmp(list[i], v) == 0) return i;
-  return astar_argerror(L, f, idx, "option '%s': invalid value '%s'", name, v);
-}
 
-static double optnum(lua_State *L, const afn *f, int idx, const char *name) {
-  if (lua_type(L, -1) != LUA_TNUMBER)
-    astar_argerror(L, f, idx, "option '%s': number expected, got %s", name,
-                   luaL_typename(L, -1));
-  return (double)lua_tonumber(L, -1);
-}
 
 /* The options of find / distance_field, read before the search starts. */
 typedef struct findopts {
@@ -592,13 +574,13 @@ static void readopts(lua_State *L, const afn *f, int idx, findopts *o, int field
                        luaL_typename(L, -1));
       o->cost_idx = -1;
     } else if (strcmp(k, "max_cost") == 0) {
-      double c = optnum(L, f, idx, k);
+      double c = astar_optnum(L, f, idx, k);
       if (!(c >= 0))
         astar_argerror(L, f, idx, "option 'max_cost': must be a non-negative number, "
                        "got %s", astar_fmtnum(buf, c));
       q->params.max_cost = c;
     } else if (field && strcmp(k, "scale") == 0) {
-      double s = optnum(L, f, idx, k);
+      double s = astar_optnum(L, f, idx, k);
       if (!(s > -HUGE_VAL && s < HUGE_VAL))
         astar_argerror(L, f, idx, "option 'scale': must be a finite number, got %s",
                        astar_fmtnum(buf, s));
@@ -606,43 +588,21 @@ static void readopts(lua_State *L, const afn *f, int idx, findopts *o, int field
       o->scale_set = 1;
     } else if (field) {
       astar_argerror(L, f, idx, "unknown option '%s'", k);
+    } else if (astar_readparam(L, f, idx, k, &q->params, &q->within)) {
+      o->weight_set = q->params.weight != 1.0;   /* weight, max_expansions, partial, within */
     } else if (strcmp(k, "algorithm") == 0) {
-      o->alg = optenum(L, f, idx, k, ALGORITHMS);
+      o->alg = astar_optenum(L, f, idx, k, ALGORITHMS);
     } else if (strcmp(k, "heuristic") == 0) {
       if (astar_iscallable(L, -1)) o->heur_idx = -1;   /* resolved below */
-      else q->heuristic = optenum(L, f, idx, k, HEURISTICS);
-    } else if (strcmp(k, "weight") == 0) {
-      double w = optnum(L, f, idx, k);
-      if (!(w >= 1.0 && w < HUGE_VAL))
-        astar_argerror(L, f, idx, "option 'weight': must be a finite number >= 1, got %s",
-                       astar_fmtnum(buf, w));
-      q->params.weight = w;
-      o->weight_set = w != 1.0;
-    } else if (strcmp(k, "max_expansions") == 0) {
-      double n = optnum(L, f, idx, k);
-      if (!(n >= 0 && n == floor(n) && n < 9007199254740992.0))
-        astar_argerror(L, f, idx, "option 'max_expansions': must be a non-negative "
-                       "integer, got %s", astar_fmtnum(buf, n));
-      q->params.max_expansions = (uint64_t)n;
-    } else if (strcmp(k, "within") == 0) {
-      double r = optnum(L, f, idx, k);
-      if (!(r >= 0 && r < HUGE_VAL))
-        astar_argerror(L, f, idx, "option 'within': must be a non-negative finite "
-                       "number, got %s", astar_fmtnum(buf, r));
-      q->within = r;
+      else q->heuristic = astar_optenum(L, f, idx, k, HEURISTICS);
     } else if (strcmp(k, "goals") == 0) {
       if (lua_type(L, -1) != LUA_TTABLE)
         astar_argerror(L, f, idx, "option 'goals': table expected, got %s",
                        luaL_typename(L, -1));
       o->goals_idx = -1;
-    } else if (strcmp(k, "partial") == 0) {
-      if (lua_type(L, -1) != LUA_TBOOLEAN)
-        astar_argerror(L, f, idx, "option 'partial': boolean expected, got %s",
-                       luaL_typename(L, -1));
-      q->params.partial = lua_toboolean(L, -1);
     } else if (strcmp(k, "on_change") == 0 && o->isquery) {
       static const char *const MODES[] = {"restart", "stale", NULL};
-      o->stale = optenum(L, f, idx, k, MODES);
+      o->stale = astar_optenum(L, f, idx, k, MODES);
     } else {
       astar_argerror(L, f, idx, "unknown option '%s'", k);
     }
@@ -692,13 +652,6 @@ static void readgoals(lua_State *L, const afn *f, int optidx, int gidx, lgraph *
   q->ngoals = (size_t)n;
 }
 
-/* What a search with Lua callbacks needs: the state, and the stack indices
-** of the callbacks in the protected frame that runs the search. */
-typedef struct lcall {
-  lua_State *L;
-  int cost;            /* stack index of the cost callback, or 0 */
-  int heur;            /* stack index of the heuristic callback, or 0 */
-} lcall;
 
 /* Trampolines: Lua errors escape from here by longjmp, through the core,
 ** which holds nothing that its search contexts do not own. */
@@ -824,15 +777,6 @@ static void pushpath(lua_State *L, lgraph *lg, astar_search *s, const findopts *
   }
 }
 
-static int outcome(lua_State *L, const char *code, const char *fmt, ...) {
-  va_list ap;
-  lua_pushnil(L);
-  va_start(ap, fmt);
-  lua_pushvfstring(L, fmt, ap);
-  va_end(ap);
-  lua_pushstring(L, code);
-  return 3;
-}
 
 /* Turns the status of a finished graph search into find's results. */
 static int report(lua_State *L, lgraph *lg, astar_search *s, const findopts *o, int rc,
@@ -844,9 +788,9 @@ static int report(lua_State *L, lgraph *lg, astar_search *s, const findopts *o, 
       return 1;
     case ASTAR_BLOCKED:
       if (astar_graph_node_state(lg->g, a) != ASTAR_GN_LIVE)
-        return outcome(L, "blocked", "start node %d is disabled", (int)a + 1);
-      if (q->goals != NULL) return outcome(L, "blocked", "every goal is disabled");
-      return outcome(L, "blocked", "goal node %d is disabled", (int)b + 1);
+        return astar_outcome(L, "blocked", "start node %d is disabled", (int)a + 1);
+      if (q->goals != NULL) return astar_outcome(L, "blocked", "every goal is disabled");
+      return astar_outcome(L, "blocked", "goal node %d is disabled", (int)b + 1);
     case ASTAR_NO_PATH:
     case ASTAR_LIMIT:
       if (q->params.partial) {
@@ -857,13 +801,13 @@ static int report(lua_State *L, lgraph *lg, astar_search *s, const findopts *o, 
         return 3;
       }
       if (q->goals != NULL)
-        return outcome(L, rc == ASTAR_NO_PATH ? "no_path" : "limit", "%s",
+        return astar_outcome(L, rc == ASTAR_NO_PATH ? "no_path" : "limit", "%s",
                        rc == ASTAR_NO_PATH ? "no path to any goal"
                                            : "search limit reached before a goal was found");
       if (rc == ASTAR_NO_PATH)
-        return outcome(L, "no_path", "no path from node %d to node %d", (int)a + 1,
+        return astar_outcome(L, "no_path", "no path from node %d to node %d", (int)a + 1,
                        (int)b + 1);
-      return outcome(L, "limit", "search limit reached before node %d was found",
+      return astar_outcome(L, "limit", "search limit reached before node %d was found",
                      (int)b + 1);
     default:
       return astar_raise(L, rc);

@@ -414,33 +414,8 @@ static const char *const DIAGONALS[] = {"no_corner_cutting", "never", "always",
 static const char *const HEURISTICS[] = {"octile", "manhattan", "euclidean",
                                          "chebyshev", "zero", NULL};
 
-static int optenum(lua_State *L, const afn *f, int idx, const char *name,
-                   const char *const list[]) {
-  int i;
-  const char *v;
-  if (lua_type(L, -1) != LUA_TSTRING)
-    astar_argerror(L, f, idx, "option '%s': string expected, got %s", name,
-                   luaL_typename(L, -1));
-  v = lua_tostring(L, -1);
-  for (i = 0; list[i] != NULL; i++)
-    if (strcmp(list[i], v) == 0) return i;
-  return astar_argerror(L, f, idx, "option '%s': invalid value '%s'", name, v);
-}
 
-static double optnum(lua_State *L, const afn *f, int idx, const char *name) {
-  if (lua_type(L, -1) != LUA_TNUMBER)
-    astar_argerror(L, f, idx, "option '%s': number expected, got %s", name,
-                   luaL_typename(L, -1));
-  return (double)lua_tonumber(L, -1);
-}
 
-/* What a search with Lua callbacks needs: the state, and the stack indices
-** of the callbacks in the protected frame that runs the search. */
-typedef struct lcall {
-  lua_State *L;
-  int cost;            /* stack index of the cost callback, or 0 */
-  int heur;            /* stack index of the heuristic callback, or 0 */
-} lcall;
 
 /* The options of grid:find, read before the search starts. */
 typedef struct findopts {
@@ -460,47 +435,24 @@ static void readopts(lua_State *L, const afn *f, int idx, findopts *o) {
   lua_pushnil(L);
   while (lua_next(L, idx)) {                         /* key value */
     const char *k;
-    char buf[32];
     if (lua_type(L, -2) != LUA_TSTRING)
       astar_argerror(L, f, idx, "option names must be strings, got %s",
                      luaL_typename(L, -2));
     k = lua_tostring(L, -2);
-    if (strcmp(k, "algorithm") == 0) {
-      q->params.algorithm = optenum(L, f, idx, k, ALGORITHMS);
+    if (astar_readparam(L, f, idx, k, &q->params, &q->within)) {
+      /* weight, max_expansions, max_cost, partial, within */
+    } else if (strcmp(k, "algorithm") == 0) {
+      q->params.algorithm = astar_optenum(L, f, idx, k, ALGORITHMS);
     } else if (strcmp(k, "diagonal") == 0) {
-      q->diagonal = optenum(L, f, idx, k, DIAGONALS);
+      q->diagonal = astar_optenum(L, f, idx, k, DIAGONALS);
     } else if (strcmp(k, "heuristic") == 0) {
       if (astar_iscallable(L, -1)) o->heur_idx = -1;   /* resolved below */
-      else q->heuristic = optenum(L, f, idx, k, HEURISTICS);
+      else q->heuristic = astar_optenum(L, f, idx, k, HEURISTICS);
     } else if (strcmp(k, "cost") == 0) {
       if (!astar_iscallable(L, -1))
         astar_argerror(L, f, idx, "option 'cost': function expected, got %s",
                        luaL_typename(L, -1));
       o->cost_idx = -1;
-    } else if (strcmp(k, "weight") == 0) {
-      double w = optnum(L, f, idx, k);
-      if (!(w >= 1.0 && w < HUGE_VAL))
-        astar_argerror(L, f, idx, "option 'weight': must be a finite number >= 1, got %s",
-                       astar_fmtnum(buf, w));
-      q->params.weight = w;
-    } else if (strcmp(k, "max_expansions") == 0) {
-      double n = optnum(L, f, idx, k);
-      if (!(n >= 0 && n == floor(n) && n <= 9007199254740992.0))
-        astar_argerror(L, f, idx, "option 'max_expansions': must be an integer in "
-                       "[0, 2^53], got %s", astar_fmtnum(buf, n));
-      q->params.max_expansions = (uint64_t)n;
-    } else if (strcmp(k, "max_cost") == 0) {
-      double c = optnum(L, f, idx, k);
-      if (!(c >= 0))
-        astar_argerror(L, f, idx, "option 'max_cost': must be a non-negative number, "
-                       "got %s", astar_fmtnum(buf, c));
-      q->params.max_cost = c;
-    } else if (strcmp(k, "within") == 0) {
-      double r = optnum(L, f, idx, k);
-      if (!(r >= 0 && r < HUGE_VAL))
-        astar_argerror(L, f, idx, "option 'within': must be a non-negative finite "
-                       "number, got %s", astar_fmtnum(buf, r));
-      q->within = r;
     } else if (strcmp(k, "goals") == 0) {
       if (lua_type(L, -1) != LUA_TTABLE)
         astar_argerror(L, f, idx, "option 'goals': table expected, got %s",
@@ -508,12 +460,7 @@ static void readopts(lua_State *L, const afn *f, int idx, findopts *o) {
       o->goals_idx = -1;
     } else if (strcmp(k, "on_change") == 0 && o->isquery) {
       static const char *const MODES[] = {"restart", "stale", NULL};
-      o->stale = optenum(L, f, idx, k, MODES);
-    } else if (strcmp(k, "partial") == 0) {
-      if (lua_type(L, -1) != LUA_TBOOLEAN)
-        astar_argerror(L, f, idx, "option 'partial': boolean expected, got %s",
-                       luaL_typename(L, -1));
-      q->params.partial = lua_toboolean(L, -1);
+      o->stale = astar_optenum(L, f, idx, k, MODES);
     } else {
       astar_argerror(L, f, idx, "unknown option '%s'", k);
     }
@@ -554,7 +501,7 @@ static void readgoals(lua_State *L, const afn *f, int optidx, int gidx, lgrid *l
 
 /* Trampolines: Lua errors escape from here by longjmp, through the core,
 ** which holds nothing that its search context does not own. */
-static double cost_cb(void *ud, int x1, int y1, int x2, int y2, double base) {
+double astar_grid_cost_cb(void *ud, int x1, int y1, int x2, int y2, double base) {
   const lcall *c = (const lcall *)ud;
   lua_State *L = c->L;
   double v;
@@ -620,7 +567,7 @@ static int protected_find(lua_State *L) {
   c.L = L;
   c.cost = j->o->cost_idx ? 2 : 0;
   c.heur = j->o->heur_idx ? 3 : 0;
-  if (c.cost) { j->o->q.cost_fn = cost_cb; j->o->q.cost_ud = &c; }
+  if (c.cost) { j->o->q.cost_fn = astar_grid_cost_cb; j->o->q.cost_ud = &c; }
   if (c.heur) { j->o->q.h_fn = heur_cb; j->o->q.h_ud = &c; }
   j->rc = astar_grid_find(j->lg->g, j->lg->s, &j->o->q, j->sx, j->sy, j->gx, j->gy);
   return 0;
@@ -652,15 +599,6 @@ static void pushpath(lua_State *L, lgrid *lg, astar_search *s, const astar_grid_
   }
 }
 
-static int outcome(lua_State *L, const char *code, const char *fmt, ...) {
-  va_list ap;
-  lua_pushnil(L);
-  va_start(ap, fmt);
-  lua_pushvfstring(L, fmt, ap);
-  va_end(ap);
-  lua_pushstring(L, code);
-  return 3;
-}
 
 /* Turns the status of a finished grid search into find's results. */
 static int report(lua_State *L, lgrid *lg, astar_search *s, const astar_grid_query *q,
@@ -671,9 +609,9 @@ static int report(lua_State *L, lgrid *lg, astar_search *s, const astar_grid_que
       return 1;
     case ASTAR_BLOCKED:
       if (astar_grid_get(lg->g, sx, sy) <= 0)
-        return outcome(L, "blocked", "start (%d, %d) is blocked", sx + 1, sy + 1);
-      if (q->goals != NULL) return outcome(L, "blocked", "every goal is blocked");
-      return outcome(L, "blocked", "goal (%d, %d) is blocked", gx + 1, gy + 1);
+        return astar_outcome(L, "blocked", "start (%d, %d) is blocked", sx + 1, sy + 1);
+      if (q->goals != NULL) return astar_outcome(L, "blocked", "every goal is blocked");
+      return astar_outcome(L, "blocked", "goal (%d, %d) is blocked", gx + 1, gy + 1);
     case ASTAR_NO_PATH:
     case ASTAR_LIMIT:
       if (q->params.partial) {
@@ -684,13 +622,13 @@ static int report(lua_State *L, lgrid *lg, astar_search *s, const astar_grid_que
         return 3;
       }
       if (q->goals != NULL)
-        return outcome(L, rc == ASTAR_NO_PATH ? "no_path" : "limit", "%s",
+        return astar_outcome(L, rc == ASTAR_NO_PATH ? "no_path" : "limit", "%s",
                        rc == ASTAR_NO_PATH ? "no path to any goal"
                                            : "search limit reached before a goal was found");
       if (rc == ASTAR_NO_PATH)
-        return outcome(L, "no_path", "no path from (%d, %d) to (%d, %d)", sx + 1, sy + 1,
+        return astar_outcome(L, "no_path", "no path from (%d, %d) to (%d, %d)", sx + 1, sy + 1,
                        gx + 1, gy + 1);
-      return outcome(L, "limit", "search limit reached before (%d, %d) was found",
+      return astar_outcome(L, "limit", "search limit reached before (%d, %d) was found",
                      gx + 1, gy + 1);
     default:
       return astar_raise(L, rc);
@@ -808,7 +746,7 @@ static int gq_begin(lua_State *L, lquery *q) {
   (void)L;
   g->q = g->base;
   if (g->ngoals) g->q.goals = g->goals;
-  if (g->c.cost) { g->q.cost_fn = cost_cb; g->q.cost_ud = &g->c; }
+  if (g->c.cost) { g->q.cost_fn = astar_grid_cost_cb; g->q.cost_ud = &g->c; }
   if (g->c.heur) { g->q.h_fn = heur_cb; g->q.h_ud = &g->c; }
   rc = astar_grid_prepare(g->lg->g, &g->q, g->sx, g->sy, g->gx, g->gy, &start, &goal);
   if (rc != 0) return rc;
@@ -987,22 +925,22 @@ static int grid_to_path(lua_State *L) {
     }
     c = astar_grid_get(lg->g, x, y);
     if (c <= 0)
-      return outcome(L, "blocked", "point %d (%d, %d) is blocked", i + 1, x + 1, y + 1);
+      return astar_outcome(L, "blocked", "point %d (%d, %d) is blocked", i + 1, x + 1, y + 1);
     if (i > 0 && x != px && y != py) {
       int a = astar_grid_get(lg->g, x, py) > 0, b = astar_grid_get(lg->g, px, y) > 0;
       if ((policy == ASTAR_DIAG_NO_CORNER_CUTTING && !(a && b)) ||
           (policy == ASTAR_DIAG_ONE_OBSTACLE && !(a || b)))
-        return outcome(L, "blocked", "step %d -> %d cuts a blocked corner", i, i + 1);
+        return astar_outcome(L, "blocked", "step %d -> %d cuts a blocked corner", i, i + 1);
     }
     if (i > 0) {
       double step = (x != px && y != py) ? c * 1.4142135623730951 : c;
       if (cb) {                     /* the caller's prices, as find's 'cost' option */
         lcall lc;
         lc.L = L; lc.cost = 4; lc.heur = 0;
-        step = cost_cb(&lc, px, py, x, y, step);
+        step = astar_grid_cost_cb(&lc, px, py, x, y, step);
         if (lg->g == NULL) astar_error(L, "attempt to use a closed grid");
         if (step < 0)
-          return outcome(L, "blocked", "step %d -> %d is forbidden by the cost callback",
+          return astar_outcome(L, "blocked", "step %d -> %d is forbidden by the cost callback",
                          i, i + 1);
       }
       cost += step;
