@@ -11,24 +11,9 @@ local COSTS = { 1, 1, 1, 2, 3, 0.5, 1.25 }
 local MAX_REPORT = 6
 local floor = math.floor
 
-local function report(fails, total)
-  if #fails > 0 then
-    local shown = {}
-    for i = 1, math.min(#fails, MAX_REPORT) do shown[i] = fails[i] end
-    error(("%d of %d checks failed; the first ones:\n\n%s"):format(#fails, total,
-      table.concat(shown, "\n\n")), 0)
-  end
-end
+local function report(fails, total) return H.report(fails, total, MAX_REPORT) end
 
-local function open_cells(cells, w, h)
-  local open = {}
-  for y = 1, h do
-    for x = 1, w do
-      if cells[y][x] then open[#open + 1] = { x, y } end
-    end
-  end
-  return open
-end
+local open_cells = H.open_cells
 
 -- Random grids with a few queries each; mostly walkable ends.
 local function make_cases(seed, n, maxw)

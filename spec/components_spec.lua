@@ -12,14 +12,7 @@ local MAX_REPORT = 6
 local function outcome(_, msg, code) return code, tostring(msg) end
 local floor = math.floor
 
-local function report(fails, total)
-  if #fails > 0 then
-    local shown = {}
-    for i = 1, math.min(#fails, MAX_REPORT) do shown[i] = fails[i] end
-    error(("%d of %d checks failed; the first ones:\n\n%s"):format(#fails, total,
-      table.concat(shown, "\n\n")), 0)
-  end
-end
+local function report(fails, total) return H.report(fails, total, MAX_REPORT) end
 
 -- Compares the grid's labels with the reference for policy `pol`; nil or a problem.
 local function check_grid(grid, cells, w, h, pol, rng, ask_count)

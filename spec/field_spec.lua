@@ -13,14 +13,7 @@ local MAX_REPORT = 6
 local floor = math.floor
 local COSTS = { 1, 1, 1, 2, 3, 0.5, 1.25 }
 
-local function report(fails, total)
-  if #fails > 0 then
-    local shown = {}
-    for i = 1, math.min(#fails, MAX_REPORT) do shown[i] = fails[i] end
-    error(("%d of %d checks failed; the first ones:\n\n%s"):format(#fails, total,
-      table.concat(shown, "\n\n")), 0)
-  end
-end
+local function report(fails, total) return H.report(fails, total, MAX_REPORT) end
 
 local function step_hash(seed, x1, y1, x2, y2)
   local v = (seed * 7919 + x1 * 104729 + y1 * 1299709 + x2 * 15485863 + y2 * 32452843) % 2147483647

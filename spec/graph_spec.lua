@@ -10,14 +10,7 @@ local NAN, INF = 0 / 0, math.huge
 local MAX_REPORT = 6
 local floor = math.floor
 
-local function report(fails, total)
-  if #fails > 0 then
-    local shown = {}
-    for i = 1, math.min(#fails, MAX_REPORT) do shown[i] = fails[i] end
-    error(("%d of %d checks failed; the first ones:\n\n%s"):format(#fails, total,
-      table.concat(shown, "\n\n")), 0)
-  end
-end
+local function report(fails, total) return H.report(fails, total, MAX_REPORT) end
 
 local new_graph = H.new_graph
 -- Replays H.random_graph's operations on a library graph.

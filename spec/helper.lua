@@ -1148,4 +1148,28 @@ function H.build_graph(ops, directed)
 end
 
 
+---------------------------------------------------------------------------------------------------
+-- Specs collect failures and report the first few together.
+
+-- Raises "N of M checks failed" with the first `most` (default 6) failure texts.
+function H.report(fails, total, most)
+  if #fails > 0 then
+    local shown = {}
+    for i = 1, math.min(#fails, most or 6) do shown[i] = fails[i] end
+    error(("%d of %d checks failed; the first ones:\n\n%s"):format(#fails, total,
+      table.concat(shown, "\n\n")), 0)
+  end
+end
+
+-- The walkable cells {x, y} of a cells[y][x] description.
+function H.open_cells(cells, w, h)
+  local open = {}
+  for y = 1, h do
+    for x = 1, w do
+      if cells[y][x] then open[#open + 1] = { x, y } end
+    end
+  end
+  return open
+end
+
 return H

@@ -9,14 +9,7 @@ local NAN, INF = 0 / 0, math.huge
 local MAX_REPORT = 6
 local floor, sqrt = math.floor, math.sqrt
 
-local function report(fails, total)
-  if #fails > 0 then
-    local shown = {}
-    for i = 1, math.min(#fails, MAX_REPORT) do shown[i] = fails[i] end
-    error(("%d of %d checks failed; the first ones:\n\n%s"):format(#fails, total,
-      table.concat(shown, "\n\n")), 0)
-  end
-end
+local function report(fails, total) return H.report(fails, total, MAX_REPORT) end
 
 local function search(t)
   assert(type(astar.search) == "function", "astar.search is not available")

@@ -18,24 +18,9 @@ local N_GRIDS = tonumber(os.getenv("ASTAR_QUERY_GRIDS") or "") or 250
 local MAX_REPORT = tonumber(os.getenv("ASTAR_MAX_REPORT") or "") or 6
 local STATUSES = { running = true, found = true, partial = true, none = true }
 
-local function report(fails, total)
-  if #fails > 0 then
-    local shown = {}
-    for i = 1, math.min(#fails, MAX_REPORT) do shown[i] = fails[i] end
-    error(("%d of %d checks failed; the first ones:\n\n%s"):format(#fails, total,
-      table.concat(shown, "\n\n")), 0)
-  end
-end
+local function report(fails, total) return H.report(fails, total, MAX_REPORT) end
 
-local function open_cells(cells, w, h)
-  local open = {}
-  for y = 1, h do
-    for x = 1, w do
-      if cells[y][x] then open[#open + 1] = { x, y } end
-    end
-  end
-  return open
-end
+local open_cells = H.open_cells
 
 -- A deterministic hash of a step, in [0, 1).
 local function step_hash(seed, x1, y1, x2, y2)
