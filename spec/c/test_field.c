@@ -14,31 +14,7 @@
 #include <string.h>
 #include "astar.h"
 
-static int failures = 0, checks = 0;
-
-#define CHECK(cond) do { checks++; if (!(cond)) { failures++; \
-  fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); } } while (0)
-
-typedef struct counting {
-  long calls, fail_at, live;
-} counting;
-
-static void *test_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
-  counting *c = (counting *)ud;
-  (void)osize;
-  if (nsize == 0) {
-    if (ptr != NULL) c->live--;
-    free(ptr);
-    return NULL;
-  }
-  if (++c->calls == c->fail_at) return NULL;
-  if (ptr == NULL) {
-    void *p = malloc(nsize);
-    if (p != NULL) c->live++;
-    return p;
-  }
-  return realloc(ptr, nsize);
-}
+#include "harness.h"
 
 static unsigned long rs = 12345;
 static int rnd(int n) {
