@@ -49,6 +49,37 @@ astar.grid = setmetatable({
 })
 
 astar.graph = core.graph_new
+
+--- Navigation meshes.
+-- `astar.navmesh{vertices = {x1, y1, ...}, polygons = {{1, 2, 3}, ...}}` makes a
+-- mesh of convex polygons; the builders below make one from a grid or from an
+-- outline with holes.
+-- @section navmesh
+
+--- A mesh of a grid's walkable cells (see `NavMesh`).
+-- @function navmesh.from_grid
+-- @tparam Grid grid
+-- @tparam[opt] table opts `tile`: the size of a cell (default 1)
+-- @treturn NavMesh
+
+--- A mesh of the area inside `outline` and outside every hole: ear clipping
+-- with holes bridged to the outline, then triangles merged into convex
+-- polygons (Hertel-Mehlhorn).
+-- @function navmesh.from_polygons
+-- @tparam table outline `{x1, y1, x2, y2, ...}`, either orientation
+-- @tparam[opt] table holes a list of such lists
+-- @treturn NavMesh
+local function from_polygons(outline, holes)
+  return core.navmesh_new(require("astar.navmesh").from_polygons(outline, holes))
+end
+
+astar.navmesh = setmetatable({
+  new = core.navmesh_new,
+  from_grid = core.navmesh_from_grid,
+  from_polygons = from_polygons,
+}, {
+  __call = function(_, ...) return core.navmesh_new(...) end,
+})
 astar.scheduler = scheduler.new
 astar.await = scheduler.await
 astar.load_scenarios = movingai.load_scenarios

@@ -620,4 +620,155 @@ int astar_grid_components(astar_grid *g, int diagonal, uint32_t *count);
 int astar_grid_component(astar_grid *g, int diagonal, int x, int y, uint32_t *label);
 
 
+/* ===================================================================== */
+/* Navigation meshes (src/core/navmesh.c)                                */
+/* ===================================================================== */
+/*
+** A navigation mesh: convex polygons over shared vertices. Polygons are
+** neighbours when they share a whole edge (a portal); an edge that no other
+** polygon shares is a wall. Every polygon has a cost (a multiplier of the
+** distance walked inside it, > 0) and 32 flag bits; a query uses a polygon
+** when (flags & include) != 0 and (flags & exclude) == 0 (default flags 1,
+** include all, exclude none: flags 0 closes a polygon).
+**
+** SEARCH. The engine searches the portals. A portal's node carries a point
+** on the portal: the one that minimises (distance from the parent's point) +
+** (distance to the goal), so the cost of a step is the length of a real
+** straight segment inside the polygon crossed, times its cost. The found
+** polygon corridor is then straightened by the funnel algorithm; with a
+** radius every wall vertex of the corridor is a disc the path goes around
+** (tangents and arcs), and portals and polygon crossings narrower than 2r
+** are closed to the search.
+*/
+typedef struct astar_navmesh astar_navmesh;
+
+/* Why a navmesh was rejected (astar_navmesh_new's 'why'); indices 0-based. */
+enum {
+  ASTAR_NM_FEW = 1,     /* polygon has fewer than 3 vertices */
+  ASTAR_NM_INDEX,       /* polygon: vertex index out of range */
+  ASTAR_NM_REPEAT,      /* polygon: vertex appears twice */
+  ASTAR_NM_DEGENERATE,  /* polygon has (almost) no area */
+  ASTAR_NM_CONCAVE,     /* polygon not convex at 'vertex' */
+  ASTAR_NM_DUPLICATE,   /* polygon repeats polygon 'other' */
+  ASTAR_NM_OVERLAP,     /* polygon and 'other' both have edge vertex -> vertex2:
+                        ** they overlap */
+  ASTAR_NM_NONMANIFOLD, /* edge vertex - vertex2 is shared by 3 or more polygons */
+  ASTAR_NM_TJUNCTION,   /* 'vertex' of polygon 'other' lies inside the wall edge
+                        ** vertex -> vertex2 of polygon along a collinear edge */
+  ASTAR_NM_COORD        /* vertex coordinate not finite */
+};
+typedef struct astar_navmesh_problem {
+  int why;
+  uint32_t polygon, other, vertex, vertex2;
+} astar_navmesh_problem;
+
+/*
+** Builds a mesh from nv vertices xy[2i], xy[2i+1] and np polygons; polygon
+** p's vertex indices are idx[start[p] .. start[p+1]-1] (0-based, either
+** orientation). Vertices with identical coordinates are one vertex. Returns
+** 0, ASTAR_ENOMEM, or ASTAR_EINVAL with *problem saying why (problem may be
+** NULL).
+*/
+int astar_navmesh_new(astar_navmesh **out, const double *xy, uint32_t nv,
+                      const uint32_t *start, const uint32_t *idx, uint32_t np,
+                      astar_navmesh_problem *problem, astar_alloc alloc, void *ud);
+/*
+** A mesh of the walkable cells of 'g': cells are merged greedily into
+** rectangles of equal cost (each polygon's cost is its cells'), and each
+** rectangle gets the corners of its neighbours that lie on its sides as
+** vertices (no T-junctions). Cell (x, y) (0-based) covers [x, x+1] x [y, y+1]
+** times 'tile'. If cell_poly is not NULL it receives w*h polygon indices
+** (ASTAR_NONE for blocked cells), row by row.
+*/
+int astar_navmesh_from_grid(astar_navmesh **out, const astar_grid *g, double tile,
+                            uint32_t *cell_poly, astar_alloc alloc, void *ud);
+void astar_navmesh_free(astar_navmesh *m);      /* NULL is accepted */
+uint32_t astar_navmesh_npolygons(const astar_navmesh *m);
+uint32_t astar_navmesh_nvertices(const astar_navmesh *m);
+uint32_t astar_navmesh_nportals(const astar_navmesh *m);
+const double *astar_navmesh_xy(const astar_navmesh *m);
+/* Polygon p's vertices (counter-clockwise: x right, y up) as *n indices. */
+const uint32_t *astar_navmesh_polygon(const astar_navmesh *m, uint32_t p, uint32_t *n);
+/* Polygon p's neighbours across its edges (edge i goes from vertex i to
+** i+1): ASTAR_NONE for walls; *n of them. */
+const uint32_t *astar_navmesh_neighbours(const astar_navmesh *m, uint32_t p, uint32_t *n);
+double astar_navmesh_cost(const astar_navmesh *m, uint32_t p);
+uint32_t astar_navmesh_flags(const astar_navmesh *m, uint32_t p);
+void astar_navmesh_set_cost(astar_navmesh *m, uint32_t p, double cost);  /* > 0, finite */
+void astar_navmesh_set_flags(astar_navmesh *m, uint32_t p, uint32_t flags);
+uint64_t astar_navmesh_version(const astar_navmesh *m);
+size_t astar_navmesh_allocs(const astar_navmesh *m);
+void astar_navmesh_bounds(const astar_navmesh *m, double *box);   /* x0, y0, x1, y1 */
+/* The polygon that contains (x, y) (on an edge: one of the two), through a
+** bucket grid over the polygons' boxes; ASTAR_NONE if none. */
+uint32_t astar_navmesh_locate(const astar_navmesh *m, double x, double y);
+/* The point of the mesh closest to (x, y) into *nx, *ny; returns its polygon
+** (ASTAR_NONE only for an empty mesh). */
+uint32_t astar_navmesh_nearest(const astar_navmesh *m, double x, double y,
+                               double *nx, double *ny);
+/* Distance from (x, y) to the nearest wall edge (HUGE_VAL if none). */
+double astar_navmesh_clearance(const astar_navmesh *m, double x, double y);
+/*
+** Walks the segment (x0, y0) -> (x1, y1) across the mesh from the polygon of
+** (x0, y0), through polygons allowed by include/exclude. Returns 1 if the
+** whole segment stays on them; 0 with the point where it leaves in *hx, *hy
+** and the last polygon in *hpoly; -1 if (x0, y0) is not on an allowed
+** polygon.
+*/
+int astar_navmesh_raycast(const astar_navmesh *m, double x0, double y0, double x1,
+                          double y1, uint32_t include, uint32_t exclude,
+                          double *hx, double *hy, uint32_t *hpoly);
+
+/* A user cost for crossing polygon 'poly' toward 'next' (ASTAR_NONE: the
+** goal is in 'poly'), whose built-in cost is 'base' (length * polygon cost):
+** returns a cost >= 0, or a negative number to forbid the step. */
+typedef double (*astar_navmesh_cost_fn)(void *ud, uint32_t poly, uint32_t next, double base);
+
+/* A navmesh query: fill it with astar_navmesh_query_init; free its buffers
+** with astar_navmesh_query_free (they are reused from find to find). */
+typedef struct astar_navmesh_query {
+  double radius;           /* >= 0, finite; default 0 */
+  uint32_t include, exclude;
+  astar_params params;
+  astar_navmesh_cost_fn cost_fn;  /* optional user cost */
+  void *cost_ud;
+  /* filled by prepare and result: */
+  astar_domain domain;
+  astar_navmesh *mesh;
+  double sx, sy, gx, gy, R, hscale;
+  uint32_t spoly, gpoly;
+  int blocked;             /* after ASTAR_BLOCKED: 1 start, 2 goal */
+  int blocked_why;         /* 0 off the mesh, 1 closed by flags, 2 too close to a wall */
+  double *pt;  size_t cpt;     /* a point per node (2 doubles) */
+  double *out; size_t cout;    /* result points, 2 doubles each */
+  uint32_t *corr; size_t ccorr; /* result corridor (polygons), then portals */
+  size_t ncorr;
+  double clear;                 /* with a radius: the path's distance to the walls */
+  double *ctr; size_t cctr;     /* funnel scratch */
+} astar_navmesh_query;
+
+void astar_navmesh_query_init(astar_navmesh_query *q);
+void astar_navmesh_query_free(astar_navmesh_query *q);
+/*
+** Makes q->domain describe a search on 'm' from (sx, sy) to (gx, gy) and
+** sets the engine's start and goal nodes. Returns 0, ASTAR_BLOCKED (start
+** or goal off the allowed mesh, or closer than the radius to a wall: see
+** q->blocked), ASTAR_EINVAL or ASTAR_ENOMEM.
+*/
+int astar_navmesh_prepare(astar_navmesh *m, astar_navmesh_query *q, double sx, double sy,
+                          double gx, double gy, uint32_t *start, uint32_t *goal);
+/* prepare + astar_search_run. */
+int astar_navmesh_find(astar_navmesh *m, astar_search *s, astar_navmesh_query *q,
+                       double sx, double sy, double gx, double gy);
+/*
+** After a search that found the goal: the straightened path into *pts
+** (2 doubles a point, start first, owned by q) and its cost into *cost
+** (lengths inside each polygon times its cost, or what cost_fn says);
+** q->corr[0 .. q->ncorr-1] is then the polygon corridor. Returns the number
+** of points, or ASTAR_ENOMEM / ASTAR_ECALLBACK (negative).
+*/
+long astar_navmesh_result(astar_navmesh_query *q, astar_search *s, const double **pts,
+                          double *cost);
+
+
 #endif

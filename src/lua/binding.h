@@ -11,6 +11,7 @@
 #define ASTAR_PATH_MT "astar.Path"
 #define ASTAR_GRAPH_MT "astar.Graph"
 #define ASTAR_FIELD_MT "astar.Field"
+#define ASTAR_NAVMESH_MT "astar.NavMesh"
 
 /* Which function is checking its arguments, for error messages that are the
 ** same on every VM: 'self' is 1 for methods (self is not counted). */
@@ -58,8 +59,10 @@ int astar_raise(lua_State *L, int status);
 enum {
   ASTAR_PATH_GRID = 0,   /* 2 numbers a point: x, y (1-based integers) */
   ASTAR_PATH_GRAPH,      /* 3 numbers a point: node id (1-based), x, y (NaN: no position) */
-  ASTAR_PATH_VALUES      /* 1 number a point: index into the path's user value table,
+  ASTAR_PATH_VALUES,     /* 1 number a point: index into the path's user value table,
                          ** which holds the Lua node values (implicit graphs) */
+  ASTAR_PATH_MESH        /* 2 numbers a point: x, y; the user value is the corridor,
+                         ** a list of polygon indices (navmeshes) */
 };
 
 /*
@@ -197,5 +200,6 @@ void astar_grid_open(lua_State *L);
 void astar_graph_open(lua_State *L);     /* src/lua/graph.c */
 void astar_field_open(lua_State *L);     /* src/lua/field.c */
 void astar_implicit_open(lua_State *L);  /* src/lua/implicit.c */
+void astar_navmesh_open(lua_State *L);   /* src/lua/navmesh.c */
 
 #endif

@@ -25,7 +25,7 @@ struct lpath {
   double v[1];           /* n * stride numbers (struct hack sized at creation) */
 };
 
-static const int STRIDE[] = {2, 3, 1};
+static const int STRIDE[] = {2, 3, 1, 2};
 
 static const afn F_GET = {"get", 1};
 
@@ -94,6 +94,10 @@ static int pushpoint(lua_State *L, int pidx, const lpath *p, size_t i) {
     case ASTAR_PATH_GRAPH:
       lua_pushinteger(L, (lua_Integer)v[0]);
       return 1;
+    case ASTAR_PATH_MESH:
+      lua_pushnumber(L, (lua_Number)v[0]);
+      lua_pushnumber(L, (lua_Number)v[1]);
+      return 2;
     default:
       astar_compat_getuservalue(L, pidx);
       lua_rawgeti(L, -1, (int)v[0]);
@@ -108,6 +112,9 @@ static void pushxy(lua_State *L, const lpath *p, size_t i) {
   if (p->kind == ASTAR_PATH_GRID) {
     lua_pushinteger(L, (lua_Integer)v[0]);
     lua_pushinteger(L, (lua_Integer)v[1]);
+  } else if (p->kind == ASTAR_PATH_MESH) {
+    lua_pushnumber(L, (lua_Number)v[0]);
+    lua_pushnumber(L, (lua_Number)v[1]);
   } else if (v[1] == v[1]) {
     lua_pushnumber(L, (lua_Number)v[1]);
     lua_pushnumber(L, (lua_Number)v[2]);
@@ -211,12 +218,11 @@ static int path_table(lua_State *L) {
   size_t i;
   lua_createtable(L, (int)p->n, 0);
   for (i = 0; i < p->n; i++) {
-    if (p->kind == ASTAR_PATH_GRID) {
+    if (p->kind == ASTAR_PATH_GRID || p->kind == ASTAR_PATH_MESH) {
       lua_createtable(L, 0, 2);
-      lua_pushinteger(L, (lua_Integer)p->v[2 * i]);
+      pushxy(L, p, i);
+      lua_setfield(L, -3, "y");
       lua_setfield(L, -2, "x");
-      lua_pushinteger(L, (lua_Integer)p->v[2 * i + 1]);
-      lua_setfield(L, -2, "y");
     } else {
       pushpoint(L, 1, p, i);
     }
@@ -259,6 +265,26 @@ static int path_positions(lua_State *L) {
   return path_flat(L);
 }
 
+/***
+The polygons a navmesh path crosses, start's first: `{p1, p2, ...}` (a new
+table). Other paths have none (an error).
+@function Path:corridor
+@treturn table
+*/
+static int path_corridor(lua_State *L) {
+  lpath *p = checkpath(L, "corridor");
+  size_t i, n;
+  if (p->kind != ASTAR_PATH_MESH) astar_error(L, "corridor: only navmesh paths have one");
+  astar_compat_getuservalue(L, 1);
+  n = (size_t)lua_rawlen(L, -1);
+  lua_createtable(L, (int)n, 0);
+  for (i = 1; i <= n; i++) {
+    lua_rawgeti(L, -2, (int)i);
+    lua_rawseti(L, -2, (int)i);
+  }
+  return 1;
+}
+
 static int path_tostring(lua_State *L) {
   lpath *p = checkpath(L, "__tostring");
   char buf[32];
@@ -275,6 +301,7 @@ static const luaL_Reg path_methods[] = {
   {"table", path_table},
   {"stats", path_stats},
   {"positions", path_positions},
+  {"corridor", path_corridor},
   {NULL, NULL}
 };
 

@@ -1,0 +1,851 @@
+/*
+** navmesh.c - the NavMesh userdata: convex polygons, searched over their
+** portals and straightened by the funnel algorithm (src/core/navmesh.c).
+*/
+/***
+Navigation meshes: walkable convex polygons, any-angle paths across them.
+@classmod NavMesh
+*/
+#include <math.h>
+#include <string.h>
+#include "binding.h"
+
+typedef struct lmesh {
+  astar_navmesh *m;        /* NULL once closed */
+  astar_search *s;         /* created on first use */
+  astar_navmesh_query q;   /* find's query: its buffers are reused */
+  int busy;
+} lmesh;
+
+static const afn F_NEW = {"navmesh", 0};
+static const afn F_GRID = {"from_grid", 0};
+static const afn F_FIND = {"find", 1};
+static const afn F_LOCATE = {"locate", 1};
+static const afn F_NEAREST = {"nearest", 1};
+static const afn F_RAYCAST = {"raycast", 1};
+static const afn F_CLEAR = {"clearance", 1};
+static const afn F_SETCOST = {"set_cost", 1};
+static const afn F_COST = {"cost", 1};
+static const afn F_SETFLAGS = {"set_flags", 1};
+static const afn F_FLAGS = {"flags", 1};
+static const afn F_POLYS = {"polygons", 1};
+static const afn F_POLY = {"polygon", 1};
+static const afn F_VERTS = {"vertices", 1};
+static const afn F_NEIGH = {"neighbours", 1};
+static const afn F_STATS = {"stats", 1};
+
+static lmesh *newmesh(lua_State *L) {
+  lmesh *lm = (lmesh *)lua_newuserdatauv(L, sizeof(lmesh), 0);
+  lm->m = NULL; lm->s = NULL; lm->busy = 0;
+  astar_navmesh_query_init(&lm->q);
+  luaL_setmetatable(L, ASTAR_NAVMESH_MT);
+  return lm;
+}
+
+static lmesh *checkmesh(lua_State *L, const afn *f) {
+  lmesh *lm = (lmesh *)luaL_testudata(L, 1, ASTAR_NAVMESH_MT);
+  if (lm == NULL)
+    astar_argerror(L, f, 1, "astar.NavMesh expected, got %s", luaL_typename(L, 1));
+  if (lm->m == NULL) astar_error(L, "attempt to use a closed navmesh");
+  return lm;
+}
+
+static void release(lmesh *lm) {
+  astar_navmesh_query_free(&lm->q);
+  astar_search_free(lm->s);
+  astar_navmesh_free(lm->m);
+  lm->s = NULL; lm->m = NULL;
+}
+
+static int mesh_gc(lua_State *L) {
+  lmesh *lm = (lmesh *)luaL_testudata(L, 1, ASTAR_NAVMESH_MT);
+  if (lm != NULL && !lm->busy) release(lm);
+  return 0;
+}
+
+/***
+Frees the mesh's memory now; any later use raises an error.
+@function NavMesh:close
+*/
+static int mesh_close(lua_State *L) {
+  lmesh *lm = (lmesh *)luaL_testudata(L, 1, ASTAR_NAVMESH_MT);
+  if (lm == NULL) {
+    afn f; f.name = "close"; f.self = 1;
+    astar_argerror(L, &f, 1, "astar.NavMesh expected, got %s", luaL_typename(L, 1));
+  }
+  if (lm->busy) astar_error(L, "cannot close the navmesh: a search on it is running");
+  release(lm);
+  return 0;
+}
+
+static int mesh_tostring(lua_State *L) {
+  lmesh *lm = (lmesh *)luaL_testudata(L, 1, ASTAR_NAVMESH_MT);
+  if (lm == NULL || lm->m == NULL) lua_pushliteral(L, "astar.NavMesh (closed)");
+  else lua_pushfstring(L, "astar.NavMesh (%d polygons, %d vertices)",
+                       (int)astar_navmesh_npolygons(lm->m), (int)astar_navmesh_nvertices(lm->m));
+  return 1;
+}
+
+/* A 1-based polygon index of the mesh; returns it 0-based. */
+static uint32_t checkpoly(lua_State *L, const afn *f, int idx, lmesh *lm) {
+  return (uint32_t)astar_checkrange(L, f, idx, "polygon", 1,
+                                    (int)astar_navmesh_npolygons(lm->m)) - 1;
+}
+
+/* A finite number. */
+static double checkfinite(lua_State *L, const afn *f, int idx) {
+  double v = astar_checknumber(L, f, idx);
+  char buf[32];
+  if (!isfinite(v)) astar_argerror(L, f, idx, "finite number expected, got %s",
+                                   astar_fmtnum(buf, v));
+  return v;
+}
+
+/* Flags: an integer in [0, 2^32 - 1]. */
+static uint32_t toflags(lua_State *L, const afn *f, int idx, const char *what, int isopt) {
+  double v;
+  char buf[32];
+  if (lua_type(L, -1) != LUA_TNUMBER) {
+    if (isopt) astar_argerror(L, f, idx, "option '%s': integer expected, got %s", what,
+                              luaL_typename(L, -1));
+    astar_argerror(L, f, idx, "integer expected, got %s", luaL_typename(L, -1));
+  }
+  v = (double)lua_tonumber(L, -1);
+  if (!(v >= 0 && v <= 4294967295.0 && v == floor(v))) {
+    if (isopt) astar_argerror(L, f, idx, "option '%s': flags must be an integer in "
+                              "[0, 2^32 - 1], got %s", what, astar_fmtnum(buf, v));
+    astar_argerror(L, f, idx, "flags must be an integer in [0, 2^32 - 1], got %s",
+                   astar_fmtnum(buf, v));
+  }
+  return (uint32_t)v;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Construction                                                             */
+/* ---------------------------------------------------------------------- */
+
+static const char *const PROBLEMS[] = {
+  "", "has fewer than 3 vertices", "refers to vertex %d, which does not exist",
+  "lists vertex %d twice", "has no area (its vertices are collinear or too close)",
+  "is not convex (at vertex %d)", "repeats polygon %d", "overlaps polygon %d",
+  "shares an edge with two other polygons", "meets polygon %d in a T-junction", ""
+};
+
+static int meshproblem(lua_State *L, const astar_navmesh_problem *pr) {
+  char msg[160];
+  int why = pr->why;
+  if (why == ASTAR_NM_COORD)
+    return astar_error(L, "navmesh: vertex %d has a coordinate that is not a finite number",
+                       (int)pr->vertex + 1);
+  switch (why) {
+    case ASTAR_NM_INDEX: case ASTAR_NM_REPEAT: case ASTAR_NM_CONCAVE:
+      snprintf(msg, sizeof msg, PROBLEMS[why], (int)pr->vertex + 1); break;
+    case ASTAR_NM_DUPLICATE: case ASTAR_NM_OVERLAP:
+      snprintf(msg, sizeof msg, PROBLEMS[why], (int)pr->other + 1); break;
+    case ASTAR_NM_TJUNCTION:
+      snprintf(msg, sizeof msg, "meets polygon %d in a T-junction at vertex %d (split the "
+               "longer edge there)", (int)pr->other + 1, (int)pr->vertex + 1); break;
+    case ASTAR_NM_NONMANIFOLD:
+      snprintf(msg, sizeof msg, "shares its edge %d-%d with more than one other polygon",
+               (int)pr->vertex + 1, (int)pr->vertex2 + 1); break;
+    default:
+      snprintf(msg, sizeof msg, "%s", why > 0 && why <= ASTAR_NM_COORD ? PROBLEMS[why]
+                                                                        : "is invalid");
+  }
+  if (why == ASTAR_NM_OVERLAP && pr->vertex != ASTAR_NONE && pr->vertex2 != ASTAR_NONE)
+    return astar_error(L, "navmesh: polygon %d %s (both have the edge %d-%d in the same "
+                       "direction)", (int)pr->polygon + 1, msg, (int)pr->vertex + 1,
+                       (int)pr->vertex2 + 1);
+  return astar_error(L, "navmesh: polygon %d %s", (int)pr->polygon + 1, msg);
+}
+
+/* Reads the list field 'name' of the table at 1 onto the stack. */
+static size_t getlist(lua_State *L, const char *name) {
+  lua_getfield(L, 1, name);
+  if (lua_type(L, -1) != LUA_TTABLE)
+    astar_argerror(L, &F_NEW, 1, "field '%s': table expected, got %s", name,
+                   luaL_typename(L, -1));
+  return (size_t)lua_rawlen(L, -1);
+}
+
+/***
+A navigation mesh from convex polygons over shared vertices.
+@function astar.navmesh
+@tparam table t `{vertices = {x1, y1, x2, y2, ...}, polygons = {{1, 2, 3}, ...}}`;
+  optional `costs` and `flags`, lists with one number per polygon
+@treturn NavMesh
+*/
+static int mesh_new(lua_State *L) {
+  size_t nv2, np, i, total = 0;
+  double *xy;
+  uint32_t *start, *idx;
+  lmesh *lm;
+  astar_navmesh_problem pr;
+  void *ud;
+  astar_alloc fn = astar_allocator(L, &ud);
+  int rc;
+  char buf[32];
+  if (lua_type(L, 1) != LUA_TTABLE)
+    astar_argerror(L, &F_NEW, 1, "table expected, got %s", luaL_typename(L, 1));
+  lua_settop(L, 1);
+  nv2 = getlist(L, "vertices");                       /* 2 */
+  np = getlist(L, "polygons");                        /* 3 */
+  if (nv2 < 6 || nv2 % 2 != 0)
+    astar_argerror(L, &F_NEW, 1, "field 'vertices': expected a list of x, y pairs "
+                   "{x1, y1, x2, y2, ...} of at least 3 points, got %d numbers", (int)nv2);
+  if (np < 1) astar_argerror(L, &F_NEW, 1, "field 'polygons': empty list");
+  if (nv2 / 2 > 0x7fffffff || np > 0x7fffffff) astar_error(L, "navmesh: too many vertices");
+  for (i = 1; i <= np; i++) {
+    lua_rawgeti(L, 3, (int)i);
+    if (lua_type(L, -1) != LUA_TTABLE)
+      astar_argerror(L, &F_NEW, 1, "field 'polygons': polygon %d is %s, not a list of "
+                     "vertex indices", (int)i, luaL_typename(L, -1));
+    total += (size_t)lua_rawlen(L, -1);
+    lua_pop(L, 1);
+    if (total > 0x7fffffff) astar_error(L, "navmesh: too many vertices");
+  }
+  /* scratch in userdata: an error below leaks nothing */
+  xy = (double *)lua_newuserdatauv(L, nv2 * sizeof(double), 0);                  /* 4 */
+  start = (uint32_t *)lua_newuserdatauv(L, (np + 1) * sizeof(uint32_t), 0);    /* 5 */
+  idx = (uint32_t *)lua_newuserdatauv(L, (total ? total : 1) * sizeof(uint32_t), 0); /* 6 */
+  for (i = 0; i < nv2; i++) {
+    lua_rawgeti(L, 2, (int)i + 1);
+    if (lua_type(L, -1) != LUA_TNUMBER)
+      astar_argerror(L, &F_NEW, 1, "field 'vertices': item %d is %s, not a number",
+                     (int)i + 1, luaL_typename(L, -1));
+    xy[i] = (double)lua_tonumber(L, -1);
+    if (!isfinite(xy[i]))
+      astar_argerror(L, &F_NEW, 1, "field 'vertices': item %d is %s, not a finite number",
+                     (int)i + 1, astar_fmtnum(buf, xy[i]));
+    lua_pop(L, 1);
+  }
+  total = 0;
+  for (i = 0; i < np; i++) {
+    size_t k, n;
+    lua_rawgeti(L, 3, (int)i + 1);
+    n = (size_t)lua_rawlen(L, -1);
+    start[i] = (uint32_t)total;
+    if (n < 3)
+      astar_error(L, "navmesh: polygon %d has fewer than 3 vertices", (int)i + 1);
+    for (k = 1; k <= n; k++) {
+      double v;
+      lua_rawgeti(L, -1, (int)k);
+      v = lua_type(L, -1) == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : -1;
+      if (lua_type(L, -1) != LUA_TNUMBER || v != floor(v))
+        astar_error(L, "navmesh: polygon %d: item %d is not a vertex index (got %s)",
+                    (int)i + 1, (int)k, lua_type(L, -1) == LUA_TNUMBER
+                    ? astar_fmtnum(buf, v) : luaL_typename(L, -1));
+      if (!(v >= 1 && v <= (double)(nv2 / 2)))
+        astar_error(L, "navmesh: polygon %d refers to vertex %s, which does not exist "
+                    "(there are %d)", (int)i + 1, astar_fmtnum(buf, v), (int)(nv2 / 2));
+      idx[total++] = (uint32_t)v - 1;
+      lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+  }
+  start[np] = (uint32_t)total;
+  lm = newmesh(L);                                    /* 7 */
+  rc = astar_navmesh_new(&lm->m, xy, (uint32_t)(nv2 / 2), start, idx, (uint32_t)np, &pr, fn, ud);
+  if (rc == ASTAR_EINVAL) return meshproblem(L, &pr);
+  if (rc) return astar_raise(L, rc);
+  /* optional per-polygon costs and flags */
+  lua_getfield(L, 1, "costs");
+  if (!lua_isnil(L, -1)) {
+    if (lua_type(L, -1) != LUA_TTABLE || (size_t)lua_rawlen(L, -1) != np)
+      astar_argerror(L, &F_NEW, 1, "field 'costs': expected a list of %d numbers", (int)np);
+    for (i = 0; i < np; i++) {
+      double c;
+      lua_rawgeti(L, -1, (int)i + 1);
+      c = lua_type(L, -1) == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : -1;
+      if (!(c > 0 && c < HUGE_VAL))
+        astar_argerror(L, &F_NEW, 1, "field 'costs': item %d must be a positive finite "
+                       "number", (int)i + 1);
+      astar_navmesh_set_cost(lm->m, (uint32_t)i, c);
+      lua_pop(L, 1);
+    }
+  }
+  lua_pop(L, 1);
+  lua_getfield(L, 1, "flags");
+  if (!lua_isnil(L, -1)) {
+    if (lua_type(L, -1) != LUA_TTABLE || (size_t)lua_rawlen(L, -1) != np)
+      astar_argerror(L, &F_NEW, 1, "field 'flags': expected a list of %d integers", (int)np);
+    for (i = 0; i < np; i++) {
+      lua_rawgeti(L, -1, (int)i + 1);
+      astar_navmesh_set_flags(lm->m, (uint32_t)i, toflags(L, &F_NEW, 1, "flags", 1));
+      lua_pop(L, 1);
+    }
+  }
+  lua_pop(L, 1);
+  return 1;
+}
+
+/***
+A mesh of a grid's walkable cells, merged into rectangles of equal cost.
+Cell (x, y) covers [x-1, x] x [y-1, y] (times `tile`), so its centre is
+(x - 0.5, y - 0.5).
+@function astar.navmesh.from_grid
+@tparam Grid grid
+@tparam[opt] table opts `tile` (the size of a cell, default 1)
+@treturn NavMesh
+*/
+static int mesh_from_grid(lua_State *L) {
+  lgrid *lg = (lgrid *)luaL_testudata(L, 1, ASTAR_GRID_MT);
+  double tile = 1;
+  lmesh *lm;
+  void *ud;
+  astar_alloc fn = astar_allocator(L, &ud);
+  int rc;
+  if (lg == NULL) astar_argerror(L, &F_GRID, 1, "astar.Grid expected, got %s",
+                                 luaL_typename(L, 1));
+  if (lg->g == NULL) astar_error(L, "attempt to use a closed grid");
+  if (!lua_isnoneornil(L, 2)) {
+    if (lua_type(L, 2) != LUA_TTABLE)
+      astar_argerror(L, &F_GRID, 2, "table expected, got %s", luaL_typename(L, 2));
+    lua_pushnil(L);
+    while (lua_next(L, 2)) {
+      const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "";
+      if (strcmp(k, "tile") == 0) {
+        char buf[32];
+        tile = astar_optnum(L, &F_GRID, 2, k);
+        if (!(tile > 0 && tile < HUGE_VAL))
+          astar_argerror(L, &F_GRID, 2, "option 'tile': positive finite number expected, "
+                         "got %s", astar_fmtnum(buf, tile));
+      } else {
+        astar_argerror(L, &F_GRID, 2, "unknown option '%s'", k);
+      }
+      lua_pop(L, 1);
+    }
+  }
+  lm = newmesh(L);
+  rc = astar_navmesh_from_grid(&lm->m, lg->g, tile, NULL, fn, ud);
+  if (rc == ASTAR_EINVAL) astar_error(L, "from_grid: the grid has no walkable cell");
+  if (rc) return astar_raise(L, rc);
+  return 1;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Queries                                                                  */
+/* ---------------------------------------------------------------------- */
+
+static const char *const ALGORITHMS[] = {"astar", "dijkstra", NULL};
+static const char *const HEURISTICS[] = {"euclidean", "zero", NULL};
+
+typedef struct findopts {
+  astar_navmesh_query q;
+  int cost_idx;
+} findopts;
+
+static void readopts(lua_State *L, const afn *f, int idx, findopts *o) {
+  astar_navmesh_query *q = &o->q;
+  if (lua_isnoneornil(L, idx)) return;
+  if (lua_type(L, idx) != LUA_TTABLE)
+    astar_argerror(L, f, idx, "table expected, got %s", luaL_typename(L, idx));
+  lua_pushnil(L);
+  while (lua_next(L, idx)) {
+    const char *k;
+    if (lua_type(L, -2) != LUA_TSTRING)
+      astar_argerror(L, f, idx, "option names must be strings, got %s", luaL_typename(L, -2));
+    k = lua_tostring(L, -2);
+    if (strcmp(k, "partial") == 0) {
+      astar_argerror(L, f, idx, "option 'partial' is not supported on navmeshes");
+    } else if (astar_readparam(L, f, idx, k, &q->params, NULL)) {
+      /* weight, max_expansions, max_cost */
+    } else if (strcmp(k, "radius") == 0) {
+      char buf[32];
+      q->radius = astar_optnum(L, f, idx, k);
+      if (!(q->radius >= 0 && q->radius < HUGE_VAL))
+        astar_argerror(L, f, idx, "option 'radius': non-negative finite number expected, "
+                       "got %s", astar_fmtnum(buf, q->radius));
+    } else if (strcmp(k, "include") == 0) {
+      q->include = toflags(L, f, idx, k, 1);
+    } else if (strcmp(k, "exclude") == 0) {
+      q->exclude = toflags(L, f, idx, k, 1);
+    } else if (strcmp(k, "algorithm") == 0) {
+      q->params.algorithm = astar_optenum(L, f, idx, k, ALGORITHMS);
+    } else if (strcmp(k, "heuristic") == 0) {
+      if (astar_optenum(L, f, idx, k, HEURISTICS) == 1)
+        q->params.algorithm = ASTAR_ALG_DIJKSTRA;
+    } else if (strcmp(k, "cost") == 0) {
+      if (!astar_iscallable(L, -1))
+        astar_argerror(L, f, idx, "option 'cost': function expected, got %s",
+                       luaL_typename(L, -1));
+      o->cost_idx = -1;
+    } else {
+      astar_argerror(L, f, idx, "unknown option '%s'", k);
+    }
+    lua_pop(L, 1);
+  }
+  if (o->cost_idx) { lua_getfield(L, idx, "cost"); o->cost_idx = lua_gettop(L); }
+}
+
+/* The cost trampoline: cost(poly, next, base), 1-based; next is nil at the goal. */
+static double cost_cb(void *ud, uint32_t poly, uint32_t next, double base) {
+  const lcall *c = (const lcall *)ud;
+  lua_State *L = c->L;
+  double v;
+  int t;
+  lua_pushvalue(L, c->cost);
+  lua_pushinteger(L, (lua_Integer)poly + 1);
+  if (next == ASTAR_NONE) lua_pushnil(L); else lua_pushinteger(L, (lua_Integer)next + 1);
+  lua_pushnumber(L, (lua_Number)base);
+  lua_call(L, 3, 1);
+  t = lua_type(L, -1);
+  if (t == LUA_TNIL || (t == LUA_TBOOLEAN && !lua_toboolean(L, -1))) {
+    lua_pop(L, 1);
+    return -1.0;
+  }
+  v = t == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : -1.0;
+  if (!(v >= 0 && v < HUGE_VAL)) {
+    char buf[32];
+    astar_error(L, "cost callback returned %s for polygon %d (expected a non-negative "
+                "finite number, or false or nil to forbid it)",
+                t == LUA_TNUMBER ? astar_fmtnum(buf, (double)lua_tonumber(L, -1))
+                                 : luaL_typename(L, -1), (int)poly + 1);
+  }
+  lua_pop(L, 1);
+  return v;
+}
+
+typedef struct findjob {
+  lmesh *lm;
+  double sx, sy, gx, gy;
+  int rc;
+  long n;
+  const double *pts;
+  double cost;
+} findjob;
+
+/* Search and result (with callbacks: under lua_pcall, arg 2 the callback). */
+static void runfind(findjob *j) {
+  lmesh *lm = j->lm;
+  j->n = 0;
+  j->rc = astar_navmesh_find(lm->m, lm->s, &lm->q, j->sx, j->sy, j->gx, j->gy);
+  if (j->rc == ASTAR_FOUND) j->n = astar_navmesh_result(&lm->q, lm->s, &j->pts, &j->cost);
+}
+
+static int protected_find(lua_State *L) {
+  findjob *j = (findjob *)lua_touserdata(L, 1);
+  lcall c;
+  c.L = L; c.cost = 2; c.heur = 0;
+  j->lm->q.cost_fn = cost_cb; j->lm->q.cost_ud = &c;
+  runfind(j);
+  j->lm->q.cost_fn = NULL; j->lm->q.cost_ud = NULL;
+  return 0;
+}
+
+static int report(lua_State *L, lmesh *lm, findjob *j) {
+  const astar_navmesh_query *q = &lm->q;
+  char b1[32], b2[32];
+  switch (j->rc) {
+    case ASTAR_FOUND: {
+      astar_stats st;
+      double *v;
+      long i;
+      if (j->n < 0) return astar_raise(L, (int)j->n);
+      astar_search_stats(lm->s, &st);
+      v = astar_newpath(L, (size_t)j->n, ASTAR_PATH_MESH, j->cost, &st,
+                        q->params.algorithm == ASTAR_ALG_DIJKSTRA ? "dijkstra" : "astar", 0);
+      memcpy(v, j->pts, 2 * (size_t)j->n * sizeof(double));
+      lua_createtable(L, (int)q->ncorr, 0);
+      for (i = 0; i < (long)q->ncorr; i++) {
+        lua_pushinteger(L, (lua_Integer)q->corr[i] + 1);
+        lua_rawseti(L, -2, (int)i + 1);
+      }
+      astar_compat_setuservalue(L, -2);
+      return 1;
+    }
+    case ASTAR_BLOCKED: {
+      const char *which = q->blocked == 1 ? "start" : "goal";
+      double x = q->blocked == 1 ? j->sx : j->gx, y = q->blocked == 1 ? j->sy : j->gy;
+      astar_fmtnum(b1, x); astar_fmtnum(b2, y);
+      if (q->blocked_why == 0)
+        return astar_outcome(L, "blocked", "%s (%s, %s) is not on the navmesh", which, b1, b2);
+      if (q->blocked_why == 1)
+        return astar_outcome(L, "blocked", "%s (%s, %s) is on a polygon the flags exclude",
+                             which, b1, b2);
+      return astar_outcome(L, "blocked", "%s (%s, %s) is closer than the radius to a wall",
+                           which, b1, b2);
+    }
+    case ASTAR_NO_PATH:
+      astar_fmtnum(b1, j->gx); astar_fmtnum(b2, j->gy);
+      return astar_outcome(L, "no_path", "no path to (%s, %s)%s", b1, b2,
+                           q->radius > 0 ? " for this radius" : "");
+    case ASTAR_LIMIT:
+      return astar_outcome(L, "limit", "search limit reached before the goal was found");
+    default:
+      return astar_raise(L, j->rc);
+  }
+}
+
+/***
+Finds a path from (x0, y0) to (x1, y1): the funnel-straightened points, the
+polygon corridor (`path:corridor()`), and its cost (length inside each
+polygon times the polygon's cost).
+Options: `radius` (keep this far from walls), `include` / `exclude` (flag
+masks), `cost` (a function `(polygon, next, base)`; next is nil in the goal's
+polygon), `heuristic` ("euclidean" or "zero"), `algorithm` ("astar",
+"dijkstra"), `weight`, `max_expansions`, `max_cost`.
+@function NavMesh:find
+@number x0
+@number y0
+@number x1
+@number y1
+@tparam[opt] table opts
+@treturn[1] Path
+@treturn[2] nil
+@treturn[2] string a message
+@treturn[2] string "no_path", "blocked" or "limit"
+*/
+static int mesh_find(lua_State *L) {
+  lmesh *lm = checkmesh(L, &F_FIND);
+  findopts o;
+  findjob j;
+  double r;
+  uint32_t inc, exc;
+  astar_params params;
+  j.sx = checkfinite(L, &F_FIND, 2);
+  j.sy = checkfinite(L, &F_FIND, 3);
+  j.gx = checkfinite(L, &F_FIND, 4);
+  j.gy = checkfinite(L, &F_FIND, 5);
+  memset(&o, 0, sizeof o);
+  astar_navmesh_query_init(&o.q);
+  readopts(L, &F_FIND, 6, &o);
+  if (lm->busy) astar_error(L, "cannot search: a search on this navmesh is already running");
+  if (lm->s == NULL) {
+    void *ud;
+    astar_alloc fn = astar_allocator(L, &ud);
+    if (astar_search_new(&lm->s, fn, ud)) astar_error(L, "not enough memory");
+  }
+  /* the mesh's own query keeps its buffers; take the options */
+  r = o.q.radius; inc = o.q.include; exc = o.q.exclude; params = o.q.params;
+  lm->q.radius = r; lm->q.include = inc; lm->q.exclude = exc; lm->q.params = params;
+  lm->q.cost_fn = NULL;
+  j.lm = lm; j.rc = 0;
+  if (o.cost_idx == 0) {
+    runfind(&j);
+  } else {
+    int st;
+    lua_pushcfunction(L, protected_find);
+    lua_pushlightuserdata(L, &j);
+    lua_pushvalue(L, o.cost_idx);
+    lm->busy = 1;
+    st = lua_pcall(L, 2, 0, 0);
+    lm->busy = 0;
+    lm->q.cost_fn = NULL;
+    if (st != LUA_OK) return lua_error(L);
+  }
+  return report(L, lm, &j);
+}
+
+/***
+The polygon that contains (x, y), or nil (a bucket grid, not a scan).
+@function NavMesh:locate
+@number x
+@number y
+@treturn int|nil
+*/
+static int mesh_locate(lua_State *L) {
+  lmesh *lm = checkmesh(L, &F_LOCATE);
+  double x = checkfinite(L, &F_LOCATE, 2), y = checkfinite(L, &F_LOCATE, 3);
+  uint32_t p = astar_navmesh_locate(lm->m, x, y);
+  if (p == ASTAR_NONE) lua_pushnil(L); else lua_pushinteger(L, (lua_Integer)p + 1);
+  return 1;
+}
+
+/***
+The point of the mesh closest to (x, y) (itself if it is on the mesh).
+@function NavMesh:nearest
+@number x
+@number y
+@treturn number x
+@treturn number y
+@treturn int its polygon
+*/
+static int mesh_nearest(lua_State *L) {
+  lmesh *lm = checkmesh(L, &F_NEAREST);
+  double x = checkfinite(L, &F_NEAREST, 2), y = checkfinite(L, &F_NEAREST, 3), nx, ny;
+  uint32_t p = astar_navmesh_nearest(lm->m, x, y, &nx, &ny);
+  lua_pushnumber(L, (lua_Number)nx);
+  lua_pushnumber(L, (lua_Number)ny);
+  lua_pushinteger(L, (lua_Integer)p + 1);
+  return 3;
+}
+
+/***
+Distance from (x, y) to the nearest wall (an edge no other polygon shares).
+@function NavMesh:clearance
+@number x
+@number y
+@treturn number
+*/
+static int mesh_clearance(lua_State *L) {
+  lmesh *lm = checkmesh(L, &F_CLEAR);
+  double x = checkfinite(L, &F_CLEAR, 2), y = checkfinite(L, &F_CLEAR, 3);
+  lua_pushnumber(L, (lua_Number)astar_navmesh_clearance(lm->m, x, y));
+  return 1;
+}
+
+/***
+Whether the segment (x0, y0) - (x1, y1) stays on the mesh (on polygons the
+options' `include` / `exclude` flags allow).
+@function NavMesh:raycast
+@number x0
+@number y0
+@number x1
+@number y1
+@tparam[opt] table opts `include`, `exclude`
+@treturn[1] boolean true: the whole segment is on the mesh
+@treturn[2] boolean false
+@treturn[2] number x where it leaves the mesh
+@treturn[2] number y
+@treturn[2] int the last polygon it crossed, or nil if (x0, y0) is off the mesh
+*/
+static int mesh_raycast(lua_State *L) {
+  lmesh *lm = checkmesh(L, &F_RAYCAST);
+  double x0 = checkfinite(L, &F_RAYCAST, 2), y0 = checkfinite(L, &F_RAYCAST, 3);
+  double x1 = checkfinite(L, &F_RAYCAST, 4), y1 = checkfinite(L, &F_RAYCAST, 5), hx, hy;
+  uint32_t hp, inc = 0xffffffffu, exc = 0;
+  int rc;
+  if (!lua_isnoneornil(L, 6)) {
+    if (lua_type(L, 6) != LUA_TTABLE)
+      astar_argerror(L, &F_RAYCAST, 6, "table expected, got %s", luaL_typename(L, 6));
+    lua_pushnil(L);
+    while (lua_next(L, 6)) {
+      const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "";
+      if (strcmp(k, "include") == 0) inc = toflags(L, &F_RAYCAST, 6, k, 1);
+      else if (strcmp(k, "exclude") == 0) exc = toflags(L, &F_RAYCAST, 6, k, 1);
+      else astar_argerror(L, &F_RAYCAST, 6, "unknown option '%s'", k);
+      lua_pop(L, 1);
+    }
+  }
+  rc = astar_navmesh_raycast(lm->m, x0, y0, x1, y1, inc, exc, &hx, &hy, &hp);
+  if (rc == 1) { lua_pushboolean(L, 1); return 1; }
+  lua_pushboolean(L, 0);
+  if (rc < 0) {
+    lua_pushnumber(L, (lua_Number)x0);
+    lua_pushnumber(L, (lua_Number)y0);
+    lua_pushnil(L);
+    return 4;
+  }
+  lua_pushnumber(L, (lua_Number)hx);
+  lua_pushnumber(L, (lua_Number)hy);
+  lua_pushinteger(L, (lua_Integer)hp + 1);
+  return 4;
+}
+
+/***
+Sets the cost of walking inside polygon p (a multiplier of the distance,
+> 0; close a polygon with `set_flags(p, 0)` instead).
+@function NavMesh:set_cost
+@int p
+@number cost
+*/
+static int mesh_set_cost(lua_State *L) {
+  lmesh *lm = checkmesh(L, &F_SETCOST);
+  uint32_t p = checkpoly(L, &F_SETCOST, 2, lm);
+  double c = astar_checknumber(L, &F_SETCOST, 3);
+  char buf[32];
+  if (!(c > 0 && c < HUGE_VAL))
+    astar_argerror(L, &F_SETCOST, 3, "cost must be a positive finite number, got %s (close a "
+                   "polygon with set_flags(p, 0))", astar_fmtnum(buf, c));
+  if (lm->busy) astar_error(L, "cannot set_cost: a search on this navmesh is running");
+  astar_navmesh_set_cost(lm->m, p, c);
+  return 0;
+}
+
+/***
+The cost of polygon p.
+@function NavMesh:cost
+@int p
+@treturn number
+*/
+static int mesh_cost(lua_State *L) {
+  lmesh *lm = checkmesh(L, &F_COST);
+  lua_pushnumber(L, (lua_Number)astar_navmesh_cost(lm->m, checkpoly(L, &F_COST, 2, lm)));
+  return 1;
+}
+
+/***
+Sets polygon p's flags (32 bits; default 1). A search uses a polygon when
+`flags & include ~= 0` and `flags & exclude == 0`: flags 0 close it.
+@function NavMesh:set_flags
+@int p
+@int flags
+*/
+static int mesh_set_flags(lua_State *L) {
+  lmesh *lm = checkmesh(L, &F_SETFLAGS);
+  uint32_t p = checkpoly(L, &F_SETFLAGS, 2, lm), fl;
+  lua_settop(L, 3);
+  fl = toflags(L, &F_SETFLAGS, 3, "flags", 0);
+  if (lm->busy) astar_error(L, "cannot set_flags: a search on this navmesh is running");
+  astar_navmesh_set_flags(lm->m, p, fl);
+  return 0;
+}
+
+/***
+Polygon p's flags.
+@function NavMesh:flags
+@int p
+@treturn int
+*/
+static int mesh_flags(lua_State *L) {
+  lmesh *lm = checkmesh(L, &F_FLAGS);
+  lua_pushinteger(L, (lua_Integer)astar_navmesh_flags(lm->m, checkpoly(L, &F_FLAGS, 2, lm)));
+  return 1;
+}
+
+/***
+Every polygon as a list of vertex indices into `vertices()`, counter-clockwise
+(x right, y up): `{{1, 2, 3}, ...}`.
+@function NavMesh:polygons
+@treturn table
+*/
+static int mesh_polygons(lua_State *L) {
+  lmesh *lm = checkmesh(L, &F_POLYS);
+  uint32_t np = astar_navmesh_npolygons(lm->m), p, n, i;
+  lua_createtable(L, (int)np, 0);
+  for (p = 0; p < np; p++) {
+    const uint32_t *v = astar_navmesh_polygon(lm->m, p, &n);
+    lua_createtable(L, (int)n, 0);
+    for (i = 0; i < n; i++) {
+      lua_pushinteger(L, (lua_Integer)v[i] + 1);
+      lua_rawseti(L, -2, (int)i + 1);
+    }
+    lua_rawseti(L, -2, (int)p + 1);
+  }
+  return 1;
+}
+
+/***
+Polygon p's corners as a flat list `{x1, y1, x2, y2, ...}`
+(for `love.graphics.polygon`).
+@function NavMesh:polygon
+@int p
+@treturn table
+*/
+static int mesh_polygon(lua_State *L) {
+  lmesh *lm = checkmesh(L, &F_POLY);
+  uint32_t p = checkpoly(L, &F_POLY, 2, lm), n, i;
+  const uint32_t *v = astar_navmesh_polygon(lm->m, p, &n);
+  const double *xy = astar_navmesh_xy(lm->m);
+  lua_createtable(L, (int)(2 * n), 0);
+  for (i = 0; i < n; i++) {
+    lua_pushnumber(L, (lua_Number)xy[2 * (size_t)v[i]]);
+    lua_rawseti(L, -2, (int)(2 * i + 1));
+    lua_pushnumber(L, (lua_Number)xy[2 * (size_t)v[i] + 1]);
+    lua_rawseti(L, -2, (int)(2 * i + 2));
+  }
+  return 1;
+}
+
+/***
+The vertices as a flat list `{x1, y1, x2, y2, ...}` (points with identical
+coordinates in the input are one vertex here).
+@function NavMesh:vertices
+@treturn table
+*/
+static int mesh_vertices(lua_State *L) {
+  lmesh *lm = checkmesh(L, &F_VERTS);
+  uint32_t nv = astar_navmesh_nvertices(lm->m), i;
+  const double *xy = astar_navmesh_xy(lm->m);
+  lua_createtable(L, (int)(2 * nv), 0);
+  for (i = 0; i < 2 * nv; i++) {
+    lua_pushnumber(L, (lua_Number)xy[i]);
+    lua_rawseti(L, -2, (int)i + 1);
+  }
+  return 1;
+}
+
+/***
+Polygon p's neighbours, one per edge (edge i joins its vertices i and i+1):
+a polygon index, or false for a wall.
+@function NavMesh:neighbours
+@int p
+@treturn table
+*/
+static int mesh_neighbours(lua_State *L) {
+  lmesh *lm = checkmesh(L, &F_NEIGH);
+  uint32_t p = checkpoly(L, &F_NEIGH, 2, lm), n, i;
+  const uint32_t *nb = astar_navmesh_neighbours(lm->m, p, &n);
+  lua_createtable(L, (int)n, 0);
+  for (i = 0; i < n; i++) {
+    if (nb[i] == ASTAR_NONE) lua_pushboolean(L, 0);
+    else lua_pushinteger(L, (lua_Integer)nb[i] + 1);
+    lua_rawseti(L, -2, (int)i + 1);
+  }
+  return 1;
+}
+
+/***
+Sizes: `{polygons = , vertices = , portals = , allocs = }` and the bounding box
+`x0, y0, x1, y1`.
+@function NavMesh:stats
+@treturn table
+*/
+static int mesh_stats(lua_State *L) {
+  lmesh *lm = checkmesh(L, &F_STATS);
+  double box[4];
+  size_t allocs = astar_navmesh_allocs(lm->m);
+  if (lm->s != NULL) {
+    astar_stats st;
+    astar_search_stats(lm->s, &st);
+    allocs += st.allocs;
+  }
+  astar_navmesh_bounds(lm->m, box);
+  lua_createtable(L, 0, 8);
+  lua_pushinteger(L, (lua_Integer)astar_navmesh_npolygons(lm->m));
+  lua_setfield(L, -2, "polygons");
+  lua_pushinteger(L, (lua_Integer)astar_navmesh_nvertices(lm->m));
+  lua_setfield(L, -2, "vertices");
+  lua_pushinteger(L, (lua_Integer)astar_navmesh_nportals(lm->m));
+  lua_setfield(L, -2, "portals");
+  lua_pushinteger(L, (lua_Integer)allocs);
+  lua_setfield(L, -2, "allocs");
+  lua_pushnumber(L, (lua_Number)box[0]); lua_setfield(L, -2, "x0");
+  lua_pushnumber(L, (lua_Number)box[1]); lua_setfield(L, -2, "y0");
+  lua_pushnumber(L, (lua_Number)box[2]); lua_setfield(L, -2, "x1");
+  lua_pushnumber(L, (lua_Number)box[3]); lua_setfield(L, -2, "y1");
+  return 1;
+}
+
+static const luaL_Reg mesh_methods[] = {
+  {"find", mesh_find},
+  {"locate", mesh_locate},
+  {"nearest", mesh_nearest},
+  {"clearance", mesh_clearance},
+  {"raycast", mesh_raycast},
+  {"set_cost", mesh_set_cost},
+  {"cost", mesh_cost},
+  {"set_flags", mesh_set_flags},
+  {"flags", mesh_flags},
+  {"polygons", mesh_polygons},
+  {"polygon", mesh_polygon},
+  {"vertices", mesh_vertices},
+  {"neighbours", mesh_neighbours},
+  {"stats", mesh_stats},
+  {"close", mesh_close},
+  {NULL, NULL}
+};
+
+static const luaL_Reg mesh_meta[] = {
+  {"__gc", mesh_gc},
+  {"__tostring", mesh_tostring},
+  {NULL, NULL}
+};
+
+static const luaL_Reg mesh_funcs[] = {
+  {"navmesh_new", mesh_new},
+  {"navmesh_from_grid", mesh_from_grid},
+  {NULL, NULL}
+};
+
+void astar_navmesh_open(lua_State *L) {
+  luaL_newmetatable(L, ASTAR_NAVMESH_MT);            /* core mt */
+  luaL_setfuncs(L, mesh_meta, 0);
+  luaL_newlib(L, mesh_methods);                      /* core mt methods */
+  lua_pushvalue(L, -1);
+  lua_setfield(L, -3, "__index");
+  lua_setfield(L, -3, "NavMesh");
+  lua_setfield(L, -2, "NavMesh_mt");
+  luaL_setfuncs(L, mesh_funcs, 0);
+}
