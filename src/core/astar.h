@@ -724,6 +724,10 @@ int astar_navmesh_raycast(const astar_navmesh *m, double x0, double y0, double x
 ** returns a cost >= 0, or a negative number to forbid the step. */
 typedef double (*astar_navmesh_cost_fn)(void *ud, uint32_t poly, uint32_t next, double base);
 
+/* How many times find searches again, each time closing the portal where
+** the path came closer than the radius to a wall. */
+#define ASTAR_NM_BANS 8
+
 /* A navmesh query: fill it with astar_navmesh_query_init; free its buffers
 ** with astar_navmesh_query_free (they are reused from find to find). */
 typedef struct astar_navmesh_query {
@@ -744,6 +748,11 @@ typedef struct astar_navmesh_query {
   uint32_t *corr; size_t ccorr; /* result corridor (polygons), then portals */
   size_t ncorr;
   double clear;                 /* with a radius: the path's distance to the walls */
+  double pcost;                 /* the path's cost */
+  size_t nout;                  /* its points */
+  int ready;                    /* find has straightened it */
+  size_t nban;                  /* portals closed after a path came too close to a wall */
+  uint32_t ban[ASTAR_NM_BANS];
   double *ctr; size_t cctr;     /* funnel scratch */
 } astar_navmesh_query;
 

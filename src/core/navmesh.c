@@ -769,6 +769,12 @@ static void portalpoint(const astar_navmesh *m, uint32_t h, double lo, double hi
   *x = ax + t * dx; *y = ay + t * dy;
 }
 
+static int banned(const astar_navmesh_query *q, uint32_t portal) {
+  size_t i;
+  for (i = 0; i < q->nban; i++) if (q->ban[i] == portal) return 1;
+  return 0;
+}
+
 /* The engine's nodes: portals 0 .. nport-1, then the start and the goal. */
 static int nm_expand(void *self, uint32_t node, astar_search *s) {
   astar_navmesh_query *q = (astar_navmesh_query *)self;
@@ -802,6 +808,7 @@ static int nm_expand(void *self, uint32_t node, astar_search *s) {
       uint32_t h = a + i, to = m->hp[h];
       double lo, hi, x, y, base;
       if (to == NONE || i == in || !allowed(m, m->hn[h], q->include, q->exclude)) continue;
+      if (q->nban > 0 && banned(q, to)) continue;
       if (!usable(q, h, &lo, &hi)) continue;
       if (q->R > 0 && in != NONE && !fits(q, p, in, i)) continue;
       portalpoint(m, h, lo, hi, px, py, q->gx, q->gy, &x, &y);
@@ -863,7 +870,7 @@ int astar_navmesh_prepare(astar_navmesh *m, astar_navmesh_query *q, double sx, d
   q->mesh = m;
   q->sx = sx; q->sy = sy; q->gx = gx; q->gy = gy;
   q->R = q->radius / cos(ARC_STEP / 2);
-  q->blocked = 0; q->ncorr = 0;
+  q->blocked = 0; q->ncorr = 0; q->nban = 0; q->ready = 0; q->nout = 0;
   if (astar__reserve(&m->mem, (void **)&q->pt, &q->cpt, need, sizeof(double)))
     return ASTAR_ENOMEM;
   q->spoly = endpoint(q, sx, sy);
@@ -882,12 +889,24 @@ int astar_navmesh_prepare(astar_navmesh *m, astar_navmesh_query *q, double sx, d
   return 0;
 }
 
+static int straighten(astar_navmesh_query *q, astar_search *s, double *wx, double *wy);
+static void ban(astar_navmesh_query *q, double x, double y);
+
 int astar_navmesh_find(astar_navmesh *m, astar_search *s, astar_navmesh_query *q,
                        double sx, double sy, double gx, double gy) {
   uint32_t st, go;
   int rc = astar_navmesh_prepare(m, q, sx, sy, gx, gy, &st, &go);
   if (rc) return rc;
-  return astar_search_run(s, &q->domain, st, go, &q->params);
+  for (;;) {
+    double wx = 0, wy = 0;
+    rc = astar_search_run(s, &q->domain, st, go, &q->params);
+    if (rc != ASTAR_FOUND) return rc;
+    rc = straighten(q, s, &wx, &wy);
+    if (rc <= 0) { q->ready = rc == 0; return rc < 0 ? rc : ASTAR_FOUND; }
+    /* too close to a wall for the radius: close the portal there, search again */
+    if (q->nban >= ASTAR_NM_BANS) return ASTAR_NO_PATH;
+    ban(q, wx, wy);
+  }
 }
 
 /* ------------------------------------------------------------------ */
@@ -930,8 +949,9 @@ static int corridor(astar_navmesh_query *q, const uint32_t *nodes, long n) {
   return 0;
 }
 
-/* A funnel end: a centre and a signed radius (> 0: kept on the left). */
-typedef struct fpt { double x, y, r; } fpt;
+/* A funnel point: a centre, a signed radius (> 0: kept on the left), its
+** mesh vertex (NONE: the start or goal) and side (1 left, -1 right). */
+typedef struct fpt { double x, y, r; uint32_t v; int side; } fpt;
 
 /* The direction (dx, dy) of the line leaving a (kept on side a.r) and
 ** touching b (on side b.r); 0 if the two are one point. */
@@ -946,9 +966,7 @@ static int tangent(const fpt *a, const fpt *b, double *dx, double *dy) {
   return 1;
 }
 
-static int samefpt(const fpt *a, const fpt *b) {
-  return a->x == b->x && a->y == b->y && a->r == b->r;
-}
+static int samefpt(const fpt *a, const fpt *b) { return a->x == b->x && a->y == b->y; }
 
 static int pushpt(astar_navmesh_query *q, size_t *n, double x, double y) {
   if (*n > 0 && q->out[2 * *n - 2] == x && q->out[2 * *n - 1] == y) return 0;
@@ -959,15 +977,15 @@ static int pushpt(astar_navmesh_query *q, size_t *n, double x, double y) {
   return 0;
 }
 
-/* Writes the path around the corners c[0 .. nc-1] (tangents and arcs). */
+/* Writes the path around the corners c[0 .. nc-1]: tangents, and arcs in
+** chords that stay r = R cos(ARC_STEP / 2) from the corner. */
 static long emit(astar_navmesh_query *q, const fpt *c, size_t nc) {
   size_t n = 0, k;
   double pdx = 0, pdy = 0;
   for (k = 0; k < nc; k++) {
     double dx = 0, dy = 0, ix, iy, ox, oy;
     int has = k + 1 < nc && tangent(&c[k], &c[k + 1], &dx, &dy);
-    /* touch point of the incoming line (direction pdx, pdy) and outgoing one */
-    ix = c[k].x + c[k].r * pdy; iy = c[k].y - c[k].r * pdx;
+    ix = c[k].x + c[k].r * pdy; iy = c[k].y - c[k].r * pdx;   /* touch points */
     ox = c[k].x + c[k].r * dy;  oy = c[k].y - c[k].r * dx;
     if (c[k].r == 0 || k == 0 || !has) {
       if (pushpt(q, &n, k == 0 ? ox : ix, k == 0 ? oy : iy)) return ASTAR_ENOMEM;
@@ -990,35 +1008,122 @@ static long emit(astar_navmesh_query *q, const fpt *c, size_t nc) {
   return (long)n;
 }
 
-/* The funnel (string pulling) over the corridor, with discs of radius R at
-** wall vertices. Corners go to q->ctr as fpt triples. */
-static long funnel(astar_navmesh_query *q) {
+/* The sum of the angles at vertex w of the polygons the query may use:
+** above pi, the walls around w poke into the walkable area. */
+static int reflex(const astar_navmesh_query *q, uint32_t w) {
   const astar_navmesh *m = q->mesh;
-  size_t np = q->ncorr, i, nc = 0, ai = 0, li = 0, ri = 0, need = 3 * (4 * np + 6);
-  const uint32_t *poly = q->corr, *port = q->corr + np;
-  fpt *L, *Rt, apex, left, right, *c;
-  /* portals as (left, right) ends, 0 = the start, np = the goal */
-  if (astar__reserve(&q->mesh->mem, (void **)&q->ctr, &q->cctr, need, sizeof(double)))
-    return ASTAR_ENOMEM;
-  L = (fpt *)q->ctr; Rt = L + (np + 1); c = Rt + (np + 1);
-  L[0].x = Rt[0].x = q->sx; L[0].y = Rt[0].y = q->sy; L[0].r = Rt[0].r = 0;
-  for (i = 1; i < np; i++) {
-    uint32_t p = poly[i - 1], h;
-    for (h = m->pstart[p]; m->hp[h] != port[i - 1]; h++) {}
-    {
-      uint32_t u = m->hv[h], v = m->hv[nexthe(m, h)];   /* leaving p: v on the left */
-      double r = q->R;
-      L[i].x = VX(m, v); L[i].y = VY(m, v); L[i].r = r > 0 && wallvertex(q, v) ? r : 0;
-      Rt[i].x = VX(m, u); Rt[i].y = VY(m, u); Rt[i].r = r > 0 && wallvertex(q, u) ? -r : 0;
+  double sum = 0;
+  uint32_t i;
+  for (i = m->vps[w]; i < m->vps[w + 1]; i++) {
+    uint32_t p = m->vpl[i], h, a = m->pstart[p], k = m->pstart[p + 1] - a;
+    if (!allowed(m, p, q->include, q->exclude)) continue;
+    for (h = 0; h < k && m->hv[a + h] != w; h++) {}
+    if (h < k) {
+      uint32_t u = m->hv[a + (h + k - 1) % k], v = m->hv[a + (h + 1) % k];
+      double ax = VX(m, v) - VX(m, w), ay = VY(m, v) - VY(m, w);
+      double bx = VX(m, u) - VX(m, w), by = VY(m, u) - VY(m, w);
+      sum += atan2(cross2(ax, ay, bx, by), ax * bx + ay * by);
     }
   }
-  L[np].x = Rt[np].x = q->gx; L[np].y = Rt[np].y = q->gy; L[np].r = Rt[np].r = 0;
+  return sum > 3.14159265358979323846 * (1 + 1e-9);
+}
+
+/* Is corner k (between k-1 and k+1) taut: does the path turn around it on
+** its side? */
+static int taut(const fpt *c, size_t k) {
+  double ix, iy, ox, oy;
+  if (!tangent(&c[k - 1], &c[k], &ix, &iy) || !tangent(&c[k], &c[k + 1], &ox, &oy)) return 0;
+  return c[k].side * cross2(ix, iy, ox, oy) >= -1e-12;
+}
+
+/* The wall corner closest to the line from c[k] to c[k+1] (nearer than R),
+** or NONE; its side of the line into *side. */
+static uint32_t intruder(const astar_navmesh_query *q, const fpt *c, size_t k, int *side) {
+  const astar_navmesh *m = q->mesh;
+  double dx, dy, px, py, ex, ey, best = q->R * (1 - 1e-7);
+  uint32_t x, y, x0, y0, x1, y1, i, found = NONE;
+  if (!tangent(&c[k], &c[k + 1], &dx, &dy)) return NONE;
+  px = c[k].x + c[k].r * dy; py = c[k].y - c[k].r * dx;
+  ex = c[k + 1].x + c[k + 1].r * dy; ey = c[k + 1].y - c[k + 1].r * dx;
+  brange(m, fmin(px, ex) - q->R, fmin(py, ey) - q->R, fmax(px, ex) + q->R,
+         fmax(py, ey) + q->R, &x0, &y0, &x1, &y1);
+  for (y = y0; y <= y1; y++)
+    for (x = x0; x <= x1; x++) {
+      size_t b = (size_t)y * m->bw + x;
+      for (i = m->bws[b]; i < m->bws[b + 1]; i++) {
+        uint32_t h = m->bwl[i], ends[2], e;
+        ends[0] = m->hv[h]; ends[1] = m->hv[nexthe(m, h)];
+        for (e = 0; e < 2; e++) {
+          uint32_t w = ends[e];
+          double cx, cy, d;
+          if (w == c[k].v || w == c[k + 1].v) continue;
+          d = segdist(VX(m, w), VY(m, w), px, py, ex, ey, &cx, &cy);
+          if (d < best && reflex(q, w)) {
+            best = d; found = w;
+            *side = cross2(ex - px, ey - py, VX(m, w) - px, VY(m, w) - py) > 0 ? 1 : -1;
+          }
+        }
+      }
+    }
+  return found;
+}
+
+/* Turns the corners of the zero-radius path into the path of a disc of
+** radius R: wall corners get discs; corners the path no longer wraps are
+** dropped and wall corners it comes too close to are added, until neither
+** happens (or a bound on the rounds is reached). */
+static size_t widen(astar_navmesh_query *q, fpt *c, size_t nc, size_t cap) {
+  size_t k, rounds = 4 * nc + 64;
+  for (k = 1; k + 1 < nc; k++)
+    c[k].r = wallvertex(q, c[k].v) ? c[k].side * q->R : 0;
+  while (rounds-- > 0) {
+    int changed = 0, side = 0;
+    for (k = 1; k + 1 < nc && !changed; k++)
+      if (!taut(c, k)) {
+        memmove(c + k, c + k + 1, (nc - k - 1) * sizeof *c);
+        nc--; changed = 1;
+      }
+    for (k = 0; k + 1 < nc && !changed && nc < cap; k++) {
+      uint32_t w = intruder(q, c, k, &side);
+      if (w != NONE) {
+        memmove(c + k + 2, c + k + 1, (nc - k - 1) * sizeof *c);
+        c[k + 1].x = VX(q->mesh, w); c[k + 1].y = VY(q->mesh, w);
+        c[k + 1].v = w; c[k + 1].side = side; c[k + 1].r = side * q->R;
+        nc++; changed = 1;
+      }
+    }
+    if (!changed) break;
+  }
+  return nc;
+}
+
+/* The funnel (string pulling) over the corridor; with a radius, widened. */
+static long funnel(astar_navmesh_query *q) {
+  const astar_navmesh *m = q->mesh;
+  size_t np = q->ncorr, i, nc = 0, ai = 0, li = 0, ri = 0;
+  size_t cap = np + 2 + 64, need = (2 * (np + 1) + cap) * sizeof(fpt) / sizeof(double) + 1;
+  const uint32_t *poly = q->corr, *port = q->corr + np;
+  fpt *L, *Rt, apex, left, right, *c;
+  if (astar__reserve(&q->mesh->mem, (void **)&q->ctr, &q->cctr, need, sizeof(double)))
+    return ASTAR_ENOMEM;
+  L = (fpt *)(void *)q->ctr; Rt = L + (np + 1); c = Rt + (np + 1);
+  /* portals as (left, right) ends: 0 the start, np the goal */
+  L[0].x = Rt[0].x = q->sx; L[0].y = Rt[0].y = q->sy;
+  L[np].x = Rt[np].x = q->gx; L[np].y = Rt[np].y = q->gy;
+  L[0].v = Rt[0].v = L[np].v = Rt[np].v = NONE;
+  for (i = 1; i < np; i++) {
+    uint32_t p = poly[i - 1], h, u, v;
+    for (h = m->pstart[p]; m->hp[h] != port[i - 1]; h++) {}
+    u = m->hv[h]; v = m->hv[nexthe(m, h)];            /* leaving p: v on the left */
+    L[i].x = VX(m, v); L[i].y = VY(m, v); L[i].v = v;
+    Rt[i].x = VX(m, u); Rt[i].y = VY(m, u); Rt[i].v = u;
+  }
+  for (i = 0; i <= np; i++) { L[i].r = Rt[i].r = 0; L[i].side = 1; Rt[i].side = -1; }
   apex = L[0]; left = L[0]; right = Rt[0];
   c[nc++] = apex;
   for (i = 1; i <= np; i++) {
     double rdx, rdy, ndx, ndy, ldx, ldy;
-    /* the right side */
-    if (!tangent(&apex, &Rt[i], &ndx, &ndy) || samefpt(&right, &Rt[i])) {
+    if (!tangent(&apex, &Rt[i], &ndx, &ndy) || samefpt(&right, &Rt[i])) {   /* right side */
       right = Rt[i]; ri = i;
     } else {
       int hasr = !samefpt(&apex, &right) && tangent(&apex, &right, &rdx, &rdy);
@@ -1034,8 +1139,7 @@ static long funnel(astar_navmesh_query *q) {
         }
       }
     }
-    /* the left side */
-    if (!tangent(&apex, &L[i], &ndx, &ndy) || samefpt(&left, &L[i])) {
+    if (!tangent(&apex, &L[i], &ndx, &ndy) || samefpt(&left, &L[i])) {      /* left side */
       left = L[i]; li = i;
     } else {
       int hasl = !samefpt(&apex, &left) && tangent(&apex, &left, &ldx, &ldy);
@@ -1052,7 +1156,9 @@ static long funnel(astar_navmesh_query *q) {
       }
     }
   }
-  c[nc++] = L[np];
+  if (!samefpt(&c[nc - 1], &L[np])) c[nc++] = L[np];
+  else c[nc - 1] = L[np];
+  if (q->R > 0) nc = widen(q, c, nc, cap);
   return emit(q, c, nc);
 }
 
@@ -1120,8 +1226,10 @@ static double pathcost(astar_navmesh_query *q, const double *pt, size_t n) {
 }
 
 /* The smallest distance between the path and a wall, looked for within 'r'
-** of the path (HUGE_VAL if no wall is that close). */
-static double pathclear(const astar_navmesh *m, const double *pt, size_t n, double r) {
+** of the path (HUGE_VAL if no wall is that close), and the point of the
+** path where it is smallest in *wx, *wy. */
+static double pathclear(const astar_navmesh *m, const double *pt, size_t n, double r,
+                        double *wx, double *wy) {
   double best = HUGE_VAL;
   size_t k;
   for (k = 0; k + 1 < n; k++) {
@@ -1135,27 +1243,68 @@ static double pathclear(const astar_navmesh *m, const double *pt, size_t n, doub
         for (i = m->bws[b]; i < m->bws[b + 1]; i++) {
           uint32_t h = m->bwl[i], u = m->hv[h], v = m->hv[nexthe(m, h)];
           double d = segseg(ax, ay, bx, by, VX(m, u), VY(m, u), VX(m, v), VY(m, v));
-          if (d < best) best = d;
+          if (d < best) {
+            double cx, cy, du, dv;
+            best = d;
+            du = segdist(VX(m, u), VY(m, u), ax, ay, bx, by, &cx, &cy);
+            *wx = cx; *wy = cy;
+            dv = segdist(VX(m, v), VY(m, v), ax, ay, bx, by, &cx, &cy);
+            if (dv < du) { *wx = cx; *wy = cy; }
+            if (segdist(ax, ay, VX(m, u), VY(m, u), VX(m, v), VY(m, v), &cx, &cy) < fmin(du, dv))
+              { *wx = ax; *wy = ay; }
+            if (segdist(bx, by, VX(m, u), VY(m, u), VX(m, v), VY(m, v), &cx, &cy) < fmin(du, dv))
+              { *wx = bx; *wy = by; }
+          }
         }
       }
   }
   return best;
 }
 
-long astar_navmesh_result(astar_navmesh_query *q, astar_search *s, const double **pts,
-                          double *cost) {
+/* Straightens the path the search found into q->out (q->nout points) and
+** prices it. Returns 0, ASTAR_NO_PATH if it passes closer than the radius
+** to a wall (then *wx, *wy is where), or ASTAR_ENOMEM. */
+static int straighten(astar_navmesh_query *q, astar_search *s, double *wx, double *wy) {
   const uint32_t *nodes;
   double scost;
   long n = astar_search_path(s, &nodes, &scost), np;
   int rc;
-  if (n <= 0) return n;
+  if (n <= 0) return n < 0 ? (int)n : ASTAR_NO_PATH;
   if ((rc = corridor(q, nodes, n)) != 0) return rc;
   np = funnel(q);
-  if (np < 0) return np;
+  if (np < 0) return (int)np;
+  q->nout = (size_t)np;
+  q->pcost = pathcost(q, q->out, (size_t)np);
+  q->clear = q->radius > 0 ? pathclear(q->mesh, q->out, (size_t)np, q->R, wx, wy) : HUGE_VAL;
+  return q->clear < q->radius * (1 - 1e-9) ? ASTAR_NO_PATH : 0;
+}
+
+/* Closes the corridor's portal nearest to (x, y) to the next searches. */
+static void ban(astar_navmesh_query *q, double x, double y) {
+  const astar_navmesh *m = q->mesh;
+  size_t i;
+  double best = HUGE_VAL, cx, cy;
+  uint32_t pick = NONE;
+  for (i = 0; i + 1 < q->ncorr; i++) {
+    uint32_t portal = q->corr[q->ncorr + i], h = m->phe[portal], u = m->hv[h];
+    uint32_t v = m->hv[nexthe(m, h)];
+    double d = segdist(x, y, VX(m, u), VY(m, u), VX(m, v), VY(m, v), &cx, &cy);
+    if (d < best) { best = d; pick = portal; }
+  }
+  if (pick != NONE && q->nban < ASTAR_NM_BANS) q->ban[q->nban++] = pick;
+}
+
+long astar_navmesh_result(astar_navmesh_query *q, astar_search *s, const double **pts,
+                          double *cost) {
+  double wx, wy;
+  if (!q->ready) {
+    int rc = straighten(q, s, &wx, &wy);
+    if (rc < 0) return rc;
+    if (rc > 0) return 0;
+  }
   *pts = q->out;
-  *cost = pathcost(q, q->out, (size_t)np);
-  q->clear = q->radius > 0 ? pathclear(q->mesh, q->out, (size_t)np, q->R) : HUGE_VAL;
-  return np;
+  *cost = q->pcost;
+  return (long)q->nout;
 }
 
 /* ------------------------------------------------------------------ */

@@ -442,6 +442,9 @@ static int report(lua_State *L, lmesh *lm, findjob *j) {
       double *v;
       long i;
       if (j->n < 0) return astar_raise(L, (int)j->n);
+      if (j->n == 0)
+        return astar_outcome(L, "no_path", "no path for radius %s: the way found is too narrow",
+                             astar_fmtnum(b1, q->radius));
       astar_search_stats(lm->s, &st);
       v = astar_newpath(L, (size_t)j->n, ASTAR_PATH_MESH, j->cost, &st,
                         q->params.algorithm == ASTAR_ALG_DIJKSTRA ? "dijkstra" : "astar", 0);
