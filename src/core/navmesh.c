@@ -378,7 +378,10 @@ int astar_navmesh_new(astar_navmesh **out, const double *xy, uint32_t nv,
   /* weld vertices with the same coordinates */
   weld = (uint32_t *)astar__alloc(&m->mem, (size_t)nv * sizeof(uint32_t));
   t.key = NULL; t.val = NULL; t.cap = 0;
-  if (weld == NULL || htab_new(&m->mem, &t, nv)) { rc = ASTAR_ENOMEM; goto done; }
+  if (weld == NULL || htab_new(&m->mem, &t, nv)) {
+    htab_free(&m->mem, &t);
+    rc = ASTAR_ENOMEM; goto done;
+  }
   for (i = 0; i < nv; i++) {
     uint64_t key = hash64(dbits(xy[2 * i])) ^ dbits(xy[2 * i + 1]);
     size_t s = (size_t)hash64(key) & (t.cap - 1);
@@ -968,6 +971,11 @@ static int tangent(const fpt *a, const fpt *b, double *dx, double *dy) {
 
 static int samefpt(const fpt *a, const fpt *b) { return a->x == b->x && a->y == b->y; }
 
+/* Is a nearer to o than b is? */
+static int nearer(const fpt *o, const fpt *a, const fpt *b) {
+  return hypot(a->x - o->x, a->y - o->y) < hypot(b->x - o->x, b->y - o->y);
+}
+
 static int pushpt(astar_navmesh_query *q, size_t *n, double x, double y) {
   if (*n > 0 && q->out[2 * *n - 2] == x && q->out[2 * *n - 1] == y) return 0;
   if (astar__reserve(&q->mesh->mem, (void **)&q->out, &q->cout, 2 * *n + 2, sizeof(double)))
@@ -1132,6 +1140,9 @@ static long funnel(astar_navmesh_query *q) {
         if (!hasl || cross2(ndx, ndy, ldx, ldy) > 0) {
           right = Rt[i]; ri = i;
         } else {                                                /* over the left: a corner */
+          if (cross2(ndx, ndy, ldx, ldy) == 0 && nearer(&apex, &Rt[i], &left)) {
+            left = Rt[i]; li = i;                  /* one ray: the nearer end is the corner */
+          }
           apex = left; c[nc++] = apex; ai = li;
           left = right = apex; li = ri = ai;
           i = ai;
@@ -1148,6 +1159,9 @@ static long funnel(astar_navmesh_query *q) {
         if (!hasr || cross2(rdx, rdy, ndx, ndy) > 0) {
           left = L[i]; li = i;
         } else {
+          if (cross2(rdx, rdy, ndx, ndy) == 0 && nearer(&apex, &L[i], &right)) {
+            right = L[i]; ri = i;
+          }
           apex = right; c[nc++] = apex; ai = ri;
           left = right = apex; li = ri = ai;
           i = ai;
