@@ -754,6 +754,15 @@ typedef struct astar_navmesh_query {
   size_t nban;                  /* portals closed after a path came too close to a wall */
   uint32_t ban[ASTAR_NM_BANS];
   double *ctr; size_t cctr;     /* funnel scratch */
+  /* the exact interval search (uniform costs, no radius, no callback): */
+  int exact;                    /* the last find used it */
+  astar_stats st;               /* its statistics */
+  void *pn; size_t cpn, npn;    /* its nodes */
+  uint32_t *heap; size_t cheap, nheap;
+  double *vg; uint32_t *vs; size_t cvg, cvs;  /* best g of each vertex as a root */
+  uint32_t stamp;
+  uint32_t sp[8], gp[8];        /* polygons holding the start, the goal */
+  int nsp, ngp;
 } astar_navmesh_query;
 
 void astar_navmesh_query_init(astar_navmesh_query *q);

@@ -25,10 +25,11 @@ struct astar_navmesh {
   uint32_t *hn;          /* nh: the polygon across it, or NONE (a wall) */
   uint32_t *hp;          /* nh: its portal, or NONE */
   uint32_t *hpoly;       /* nh: its polygon */
+  uint32_t *htw;         /* nh: the same edge in the polygon across, or NONE */
   double *cost;          /* np */
   uint32_t *flags;       /* np */
-  double mincost;
-  int minstale;
+  double mincost, maxcost;
+  int minstale, maxstale;
   uint32_t *phe;         /* nport: the half-edge of each portal in its first polygon */
   unsigned char *vwall;  /* nv: the vertex ends a wall edge */
   uint32_t *vps, *vpl;   /* vertex -> polygons: vpl[vps[v] .. vps[v+1]-1] */
@@ -75,6 +76,21 @@ static double segseg(double ax, double ay, double bx, double by,
   return d4 < m ? d4 : m;
 }
 
+/* A node of the exact search (see there). */
+typedef struct pnode pnode;
+struct pnode {
+  double rx, ry;       /* the root */
+  double g, f;         /* the root's g; f = g + weight * h */
+  double tl, tr;       /* the interval on half-edge 'he': fractions from its start */
+  uint32_t root;       /* the root's vertex, NONE for the start */
+  uint32_t he;         /* half-edge of 'poly'; NONE: a start or final node */
+  uint32_t poly;       /* the polygon the node looks into */
+  uint32_t parent;
+  int kind;            /* PN_* */
+};
+enum { PN_INTERVAL, PN_POINT, PN_FINAL, PN_WAY };  /* PN_POINT: sees all its polygon;
+                                                  ** PN_WAY: a bend, kept for the path */
+
 #define VX(m, v) ((m)->xy[2 * (size_t)(v)])
 #define VY(m, v) ((m)->xy[2 * (size_t)(v) + 1])
 
@@ -96,6 +112,7 @@ static void freemesh(astar_navmesh *m) {
   astar__free(a, m->hn, (size_t)m->nh * sizeof(uint32_t));
   astar__free(a, m->hp, (size_t)m->nh * sizeof(uint32_t));
   astar__free(a, m->hpoly, (size_t)m->nh * sizeof(uint32_t));
+  astar__free(a, m->htw, (size_t)m->nh * sizeof(uint32_t));
   astar__free(a, m->cost, (size_t)m->np * sizeof(double));
   astar__free(a, m->flags, (size_t)m->np * sizeof(uint32_t));
   astar__free(a, m->phe, (size_t)m->nport * sizeof(uint32_t));
@@ -281,7 +298,7 @@ static int linkedges(astar_navmesh *m, astar_navmesh_problem *pr) {
     uint32_t u = m->hv[h], v = m->hv[nexthe(m, h)];
     uint64_t key = u < v ? ((uint64_t)u << 32 | v) : ((uint64_t)v << 32 | u);
     size_t i = htab_slot(&t, key);
-    m->hn[h] = NONE; m->hp[h] = NONE;
+    m->hn[h] = NONE; m->hp[h] = NONE; m->htw[h] = NONE;
     if (t.val[i] == NONE) { t.key[i] = key; t.val[i] = h; continue; }
     {
       uint32_t o = t.val[i], p = m->hpoly[h], q = m->hpoly[o];
@@ -293,7 +310,7 @@ static int linkedges(astar_navmesh *m, astar_navmesh_problem *pr) {
         problem(pr, ASTAR_NM_NONMANIFOLD, p, q, u, v);
         rc = ASTAR_EINVAL; break;
       }
-      m->hn[o] = p; m->hn[h] = q;
+      m->hn[o] = p; m->hn[h] = q; m->htw[o] = h; m->htw[h] = o;
       m->hp[o] = m->hp[h] = m->nport++;
     }
   }
@@ -398,13 +415,14 @@ int astar_navmesh_new(astar_navmesh **out, const double *xy, uint32_t nv,
   m->hn = (uint32_t *)astar__alloc(&m->mem, nh * sizeof(uint32_t));
   m->hp = (uint32_t *)astar__alloc(&m->mem, nh * sizeof(uint32_t));
   m->hpoly = (uint32_t *)astar__alloc(&m->mem, nh * sizeof(uint32_t));
+  m->htw = (uint32_t *)astar__alloc(&m->mem, nh * sizeof(uint32_t));
   m->cost = (double *)astar__alloc(&m->mem, (size_t)np * sizeof(double));
   m->flags = (uint32_t *)astar__alloc(&m->mem, (size_t)np * sizeof(uint32_t));
   m->vwall = (unsigned char *)astar__alloc(&m->mem, m->nv);
   m->vps = (uint32_t *)astar__alloc(&m->mem, ((size_t)m->nv + 1) * sizeof(uint32_t));
   m->vpl = (uint32_t *)astar__alloc(&m->mem, nh * sizeof(uint32_t));
   stamp = (uint32_t *)astar__alloc(&m->mem, (size_t)m->nv * sizeof(uint32_t));
-  if (!m->xy || !m->pstart || !m->hv || !m->hn || !m->hp || !m->hpoly || !m->cost ||
+  if (!m->xy || !m->pstart || !m->hv || !m->hn || !m->hp || !m->hpoly || !m->htw || !m->cost ||
       !m->flags || !m->vwall || !m->vps || !m->vpl || !stamp) { rc = ASTAR_ENOMEM; goto done; }
   for (i = 0; i < nv; i++) { m->xy[2 * weld[i]] = xy[2 * i]; m->xy[2 * weld[i] + 1] = xy[2 * i + 1]; }
   memset(stamp, 0xff, (size_t)m->nv * sizeof(uint32_t));
@@ -420,7 +438,7 @@ int astar_navmesh_new(astar_navmesh **out, const double *xy, uint32_t nv,
     }
   }
   m->pstart[np] = (uint32_t)nh;
-  m->mincost = 1;
+  m->mincost = m->maxcost = 1;
   /* bounding box and tolerance */
   m->box[0] = m->box[1] = HUGE_VAL; m->box[2] = m->box[3] = -HUGE_VAL;
   for (i = 0; i < m->nv; i++) {
@@ -513,6 +531,8 @@ const uint32_t *astar_navmesh_neighbours(const astar_navmesh *m, uint32_t p, uin
 void astar_navmesh_set_cost(astar_navmesh *m, uint32_t p, double cost) {
   if (cost < m->mincost) m->mincost = cost;
   else if (m->cost[p] == m->mincost && cost > m->cost[p]) m->minstale = 1;
+  if (cost > m->maxcost) m->maxcost = cost;
+  else if (m->cost[p] == m->maxcost && cost < m->cost[p]) m->maxstale = 1;
   m->cost[p] = cost;
   m->version++;
 }
@@ -523,11 +543,14 @@ void astar_navmesh_set_flags(astar_navmesh *m, uint32_t p, uint32_t flags) {
 }
 
 static double mincost(astar_navmesh *m) {
-  if (m->minstale) {
+  if (m->minstale || m->maxstale) {
     uint32_t p;
-    m->mincost = HUGE_VAL;
-    for (p = 0; p < m->np; p++) if (m->cost[p] < m->mincost) m->mincost = m->cost[p];
-    m->minstale = 0;
+    m->mincost = HUGE_VAL; m->maxcost = 0;
+    for (p = 0; p < m->np; p++) {
+      if (m->cost[p] < m->mincost) m->mincost = m->cost[p];
+      if (m->cost[p] > m->maxcost) m->maxcost = m->cost[p];
+    }
+    m->minstale = m->maxstale = 0;
   }
   return m->mincost;
 }
@@ -683,9 +706,15 @@ void astar_navmesh_query_free(astar_navmesh_query *q) {
     astar__free(a, q->out, q->cout * sizeof(double));
     astar__free(a, q->corr, q->ccorr * sizeof(uint32_t));
     astar__free(a, q->ctr, q->cctr * sizeof(double));
+    astar__free(a, q->pn, q->cpn * sizeof(pnode));
+    astar__free(a, q->heap, q->cheap * sizeof(uint32_t));
+    astar__free(a, q->vg, q->cvg * sizeof(double));
+    astar__free(a, q->vs, q->cvs * sizeof(uint32_t));
   }
   q->pt = q->out = q->ctr = NULL; q->corr = NULL;
   q->cpt = q->cout = q->ccorr = q->cctr = 0;
+  q->pn = NULL; q->heap = NULL; q->vg = NULL; q->vs = NULL;
+  q->cpn = q->cheap = q->cvg = q->cvs = 0; q->npn = q->nheap = 0; q->stamp = 0;
 }
 
 /* A vertex the agent must keep its distance from: it ends a wall edge, or
@@ -894,12 +923,19 @@ int astar_navmesh_prepare(astar_navmesh *m, astar_navmesh_query *q, double sx, d
 
 static int straighten(astar_navmesh_query *q, astar_search *s, double *wx, double *wy);
 static void ban(astar_navmesh_query *q, double x, double y);
+static int exact(astar_navmesh_query *q);
 
 int astar_navmesh_find(astar_navmesh *m, astar_search *s, astar_navmesh_query *q,
                        double sx, double sy, double gx, double gy) {
   uint32_t st, go;
   int rc = astar_navmesh_prepare(m, q, sx, sy, gx, gy, &st, &go);
   if (rc) return rc;
+  q->exact = q->radius == 0 && q->cost_fn == NULL && m->mincost == m->maxcost;
+  if (q->exact) {
+    rc = exact(q);
+    q->ready = rc == ASTAR_FOUND;
+    return rc;
+  }
   for (;;) {
     double wx = 0, wy = 0;
     rc = astar_search_run(s, &q->domain, st, go, &q->params);
@@ -1322,6 +1358,343 @@ long astar_navmesh_result(astar_navmesh_query *q, astar_search *s, const double 
 }
 
 /* ------------------------------------------------------------------ */
+/* Exact search over intervals                                          */
+/* ------------------------------------------------------------------ */
+/*
+** When every polygon costs the same, no radius and no callback: the search
+** of Cui, Harabor and Grastien's Polyanya (IJCAI 2017), which is exact. A
+** node is a root (the start, or a wall corner where the path bends) and an
+** interval of an edge seen from it; g is the root's distance from the start
+** and h the length of the shortest way from the root through the interval
+** to the goal. Expanding a node projects its interval across the polygon
+** behind it: the part of the far edges inside the cone keeps the root; the
+** parts outside it get the interval's end as their root if that end is a
+** wall corner. A root reached again at a larger g is not searched again.
+*/
+
+
+
+#define PN(q) ((pnode *)(q)->pn)
+
+static int pless(const pnode *a, const pnode *b) {
+  return a->f < b->f || (a->f == b->f && a->g > b->g);
+}
+
+/* Adds a node that is not searched (a bend on the way); its index or NONE. */
+static uint32_t padd(astar_navmesh_query *q, const pnode *n) {
+  if (astar__reserve(&q->mesh->mem, &q->pn, &q->cpn, q->npn + 1, sizeof(pnode))) return NONE;
+  PN(q)[q->npn] = *n;
+  return (uint32_t)q->npn++;
+}
+
+static int ppush(astar_navmesh_query *q, const pnode *n) {
+  astar_mem *mem = &q->mesh->mem;
+  size_t i;
+  pnode *pn;
+  if (astar__reserve(mem, &q->pn, &q->cpn, q->npn + 1, sizeof(pnode)) ||
+      astar__reserve(mem, (void **)&q->heap, &q->cheap, q->nheap + 1, sizeof(uint32_t)))
+    return ASTAR_ENOMEM;
+  pn = PN(q);
+  pn[q->npn] = *n;
+  i = q->nheap++;
+  while (i > 0 && pless(&pn[q->npn], &pn[q->heap[(i - 1) / 2]])) {
+    q->heap[i] = q->heap[(i - 1) / 2];
+    i = (i - 1) / 2;
+  }
+  q->heap[i] = (uint32_t)q->npn++;
+  q->st.generated++;
+  return 0;
+}
+
+static uint32_t ppop(astar_navmesh_query *q) {
+  pnode *pn = PN(q);
+  uint32_t top = q->heap[0], last = q->heap[--q->nheap];
+  size_t i = 0, n = q->nheap;
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= n) break;
+    if (c + 1 < n && pless(&pn[q->heap[c + 1]], &pn[q->heap[c]])) c++;
+    if (!pless(&pn[q->heap[c]], &pn[last])) break;
+    q->heap[i] = q->heap[c];
+    i = c;
+  }
+  if (n > 0) q->heap[i] = last;
+  return top;
+}
+
+static int ingoal(const astar_navmesh_query *q, uint32_t p) {
+  int i;
+  for (i = 0; i < q->ngp; i++) if (q->gp[i] == p) return 1;
+  return 0;
+}
+
+/* May vertex 'root' be a root at cost g (not reached before at less)? */
+static int fresh(astar_navmesh_query *q, uint32_t root, double g) {
+  if (q->vs[root] == q->stamp && g > q->vg[root] * (1 + 1e-12) + 1e-12) return 0;
+  q->vs[root] = q->stamp; q->vg[root] = g;
+  return 1;
+}
+
+/* Pushes the node (root, interval on half-edge he of polygon Q) with its f. */
+static int pchild(astar_navmesh_query *q, uint32_t parent, double rx, double ry,
+                  uint32_t root, double g, uint32_t he, double tl, double tr) {
+  const astar_navmesh *m = q->mesh;
+  pnode n;
+  double x, y, w = q->params.algorithm == ASTAR_ALG_DIJKSTRA ? 0 : q->params.weight;
+  if (root != NONE && root != PN(q)[parent].root && !fresh(q, root, g)) return 0;
+  if (tl < 1e-9) tl = 0;                           /* ends at a vertex: exactly */
+  if (tr > 1 - 1e-9) tr = 1;
+  portalpoint(m, he, tl, tr, rx, ry, q->gx, q->gy, &x, &y);
+  n.rx = rx; n.ry = ry; n.g = g;
+  n.f = g + w * (hypot(x - rx, y - ry) + hypot(q->gx - x, q->gy - y));
+  if (n.f > q->params.max_cost) return 0;
+  n.tl = tl; n.tr = tr; n.root = root; n.he = he; n.poly = m->hpoly[he]; n.parent = parent;
+  n.kind = PN_INTERVAL;
+  return ppush(q, &n);
+}
+
+static int pfinal(astar_navmesh_query *q, uint32_t parent, double rx, double ry,
+                  uint32_t root, double g, uint32_t poly) {
+  pnode n;
+  n.rx = rx; n.ry = ry; n.root = root; n.g = g + hypot(q->gx - rx, q->gy - ry);
+  n.f = n.g; n.tl = n.tr = 0; n.he = NONE; n.poly = poly; n.parent = parent;
+  n.kind = PN_FINAL;
+  if (n.f > q->params.max_cost) return 0;
+  return ppush(q, &n);
+}
+
+/* Along a wall: the root (rx, ry) lies on the line of edge h of the node's
+** polygon. The way on goes straight to the edge's nearer end z and turns
+** there into the polygon across, which z sees whole. 'way' >= 0 first adds
+** the bend (rx, ry) at vertex 'way' with cost g. */
+static int palong(astar_navmesh_query *q, uint32_t parent, double rx, double ry,
+                  uint32_t root, double g, uint32_t h, int way) {
+  const astar_navmesh *m = q->mesh;
+  uint32_t p = m->hv[h], w = m->hv[nexthe(m, h)], z;
+  double dp = hypot(VX(m, p) - rx, VY(m, p) - ry), dw = hypot(VX(m, w) - rx, VY(m, w) - ry);
+  pnode n;
+  z = dp <= dw ? p : w;
+  if (z == root) {                   /* the bend is at the edge's end: it sees the polygon */
+    if (!way) return 0;
+    way = 0;
+  } else if (!wallvertex(q, z)) {
+    return 0;
+  }
+  if (way) {
+    n.rx = rx; n.ry = ry; n.g = n.f = g; n.tl = n.tr = 0; n.root = root; n.he = NONE;
+    n.poly = NONE; n.parent = parent; n.kind = PN_WAY;
+    if ((parent = padd(q, &n)) == NONE) return ASTAR_ENOMEM;
+  }
+  g += fmin(dp, dw);
+  if (!fresh(q, z, g)) return 0;
+  n.rx = VX(m, z); n.ry = VY(m, z); n.g = g; n.root = z; n.he = m->htw[h]; n.poly = m->hn[h];
+  n.tl = n.tr = 0; n.parent = parent; n.kind = PN_POINT;
+  n.f = g + (q->params.algorithm == ASTAR_ALG_DIJKSTRA ? 0 : q->params.weight) *
+            hypot(q->gx - n.rx, q->gy - n.ry);
+  if (n.f > q->params.max_cost) return 0;
+  return ppush(q, &n);
+}
+
+/* Which way may the edge h of the polygon be entered from the node? */
+static int open_edge(const astar_navmesh_query *q, uint32_t h) {
+  uint32_t n = q->mesh->hn[h];
+  return n != NONE && allowed(q->mesh, n, q->include, q->exclude) &&
+         !(q->nban > 0 && banned(q, q->mesh->hp[h]));
+}
+
+/* Where A + s (B - A) >= 0 for s in [0, 1]: [*lo, *hi] (empty: lo > hi). */
+static void halfrange(double A, double B, double *lo, double *hi) {
+  if (A >= 0 && B >= 0) { *lo = 0; *hi = 1; }
+  else if (A < 0 && B < 0) { *lo = 1; *hi = 0; }
+  else if (A < 0) { *lo = A / (A - B); *hi = 1; }
+  else { *lo = 0; *hi = A / (A - B); }
+}
+
+/* The rest of [0, 1] outside the range [lo, hi] (one piece, as the range
+** touches an end or is empty); 0 if it is (almost) nothing. */
+static int outside(double lo, double hi, double *o0, double *o1) {
+  if (lo > hi) { *o0 = 0; *o1 = 1; return 1; }
+  if (lo > 1e-12) { *o0 = 0; *o1 = lo; return 1; }
+  if (hi < 1 - 1e-12) { *o0 = hi; *o1 = 1; return 1; }
+  return 0;
+}
+
+static int pexpand(astar_navmesh_query *q, uint32_t ni) {
+  const astar_navmesh *m = q->mesh;
+  pnode n = PN(q)[ni];
+  uint32_t P = n.poly, a0 = m->pstart[P], k = m->pstart[P + 1] - a0, i, in, j;
+  uint32_t u, v;
+  double ax, ay, bx, by, ex, ey;
+  int cornu, cornv, rc;
+  if (n.kind == PN_POINT) {                        /* a start or a corner: all is seen */
+    if (ingoal(q, P) && (rc = pfinal(q, ni, n.rx, n.ry, n.root, n.g, P)) != 0) return rc;
+    for (j = 0; j < k; j++) {
+      uint32_t h = a0 + j, p = m->hv[h], w = m->hv[nexthe(m, h)];
+      double dx = VX(m, w) - VX(m, p), dy = VY(m, w) - VY(m, p);
+      if (!open_edge(q, h)) continue;
+      if (fabs(cross2(dx, dy, n.rx - VX(m, p), n.ry - VY(m, p))) <= m->eps * hypot(dx, dy))
+        continue;                                  /* the point is on this edge */
+      if ((rc = pchild(q, ni, n.rx, n.ry, n.root, n.g, m->htw[h], 0, 1)) != 0) return rc;
+    }
+    return 0;
+  }
+  in = n.he - a0;
+  u = m->hv[n.he]; v = m->hv[nexthe(m, n.he)];
+  ex = VX(m, v) - VX(m, u); ey = VY(m, v) - VY(m, u);
+  ax = VX(m, u) + n.tl * ex; ay = VY(m, u) + n.tl * ey;     /* left end (toward u) */
+  bx = VX(m, u) + n.tr * ex; by = VY(m, u) + n.tr * ey;     /* right end (toward v) */
+  if (n.tl == 0) ax = VX(m, u), ay = VY(m, u);
+  if (n.tr == 1) bx = VX(m, v), by = VY(m, v);
+  cornu = n.tl == 0 && wallvertex(q, u);
+  cornv = n.tr == 1 && wallvertex(q, v);
+  if (ingoal(q, P)) {                              /* the goal: through the cone or an end */
+    double oR = cross2(bx - n.rx, by - n.ry, q->gx - n.rx, q->gy - n.ry);
+    double oL = cross2(ax - n.rx, ay - n.ry, q->gx - n.rx, q->gy - n.ry);
+    if (oR >= 0 && oL <= 0) rc = pfinal(q, ni, n.rx, n.ry, n.root, n.g, P);
+    else if (oR < 0 && cornv)
+      rc = pfinal(q, ni, bx, by, v, n.g + hypot(bx - n.rx, by - n.ry), P);
+    else if (oL > 0 && cornu)
+      rc = pfinal(q, ni, ax, ay, u, n.g + hypot(ax - n.rx, ay - n.ry), P);
+    else rc = 0;
+    if (rc) return rc;
+  }
+  for (j = 1; j < k; j++) {                        /* the far edges, right to left */
+    uint32_t h = a0 + (in + j) % k, p = m->hv[h], w = m->hv[nexthe(m, h)];
+    double px = VX(m, p), py = VY(m, p), wx = VX(m, w), wy = VY(m, w);
+    double A, B, C, D, lo, hi, r0, r1, l0, l1, o0, o1, len = hypot(wx - px, wy - py);
+    if (!open_edge(q, h)) continue;
+    if (fabs(cross2(wx - px, wy - py, n.rx - px, n.ry - py)) <= m->eps * len) {
+      double zx = hypot(px - n.rx, py - n.ry) <= hypot(wx - n.rx, wy - n.ry) ? px : wx;
+      double zy = zx == px ? py : wy;
+      if (cross2(bx - n.rx, by - n.ry, zx - n.rx, zy - n.ry) >= -m->eps * len &&
+          cross2(ax - n.rx, ay - n.ry, zx - n.rx, zy - n.ry) <= m->eps * len &&
+          (rc = palong(q, ni, n.rx, n.ry, n.root, n.g, h, 0)) != 0)
+        return rc;
+      continue;                                    /* along the root's line */
+    }
+    A = cross2(bx - n.rx, by - n.ry, px - n.rx, py - n.ry);    /* >= 0: left of right ray */
+    B = cross2(bx - n.rx, by - n.ry, wx - n.rx, wy - n.ry);
+    C = -cross2(ax - n.rx, ay - n.ry, px - n.rx, py - n.ry);   /* >= 0: right of left ray */
+    D = -cross2(ax - n.rx, ay - n.ry, wx - n.rx, wy - n.ry);
+    halfrange(A, B, &r0, &r1);                     /* where the edge is inside each ray */
+    halfrange(C, D, &l0, &l1);
+    lo = fmax(r0, l0); hi = fmin(r1, l1);
+    /* in the twin half-edge (w -> p) fractions are 1 - s */
+    if (hi - lo > 1e-12 &&
+        (rc = pchild(q, ni, n.rx, n.ry, n.root, n.g, m->htw[h], 1 - hi, 1 - lo)) != 0)
+      return rc;
+    if (cornv && outside(r0, r1, &o0, &o1)) {      /* right of the cone: around b */
+      double g = n.g + hypot(bx - n.rx, by - n.ry);
+      rc = fabs(cross2(wx - px, wy - py, bx - px, by - py)) <= m->eps * len
+         ? palong(q, ni, bx, by, v, g, h, 1)
+         : pchild(q, ni, bx, by, v, g, m->htw[h], 1 - o1, 1 - o0);
+      if (rc) return rc;
+    }
+    if (cornu && outside(l0, l1, &o0, &o1)) {      /* left of the cone: around a */
+      double g = n.g + hypot(ax - n.rx, ay - n.ry);
+      rc = fabs(cross2(wx - px, wy - py, ax - px, ay - py)) <= m->eps * len
+         ? palong(q, ni, ax, ay, u, g, h, 1)
+         : pchild(q, ni, ax, ay, u, g, m->htw[h], 1 - o1, 1 - o0);
+      if (rc) return rc;
+    }
+  }
+  (void)i;
+  return 0;
+}
+
+/* Collects the allowed polygons that hold (x, y) (at most 8). */
+static int holders(const astar_navmesh_query *q, double x, double y, uint32_t *out) {
+  const astar_navmesh *m = q->mesh;
+  uint32_t bx, by, i;
+  size_t b;
+  int n = 0;
+  brange(m, x, y, x, y, &bx, &by, &bx, &by);
+  b = (size_t)by * m->bw + bx;
+  for (i = m->bps[b]; i < m->bps[b + 1] && n < 8; i++) {
+    uint32_t p = m->bpl[i];
+    if (allowed(m, p, q->include, q->exclude) && inpoly(m, p, x, y)) out[n++] = p;
+  }
+  return n;
+}
+
+/* The exact search; on success the path is in q->out (q->nout points) and
+** the corridor in q->corr. */
+static int exact(astar_navmesh_query *q) {
+  astar_navmesh *m = q->mesh;
+  astar_mem *mem = &m->mem;
+  uint32_t fin = NONE;
+  int i, rc;
+  memset(&q->st, 0, sizeof q->st);
+  q->npn = q->nheap = 0;
+  if (astar__reserve(mem, (void **)&q->vg, &q->cvg, m->nv, sizeof(double)) ||
+      astar__reserve(mem, (void **)&q->vs, &q->cvs, m->nv, sizeof(uint32_t)))
+    return ASTAR_ENOMEM;
+  if (q->stamp == 0 || q->stamp == UINT32_MAX) {
+    memset(q->vs, 0, q->cvs * sizeof(uint32_t));
+    q->stamp = 0;
+  }
+  q->stamp++;
+  q->nsp = holders(q, q->sx, q->sy, q->sp);
+  q->ngp = holders(q, q->gx, q->gy, q->gp);
+  for (i = 0; i < q->nsp; i++) {                   /* start nodes, expanded at once */
+    pnode n;
+    n.rx = q->sx; n.ry = q->sy; n.g = 0; n.f = 0; n.tl = n.tr = 0;
+    n.root = NONE; n.he = NONE; n.poly = q->sp[i]; n.parent = NONE; n.kind = PN_POINT;
+    if ((rc = ppush(q, &n)) != 0) return rc;
+  }
+  while (q->nheap > 0) {
+    uint32_t ni = ppop(q);
+    pnode *n = &PN(q)[ni];
+    if (n->kind == PN_FINAL) { fin = ni; break; }  /* the goal */
+    if (q->st.expanded >= q->params.max_expansions) return ASTAR_LIMIT;
+    q->st.expanded++;
+    if ((rc = pexpand(q, ni)) != 0) return rc;
+  }
+  if (fin == NONE) return q->params.max_cost < HUGE_VAL ? ASTAR_LIMIT : ASTAR_NO_PATH;
+  {
+    /* the path: the goal, then the roots back to the start */
+    const pnode *pn = PN(q);
+    size_t np = 1, nc = 0, k;
+    uint32_t x;
+    double len = 0;
+    for (x = fin; x != NONE; x = pn[x].parent) { np++; nc++; }
+    if (astar__reserve(mem, (void **)&q->out, &q->cout, 2 * np, sizeof(double)) ||
+        astar__reserve(mem, (void **)&q->corr, &q->ccorr, 2 * nc + 2, sizeof(uint32_t)))
+      return ASTAR_ENOMEM;
+    q->out[0] = q->gx; q->out[1] = q->gy; np = 1;
+    for (x = fin; x != NONE; x = pn[x].parent) {
+      double rx = pn[x].rx, ry = pn[x].ry;
+      if (rx != q->out[2 * np - 2] || ry != q->out[2 * np - 1]) {
+        q->out[2 * np] = rx; q->out[2 * np + 1] = ry; np++;
+      }
+    }
+    for (k = 0; k < np / 2; k++) {                 /* start first */
+      double tx = q->out[2 * k], ty = q->out[2 * k + 1];
+      q->out[2 * k] = q->out[2 * (np - 1 - k)]; q->out[2 * k + 1] = q->out[2 * (np - 1 - k) + 1];
+      q->out[2 * (np - 1 - k)] = tx; q->out[2 * (np - 1 - k) + 1] = ty;
+    }
+    for (k = 1; k < np; k++)
+      len += hypot(q->out[2 * k] - q->out[2 * k - 2], q->out[2 * k + 1] - q->out[2 * k - 1]);
+    q->nout = np;
+    q->pcost = len * m->cost[pn[fin].poly];
+    /* the corridor: the polygons of the nodes (the final node's is its parent's) */
+    nc = 0;
+    for (x = pn[fin].parent; x != NONE; x = pn[x].parent)
+      if (pn[x].kind != PN_WAY) q->corr[nc++] = pn[x].poly;
+    for (k = 0; k < nc / 2; k++) {
+      uint32_t t = q->corr[k]; q->corr[k] = q->corr[nc - 1 - k]; q->corr[nc - 1 - k] = t;
+    }
+    {
+      size_t c = 0;                                /* portals after the polygons */
+      for (x = pn[fin].parent; x != NONE && pn[x].parent != NONE; x = pn[x].parent)
+        if (pn[x].kind != PN_WAY) q->corr[nc + (nc - 2 - c++)] = m->hp[pn[x].he];
+    }
+    q->ncorr = nc;
+  }
+  return ASTAR_FOUND;
+}
+
+/* ------------------------------------------------------------------ */
 /* From a grid                                                          */
 /* ------------------------------------------------------------------ */
 
@@ -1403,7 +1776,7 @@ int astar_navmesh_from_grid(astar_navmesh **out, const astar_grid *g, double til
   rc = astar_navmesh_new(out, xy, nv, start, idx, (uint32_t)nr, NULL, alloc, ud);
   if (rc == 0) {
     for (k = 0; k < nr; k++) (*out)->cost[k] = r[k].c;
-    (*out)->minstale = 1;
+    (*out)->minstale = (*out)->maxstale = 1;
   }
 done:
   if (own != cell_poly) astar__free(&a, own, cells * sizeof(uint32_t));

@@ -445,7 +445,7 @@ static int report(lua_State *L, lmesh *lm, findjob *j) {
       if (j->n == 0)
         return astar_outcome(L, "no_path", "no path for radius %s: the way found is too narrow",
                              astar_fmtnum(b1, q->radius));
-      astar_search_stats(lm->s, &st);
+      if (q->exact) st = q->st; else astar_search_stats(lm->s, &st);
       v = astar_newpath(L, (size_t)j->n, ASTAR_PATH_MESH, j->cost, &st,
                         q->params.algorithm == ASTAR_ALG_DIJKSTRA ? "dijkstra" : "astar", 0);
       memcpy(v, j->pts, 2 * (size_t)j->n * sizeof(double));
@@ -811,7 +811,7 @@ static int mesh_stats(lua_State *L) {
   return 1;
 }
 
-static const luaL_Reg mesh_methods[] = {
+static const luaL_Reg navMesh_methods[] = {
   {"find", mesh_find},
   {"locate", mesh_locate},
   {"nearest", mesh_nearest},
@@ -845,7 +845,7 @@ static const luaL_Reg mesh_funcs[] = {
 void astar_navmesh_open(lua_State *L) {
   luaL_newmetatable(L, ASTAR_NAVMESH_MT);            /* core mt */
   luaL_setfuncs(L, mesh_meta, 0);
-  luaL_newlib(L, mesh_methods);                      /* core mt methods */
+  luaL_newlib(L, navMesh_methods);                      /* core mt methods */
   lua_pushvalue(L, -1);
   lua_setfield(L, -3, "__index");
   lua_setfield(L, -3, "NavMesh");
