@@ -761,6 +761,7 @@ typedef struct astar_navmesh_query {
   uint32_t *heap; size_t cheap, nheap;
   double *vg; uint32_t *vs; size_t cvg, cvs;  /* best g of each vertex as a root */
   uint32_t stamp;
+  uint32_t *ppos; size_t cppos; /* a polygon's place in the corridor (NONE: not in it) */
   uint32_t sp[8], gp[8];        /* polygons holding the start, the goal */
   int nsp, ngp;
 } astar_navmesh_query;

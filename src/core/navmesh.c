@@ -710,10 +710,11 @@ void astar_navmesh_query_free(astar_navmesh_query *q) {
     astar__free(a, q->heap, q->cheap * sizeof(uint32_t));
     astar__free(a, q->vg, q->cvg * sizeof(double));
     astar__free(a, q->vs, q->cvs * sizeof(uint32_t));
+    astar__free(a, q->ppos, q->cppos * sizeof(uint32_t));
   }
   q->pt = q->out = q->ctr = NULL; q->corr = NULL;
   q->cpt = q->cout = q->ccorr = q->cctr = 0;
-  q->pn = NULL; q->heap = NULL; q->vg = NULL; q->vs = NULL;
+  q->pn = NULL; q->heap = NULL; q->vg = NULL; q->vs = NULL; q->ppos = NULL; q->cppos = 0;
   q->cpn = q->cheap = q->cvg = q->cvs = 0; q->npn = q->nheap = 0; q->stamp = 0;
 }
 
@@ -963,6 +964,32 @@ static int hasportal(const astar_navmesh *m, uint32_t p, uint32_t portal) {
   return m->hpoly[h] == p || m->hn[h] == p;
 }
 
+/* Drops the loops of the corridor q->corr (polygons, then portals): when a
+** polygon comes again, what lies between its two visits goes. */
+static int unloop(astar_navmesh_query *q) {
+  size_t n = q->ncorr, c = 0, i, old = q->cppos;
+  uint32_t *poly = q->corr, *port = q->corr + n;
+  if (astar__reserve(&q->mesh->mem, (void **)&q->ppos, &q->cppos, q->mesh->np,
+                     sizeof(uint32_t)))
+    return ASTAR_ENOMEM;
+  if (q->cppos > old) memset(q->ppos + old, 0xff, (q->cppos - old) * sizeof(uint32_t));
+  for (i = 0; i < n; i++) {
+    uint32_t X = poly[i];
+    if (q->ppos[X] != NONE) {
+      size_t j = q->ppos[X], t;
+      for (t = j + 1; t < c; t++) q->ppos[poly[t]] = NONE;
+      c = j + 1;
+    } else {
+      if (c > 0) port[c - 1] = port[i - 1];
+      poly[c] = X; q->ppos[X] = (uint32_t)c; c++;
+    }
+  }
+  for (i = 0; i < c; i++) q->ppos[poly[i]] = NONE;
+  memmove(poly + c, port, (c > 0 ? c - 1 : 0) * sizeof(uint32_t));
+  q->ncorr = c;
+  return 0;
+}
+
 /* Turns the engine's path (start, portals..., goal) into the corridor:
 ** q->corr[0 .. n-1] polygons, then q->corr[n .. 2n-2] the portal between
 ** polygons i and i+1. */
@@ -985,7 +1012,7 @@ static int corridor(astar_navmesh_query *q, const uint32_t *nodes, long n) {
   if (poly[c - 1] != q->gpoly && c > 1 && poly[c - 2] == q->gpoly) c--;
   memmove(poly + c, port, (size_t)(c - 1) * sizeof(uint32_t));
   q->ncorr = (size_t)c;
-  return 0;
+  return unloop(q);
 }
 
 /* A funnel point: a centre, a signed radius (> 0: kept on the left), its
@@ -1380,13 +1407,6 @@ static int pless(const pnode *a, const pnode *b) {
   return a->f < b->f || (a->f == b->f && a->g > b->g);
 }
 
-/* Adds a node that is not searched (a bend on the way); its index or NONE. */
-static uint32_t padd(astar_navmesh_query *q, const pnode *n) {
-  if (astar__reserve(&q->mesh->mem, &q->pn, &q->cpn, q->npn + 1, sizeof(pnode))) return NONE;
-  PN(q)[q->npn] = *n;
-  return (uint32_t)q->npn++;
-}
-
 static int ppush(astar_navmesh_query *q, const pnode *n) {
   astar_mem *mem = &q->mesh->mem;
   size_t i;
@@ -1428,10 +1448,11 @@ static int ingoal(const astar_navmesh_query *q, uint32_t p) {
   return 0;
 }
 
-/* May vertex 'root' be a root at cost g (not reached before at less)? */
-static int fresh(astar_navmesh_query *q, uint32_t root, double g) {
-  if (q->vs[root] == q->stamp && g > q->vg[root] * (1 + 1e-12) + 1e-12) return 0;
-  q->vs[root] = q->stamp; q->vg[root] = g;
+/* May the corner at incidence 'slot' (vertex, polygon) be a root at cost g
+** (not reached before at less)? */
+static int fresh(astar_navmesh_query *q, uint32_t slot, double g) {
+  if (q->vs[slot] == q->stamp && g > q->vg[slot] * (1 + 1e-12) + 1e-12) return 0;
+  q->vs[slot] = q->stamp; q->vg[slot] = g;
   return 1;
 }
 
@@ -1441,7 +1462,6 @@ static int pchild(astar_navmesh_query *q, uint32_t parent, double rx, double ry,
   const astar_navmesh *m = q->mesh;
   pnode n;
   double x, y, w = q->params.algorithm == ASTAR_ALG_DIJKSTRA ? 0 : q->params.weight;
-  if (root != NONE && root != PN(q)[parent].root && !fresh(q, root, g)) return 0;
   if (tl < 1e-9) tl = 0;                           /* ends at a vertex: exactly */
   if (tr > 1 - 1e-9) tr = 1;
   portalpoint(m, he, tl, tr, rx, ry, q->gx, q->gy, &x, &y);
@@ -1463,44 +1483,60 @@ static int pfinal(astar_navmesh_query *q, uint32_t parent, double rx, double ry,
   return ppush(q, &n);
 }
 
-/* Along a wall: the root (rx, ry) lies on the line of edge h of the node's
-** polygon. The way on goes straight to the edge's nearer end z and turns
-** there into the polygon across, which z sees whole. 'way' >= 0 first adds
-** the bend (rx, ry) at vertex 'way' with cost g. */
-static int palong(astar_navmesh_query *q, uint32_t parent, double rx, double ry,
-                  uint32_t root, double g, uint32_t h, int way) {
-  const astar_navmesh *m = q->mesh;
-  uint32_t p = m->hv[h], w = m->hv[nexthe(m, h)], z;
-  double dp = hypot(VX(m, p) - rx, VY(m, p) - ry), dw = hypot(VX(m, w) - rx, VY(m, w) - ry);
-  pnode n;
-  z = dp <= dw ? p : w;
-  if (z == root) {                   /* the bend is at the edge's end: it sees the polygon */
-    if (!way) return 0;
-    way = 0;
-  } else if (!wallvertex(q, z)) {
-    return 0;
-  }
-  if (way) {
-    n.rx = rx; n.ry = ry; n.g = n.f = g; n.tl = n.tr = 0; n.root = root; n.he = NONE;
-    n.poly = NONE; n.parent = parent; n.kind = PN_WAY;
-    if ((parent = padd(q, &n)) == NONE) return ASTAR_ENOMEM;
-  }
-  g += fmin(dp, dw);
-  if (!fresh(q, z, g)) return 0;
-  n.rx = VX(m, z); n.ry = VY(m, z); n.g = g; n.root = z; n.he = m->htw[h]; n.poly = m->hn[h];
-  n.tl = n.tr = 0; n.parent = parent; n.kind = PN_POINT;
-  n.f = g + (q->params.algorithm == ASTAR_ALG_DIJKSTRA ? 0 : q->params.weight) *
-            hypot(q->gx - n.rx, q->gy - n.ry);
-  if (n.f > q->params.max_cost) return 0;
-  return ppush(q, &n);
-}
-
 /* Which way may the edge h of the polygon be entered from the node? */
 static int open_edge(const astar_navmesh_query *q, uint32_t h) {
   uint32_t n = q->mesh->hn[h];
   return n != NONE && allowed(q->mesh, n, q->include, q->exclude) &&
          !(q->nban > 0 && banned(q, q->mesh->hp[h]));
 }
+
+/* A bend at corner z (a wall vertex of polygon P, which the node 'parent'
+** looks into) reached at cost g: z sees the whole of every polygon around
+** it that can be reached from P by turning around z through portals (not
+** across a wall: two regions that only touch at z stay apart). Each gets a
+** node rooted at z that sees all of it. */
+static int pcorner(astar_navmesh_query *q, uint32_t parent, uint32_t z, double g, uint32_t P) {
+  const astar_navmesh *m = q->mesh;
+  uint32_t fan[32], from[32], idx[32];
+  int nf = 1, i, rc;
+  uint32_t rep = P, slot;
+  double w = q->params.algorithm == ASTAR_ALG_DIJKSTRA ? 0 : q->params.weight;
+  fan[0] = P; from[0] = NONE;
+  for (i = 0; i < nf; i++) {                       /* polygons around z, through portals */
+    uint32_t Q = fan[i], h;
+    for (h = m->pstart[Q]; h < m->pstart[Q + 1]; h++) {
+      uint32_t R;
+      int j;
+      if ((m->hv[h] != z && m->hv[nexthe(m, h)] != z) || !open_edge(q, h)) continue;
+      R = m->hn[h];
+      for (j = 0; j < nf && fan[j] != R; j++) {}
+      if (j < nf || nf == 32) continue;
+      fan[nf] = R; from[nf] = m->htw[h]; nf++;
+      if (R < rep) rep = R;
+    }
+  }
+  /* a corner is searched from once per side: regions that only touch at z
+  ** are separate sides (the smallest polygon id names a side) */
+  for (slot = m->vps[z]; slot < m->vps[z + 1] && m->vpl[slot] != rep; slot++) {}
+  if (!fresh(q, slot, g)) return 0;
+  for (i = 0; i < nf; i++) {                       /* parents: the way round, for the corridor */
+    pnode n;
+    uint32_t pi = parent;
+    if (i > 0) {
+      int j;
+      for (j = 0; j < i && fan[j] != m->hpoly[m->htw[from[i]]]; j++) {}
+      pi = idx[j];
+    }
+    n.rx = VX(m, z); n.ry = VY(m, z); n.g = g; n.root = z; n.he = from[i]; n.poly = fan[i];
+    n.tl = n.tr = 0; n.parent = pi; n.kind = PN_POINT;
+    n.f = g + w * hypot(q->gx - n.rx, q->gy - n.ry);
+    if (n.f > q->params.max_cost) return 0;
+    idx[i] = (uint32_t)q->npn;
+    if ((rc = ppush(q, &n)) != 0) return rc;
+  }
+  return 0;
+}
+
 
 /* Where A + s (B - A) >= 0 for s in [0, 1]: [*lo, *hi] (empty: lo > hi). */
 static void halfrange(double A, double B, double *lo, double *hi) {
@@ -1525,15 +1561,23 @@ static int pexpand(astar_navmesh_query *q, uint32_t ni) {
   uint32_t P = n.poly, a0 = m->pstart[P], k = m->pstart[P + 1] - a0, i, in, j;
   uint32_t u, v;
   double ax, ay, bx, by, ex, ey;
-  int cornu, cornv, rc;
+  int cornu, cornv, rc, turnu = 0, turnv = 0;
   if (n.kind == PN_POINT) {                        /* a start or a corner: all is seen */
     if (ingoal(q, P) && (rc = pfinal(q, ni, n.rx, n.ry, n.root, n.g, P)) != 0) return rc;
     for (j = 0; j < k; j++) {
       uint32_t h = a0 + j, p = m->hv[h], w = m->hv[nexthe(m, h)];
       double dx = VX(m, w) - VX(m, p), dy = VY(m, w) - VY(m, p);
       if (!open_edge(q, h)) continue;
-      if (fabs(cross2(dx, dy, n.rx - VX(m, p), n.ry - VY(m, p))) <= m->eps * hypot(dx, dy))
-        continue;                                  /* the point is on this edge */
+      if (fabs(cross2(dx, dy, n.rx - VX(m, p), n.ry - VY(m, p))) <= m->eps * hypot(dx, dy)) {
+        /* on the edge's line: along it to its nearer end, a corner to turn at */
+        double dp = hypot(VX(m, p) - n.rx, VY(m, p) - n.ry);
+        double dw = hypot(VX(m, w) - n.rx, VY(m, w) - n.ry);
+        uint32_t z = dp <= dw ? p : w;
+        if (z != n.root && fmax(dp, dw) > hypot(dx, dy) + m->eps && wallvertex(q, z) &&
+            (rc = pcorner(q, ni, z, n.g + fmin(dp, dw), P)) != 0)
+          return rc;
+        continue;
+      }
       if ((rc = pchild(q, ni, n.rx, n.ry, n.root, n.g, m->htw[h], 0, 1)) != 0) return rc;
     }
     return 0;
@@ -1564,11 +1608,12 @@ static int pexpand(astar_navmesh_query *q, uint32_t ni) {
     double A, B, C, D, lo, hi, r0, r1, l0, l1, o0, o1, len = hypot(wx - px, wy - py);
     if (!open_edge(q, h)) continue;
     if (fabs(cross2(wx - px, wy - py, n.rx - px, n.ry - py)) <= m->eps * len) {
-      double zx = hypot(px - n.rx, py - n.ry) <= hypot(wx - n.rx, wy - n.ry) ? px : wx;
-      double zy = zx == px ? py : wy;
+      int nearp = hypot(px - n.rx, py - n.ry) <= hypot(wx - n.rx, wy - n.ry);
+      double zx = nearp ? px : wx, zy = nearp ? py : wy;
       if (cross2(bx - n.rx, by - n.ry, zx - n.rx, zy - n.ry) >= -m->eps * len &&
           cross2(ax - n.rx, ay - n.ry, zx - n.rx, zy - n.ry) <= m->eps * len &&
-          (rc = palong(q, ni, n.rx, n.ry, n.root, n.g, h, 0)) != 0)
+          (nearp ? p : w) != n.root && wallvertex(q, nearp ? p : w) &&
+          (rc = pcorner(q, ni, nearp ? p : w, n.g + hypot(zx - n.rx, zy - n.ry), P)) != 0)
         return rc;
       continue;                                    /* along the root's line */
     }
@@ -1583,22 +1628,12 @@ static int pexpand(astar_navmesh_query *q, uint32_t ni) {
     if (hi - lo > 1e-12 &&
         (rc = pchild(q, ni, n.rx, n.ry, n.root, n.g, m->htw[h], 1 - hi, 1 - lo)) != 0)
       return rc;
-    if (cornv && outside(r0, r1, &o0, &o1)) {      /* right of the cone: around b */
-      double g = n.g + hypot(bx - n.rx, by - n.ry);
-      rc = fabs(cross2(wx - px, wy - py, bx - px, by - py)) <= m->eps * len
-         ? palong(q, ni, bx, by, v, g, h, 1)
-         : pchild(q, ni, bx, by, v, g, m->htw[h], 1 - o1, 1 - o0);
-      if (rc) return rc;
-    }
-    if (cornu && outside(l0, l1, &o0, &o1)) {      /* left of the cone: around a */
-      double g = n.g + hypot(ax - n.rx, ay - n.ry);
-      rc = fabs(cross2(wx - px, wy - py, ax - px, ay - py)) <= m->eps * len
-         ? palong(q, ni, ax, ay, u, g, h, 1)
-         : pchild(q, ni, ax, ay, u, g, m->htw[h], 1 - o1, 1 - o0);
-      if (rc) return rc;
-    }
+    if (cornv && outside(r0, r1, &o0, &o1)) turnv = 1;   /* right of the cone: around b */
+    if (cornu && outside(l0, l1, &o0, &o1)) turnu = 1;   /* left of the cone: around a */
   }
   (void)i;
+  if (turnv && (rc = pcorner(q, ni, v, n.g + hypot(bx - n.rx, by - n.ry), P)) != 0) return rc;
+  if (turnu && (rc = pcorner(q, ni, u, n.g + hypot(ax - n.rx, ay - n.ry), P)) != 0) return rc;
   return 0;
 }
 
@@ -1626,9 +1661,13 @@ static int exact(astar_navmesh_query *q) {
   int i, rc;
   memset(&q->st, 0, sizeof q->st);
   q->npn = q->nheap = 0;
-  if (astar__reserve(mem, (void **)&q->vg, &q->cvg, m->nv, sizeof(double)) ||
-      astar__reserve(mem, (void **)&q->vs, &q->cvs, m->nv, sizeof(uint32_t)))
-    return ASTAR_ENOMEM;
+  {
+    size_t old = q->cvs;
+    if (astar__reserve(mem, (void **)&q->vg, &q->cvg, m->nh, sizeof(double)) ||
+        astar__reserve(mem, (void **)&q->vs, &q->cvs, m->nh, sizeof(uint32_t)))
+      return ASTAR_ENOMEM;
+    if (q->cvs > old) memset(q->vs + old, 0, (q->cvs - old) * sizeof(uint32_t));
+  }
   if (q->stamp == 0 || q->stamp == UINT32_MAX) {
     memset(q->vs, 0, q->cvs * sizeof(uint32_t));
     q->stamp = 0;
@@ -1677,19 +1716,26 @@ static int exact(astar_navmesh_query *q) {
       len += hypot(q->out[2 * k] - q->out[2 * k - 2], q->out[2 * k + 1] - q->out[2 * k - 1]);
     q->nout = np;
     q->pcost = len * m->cost[pn[fin].poly];
-    /* the corridor: the polygons of the nodes (the final node's is its parent's) */
+    /* the corridor: the nodes' polygons (not twice in a row) and the portals
+    ** they were entered by, collected backwards: polygons from the front,
+    ** portals from the back of q->corr, then joined */
     nc = 0;
-    for (x = pn[fin].parent; x != NONE; x = pn[x].parent)
-      if (pn[x].kind != PN_WAY) q->corr[nc++] = pn[x].poly;
-    for (k = 0; k < nc / 2; k++) {
-      uint32_t t = q->corr[k]; q->corr[k] = q->corr[nc - 1 - k]; q->corr[nc - 1 - k] = t;
-    }
     {
-      size_t c = 0;                                /* portals after the polygons */
-      for (x = pn[fin].parent; x != NONE && pn[x].parent != NONE; x = pn[x].parent)
-        if (pn[x].kind != PN_WAY) q->corr[nc + (nc - 2 - c++)] = m->hp[pn[x].he];
+      size_t npt = 0, cap = q->ccorr;
+      uint32_t last = NONE, lastportal = NONE;
+      for (x = pn[fin].parent; x != NONE; x = pn[x].parent) {
+        if (pn[x].kind == PN_WAY || pn[x].poly == last) continue;
+        if (last != NONE) q->corr[cap - 1 - npt++] = lastportal;
+        q->corr[nc++] = last = pn[x].poly;
+        lastportal = pn[x].he != NONE ? m->hp[pn[x].he] : NONE;
+      }
+      for (k = 0; k < nc / 2; k++) {
+        uint32_t t = q->corr[k]; q->corr[k] = q->corr[nc - 1 - k]; q->corr[nc - 1 - k] = t;
+      }
+      for (k = 0; k < npt; k++) q->corr[nc + k] = q->corr[cap - npt + k];
     }
     q->ncorr = nc;
+    if ((rc = unloop(q)) != 0) return rc;
   }
   return ASTAR_FOUND;
 }
