@@ -50,3 +50,22 @@ print(("path: %d points, cost %.2f, %d nodes expanded"):format(
   #path, path:cost(), path:stats().expanded))
 print(("time: %.1f us per find (mean of %d) on %s"):format(
   us, N, jit and jit.version or _VERSION))
+
+-- The same dungeon as a navigation mesh: walkable cells merged into rectangles, and an
+-- any-angle path across them, straightened by the funnel algorithm. Cell (x, y) covers
+-- [x-1, x] x [y-1, y], so a cell's centre is (x - 0.5, y - 0.5).
+local mesh = astar.navmesh.from_grid(grid)
+local mpath = assert(mesh:find(sx - 0.5, sy - 0.5, gx - 0.5, gy - 0.5))
+local t1 = os.clock()
+for _ = 1, N do mesh:find(sx - 0.5, sy - 0.5, gx - 0.5, gy - 0.5) end
+local mus = (os.clock() - t1) / N * 1e6
+local pts = {}
+for _, x, y in mpath:points() do pts[#pts + 1] = ("(%.1f, %.1f)"):format(x, y) end
+print(("\nnavmesh: %d walkable cells in %d polygons; any-angle path of %d points, cost %.2f"):format(
+  w * h - (select(2, grid:render():gsub("#", ""))), mesh:stats().polygons, #mpath, mpath:cost()))
+print("  " .. table.concat(pts, " "))
+print(("  %d polygons crossed, %.1f us per find (mean of %d)"):format(
+  #mpath:corridor(), mus, N))
+local rpath = mesh:find(sx - 0.5, sy - 0.5, gx - 0.5, gy - 0.5, { radius = 0.4 })
+print(rpath and ("  with radius 0.4 (keeps 0.4 from every wall): cost %.2f, %d points"):format(
+  rpath:cost(), #rpath) or "  no path for radius 0.4")

@@ -1172,4 +1172,490 @@ function H.open_cells(cells, w, h)
   return open
 end
 
+---------------------------------------------------------------------------------------------------
+-- Polygonal domains (navigation meshes): an independent geometric oracle. A domain is
+-- {outline = {x1, y1, x2, y2, ...}, holes = {{...}, ...}} with flat coordinate lists in either
+-- orientation; holes lie inside the outline, apart from it and from each other. The walkable set
+-- is the closed domain (the boundary included). Domains are read-only once used: per-domain data
+-- (edges, corners, visibility) is cached, keyed by the table.
+
+local min, pi, cos, sin, huge = math.min, math.pi, math.cos, math.sin, math.huge
+
+-- Twice the signed area of the triangle a b c (> 0 when c is left of a -> b).
+local function cross(ax, ay, bx, by, cx, cy)
+  return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
+end
+
+-- Distance from the point p to the closed segment a b.
+function H.seg_dist(px, py, ax, ay, bx, by)
+  local dx, dy = bx - ax, by - ay
+  local len2 = dx * dx + dy * dy
+  local t = 0
+  if len2 > 0 then
+    t = ((px - ax) * dx + (py - ay) * dy) / len2
+    if t < 0 then t = 0 elseif t > 1 then t = 1 end
+  end
+  local qx, qy = ax + t * dx - px, ay + t * dy - py
+  return sqrt(qx * qx + qy * qy)
+end
+local seg_dist = H.seg_dist
+
+local function sign(v) return v > 0 and 1 or (v < 0 and -1 or 0) end
+
+-- Is p (known to be on the line a b) within the segment's bounding box?
+local function in_box(px, py, ax, ay, bx, by)
+  return min(ax, bx) <= px and px <= max(ax, bx) and min(ay, by) <= py and py <= max(ay, by)
+end
+
+-- Do the closed segments p1 p2 and p3 p4 share a point (touching and collinear overlap included)?
+local function segs_meet(x1, y1, x2, y2, x3, y3, x4, y4)
+  local d1 = sign(cross(x3, y3, x4, y4, x1, y1))
+  local d2 = sign(cross(x3, y3, x4, y4, x2, y2))
+  local d3 = sign(cross(x1, y1, x2, y2, x3, y3))
+  local d4 = sign(cross(x1, y1, x2, y2, x4, y4))
+  if d1 * d2 < 0 and d3 * d4 < 0 then return true end
+  return (d1 == 0 and in_box(x1, y1, x3, y3, x4, y4))
+    or (d2 == 0 and in_box(x2, y2, x3, y3, x4, y4))
+    or (d3 == 0 and in_box(x3, y3, x1, y1, x2, y2))
+    or (d4 == 0 and in_box(x4, y4, x1, y1, x2, y2))
+end
+
+-- Distance between the closed segments p1 p2 and p3 p4 (0 when they meet).
+function H.segseg_dist(x1, y1, x2, y2, x3, y3, x4, y4)
+  if segs_meet(x1, y1, x2, y2, x3, y3, x4, y4) then return 0 end
+  return min(seg_dist(x1, y1, x3, y3, x4, y4), seg_dist(x2, y2, x3, y3, x4, y4),
+    seg_dist(x3, y3, x1, y1, x2, y2), seg_dist(x4, y4, x1, y1, x2, y2))
+end
+local segseg_dist = H.segseg_dist
+
+-- The rings of a domain: the outline first, then the holes.
+local function rings_of(dom)
+  local out = { dom.outline }
+  for i, hole in ipairs(dom.holes or {}) do out[i + 1] = hole end
+  return out
+end
+
+-- Twice the signed area of a flat ring (> 0: counter-clockwise).
+local function ring_area2(r)
+  local n, a = #r / 2, 0
+  for i = 1, n do
+    local j = i % n + 1
+    a = a + r[2 * i - 1] * r[2 * j] - r[2 * j - 1] * r[2 * i]
+  end
+  return a
+end
+
+-- Even-odd test: is (x, y) inside the flat ring? (Undecided on the ring itself.)
+local function in_ring(r, x, y)
+  local inside = false
+  local n = #r / 2
+  local jx, jy = r[2 * n - 1], r[2 * n]
+  for i = 1, n do
+    local ix, iy = r[2 * i - 1], r[2 * i]
+    if (iy > y) ~= (jy > y) and x < ix + (y - iy) * (jx - ix) / (jy - iy) then
+      inside = not inside
+    end
+    jx, jy = ix, iy
+  end
+  return inside
+end
+H.in_ring = in_ring
+
+-- The boundary segments of a domain, each {ax, ay, bx, by}.
+function H.domain_edges(dom)
+  local edges = {}
+  for _, r in ipairs(rings_of(dom)) do
+    local n = #r / 2
+    for i = 1, n do
+      local j = i % n + 1
+      edges[#edges + 1] = { r[2 * i - 1], r[2 * i], r[2 * j - 1], r[2 * j] }
+    end
+  end
+  return edges
+end
+
+-- Per-domain cache: edges, and corners {x, y, reflex} where reflex means a shortest path may bend
+-- there (a reflex corner of the free space), and memoised corner-to-corner visibility.
+local dom_cache = setmetatable({}, { __mode = "k" })
+
+local function info_of(dom)
+  local info = dom_cache[dom]
+  if info then return info end
+  info = { edges = H.domain_edges(dom), corners = {}, vis = {} }
+  for ri, r in ipairs(rings_of(dom)) do
+    -- Walk each ring with the free space on its left (outline counter-clockwise, holes clockwise):
+    -- then the free space's reflex corners are exactly the right turns.
+    local dir = ((ri == 1) == (ring_area2(r) > 0)) and 1 or -1
+    local n = #r / 2
+    for i = 1, n do
+      local p, q = (i - 2) % n + 1, i % n + 1
+      local turn = dir * cross(r[2 * p - 1], r[2 * p], r[2 * i - 1], r[2 * i],
+        r[2 * q - 1], r[2 * q])
+      info.corners[#info.corners + 1] = { r[2 * i - 1], r[2 * i], turn < 0 }
+    end
+  end
+  dom_cache[dom] = info
+  return info
+end
+
+-- Distance from (x, y) to the domain's boundary.
+function H.boundary_dist(dom, x, y)
+  local best = huge
+  for _, e in ipairs(info_of(dom).edges) do
+    local d = seg_dist(x, y, e[1], e[2], e[3], e[4])
+    if d < best then best = d end
+  end
+  return best
+end
+
+-- Is (x, y) in the closed domain: within `eps` (default 1e-9) of the boundary, or inside the
+-- outline and outside every hole?
+function H.in_domain(dom, x, y, eps)
+  eps = eps or 1e-9
+  if H.boundary_dist(dom, x, y) <= eps then return true end
+  if not in_ring(dom.outline, x, y) then return false end
+  for _, hole in ipairs(dom.holes or {}) do
+    if in_ring(hole, x, y) then return false end
+  end
+  return true
+end
+local in_domain = H.in_domain
+
+-- Does the closed segment a b stay in the closed domain? The segment is split at every boundary
+-- vertex on it (within `eps`, default 1e-9) and every crossing with a boundary edge; between
+-- splits each piece is wholly inside, outside or along an edge, so its midpoint decides. A proper
+-- crossing of an edge's interior (all four ends more than eps off the other line) leaves at once.
+function H.segment_in_domain(dom, ax, ay, bx, by, eps)
+  eps = eps or 1e-9
+  if not (in_domain(dom, ax, ay, eps) and in_domain(dom, bx, by, eps)) then return false end
+  local dx, dy = bx - ax, by - ay
+  local len2 = dx * dx + dy * dy
+  if len2 == 0 then return true end
+  local len = sqrt(len2)
+  local ts = { 0, 1 }
+  for _, e in ipairs(info_of(dom).edges) do
+    local cx, cy, ex, ey = e[1], e[2], e[3], e[4]
+    -- signed distances of the edge's ends from the segment's line
+    local s1 = cross(ax, ay, bx, by, cx, cy) / len
+    local s2 = cross(ax, ay, bx, by, ex, ey) / len
+    if abs(s1) <= eps then
+      -- vertex c lies on the line (each vertex starts exactly one edge)
+      local t = ((cx - ax) * dx + (cy - ay) * dy) / len2
+      if t > 0 and t < 1 then ts[#ts + 1] = t end
+    end
+    local elen = sqrt((ex - cx) ^ 2 + (ey - cy) ^ 2)
+    if elen > 0 and s1 * s2 < 0 then
+      -- signed distances of the segment's ends from the edge's line
+      local s3 = cross(cx, cy, ex, ey, ax, ay) / elen
+      local s4 = cross(cx, cy, ex, ey, bx, by) / elen
+      if abs(s1) > eps and abs(s2) > eps and s3 * s4 < 0 and abs(s3) > eps and abs(s4) > eps then
+        return false
+      end
+      if s3 ~= s4 then
+        local t = s3 / (s3 - s4)
+        if t > 0 and t < 1 then ts[#ts + 1] = t end
+      end
+    end
+  end
+  table.sort(ts)
+  for i = 2, #ts do
+    if ts[i] - ts[i - 1] > 1e-12 then
+      local t = (ts[i] + ts[i - 1]) / 2
+      if not in_domain(dom, ax + t * dx, ay + t * dy, eps) then return false end
+    end
+  end
+  return true
+end
+local segment_in_domain = H.segment_in_domain
+
+-- Length of a flat point list {x1, y1, x2, y2, ...}.
+function H.flat_length(pts)
+  local len = 0
+  for i = 3, #pts - 1, 2 do
+    len = len + sqrt((pts[i] - pts[i - 2]) ^ 2 + (pts[i + 1] - pts[i - 1]) ^ 2)
+  end
+  return len
+end
+
+-- Shortest Euclidean path in the closed domain from s to g: its length and its flat points, or
+-- math.huge when an end is outside the domain (a domain as described above is connected). A* with
+-- the straight-line heuristic over s, g and the free space's reflex corners (every corner with
+-- `all_corners`), edges being the pairs whose segment stays in the domain, tested lazily.
+function H.shortest_euclidean(dom, sx, sy, gx, gy, all_corners)
+  if not (in_domain(dom, sx, sy) and in_domain(dom, gx, gy)) then return huge, nil end
+  if segment_in_domain(dom, sx, sy, gx, gy) then
+    return sqrt((gx - sx) ^ 2 + (gy - sy) ^ 2), { sx, sy, gx, gy }
+  end
+  local info = info_of(dom)
+  local X, Y, id = { sx, gx }, { sy, gy }, {} -- node 1 = s, node 2 = g, others corners
+  for k, c in ipairs(info.corners) do
+    if all_corners or c[3] then
+      X[#X + 1], Y[#Y + 1] = c[1], c[2]
+      id[#X] = k
+    end
+  end
+  local n, nc = #X, #info.corners
+  local function visible(u, v)
+    if id[u] and id[v] then
+      local a, b = id[u], id[v]
+      if a > b then a, b = b, a end
+      local key = a * (nc + 1) + b
+      local hit = info.vis[key]
+      if hit == nil then
+        hit = segment_in_domain(dom, X[u], Y[u], X[v], Y[v])
+        info.vis[key] = hit
+      end
+      return hit
+    end
+    return segment_in_domain(dom, X[u], Y[u], X[v], Y[v])
+  end
+  local function d(u, v) return sqrt((X[v] - X[u]) ^ 2 + (Y[v] - Y[u]) ^ 2) end
+  local g, prev, done = { [1] = 0 }, {}, {}
+  while true do
+    local u, best = nil, huge
+    for v = 1, n do
+      if g[v] and not done[v] then
+        local f = g[v] + d(v, 2)
+        if f < best then u, best = v, f end
+      end
+    end
+    if u == nil then return huge, nil end
+    if u == 2 then break end
+    done[u] = true
+    for v = 2, n do
+      if not done[v] then
+        local nd = g[u] + d(u, v)
+        if (g[v] == nil or nd < g[v]) and visible(u, v) then g[v], prev[v] = nd, u end
+      end
+    end
+  end
+  local chain, v = {}, 2
+  while v do
+    table.insert(chain, 1, v)
+    v = prev[v]
+  end
+  local pts = {}
+  for _, u in ipairs(chain) do
+    pts[#pts + 1], pts[#pts + 2] = X[u], Y[u]
+  end
+  return g[2], pts
+end
+
+-- Smallest distance between the path (flat points) and the domain's boundary, segment to segment.
+function H.path_clearance(dom, pts)
+  local best = huge
+  if #pts == 2 then return H.boundary_dist(dom, pts[1], pts[2]) end
+  for i = 1, #pts - 3, 2 do
+    local ax, ay, bx, by = pts[i], pts[i + 1], pts[i + 2], pts[i + 3]
+    for _, e in ipairs(info_of(dom).edges) do
+      local dd = segseg_dist(ax, ay, bx, by, e[1], e[2], e[3], e[4])
+      if dd < best then best = dd end
+    end
+  end
+  return best
+end
+
+-- Is the flat ring simple: no zero-length edge, adjacent edges meet only at their shared vertex
+-- and other edges do not meet at all?
+function H.ring_is_simple(r)
+  local n = #r / 2
+  if n < 3 then return false end
+  local function edge(i)
+    local j = i % n + 1
+    return r[2 * i - 1], r[2 * i], r[2 * j - 1], r[2 * j]
+  end
+  for i = 1, n do
+    local x1, y1, x2, y2 = edge(i)
+    if x1 == x2 and y1 == y2 then return false end
+    for j = i + 1, n do
+      local x3, y3, x4, y4 = edge(j)
+      if j == i + 1 or (i == 1 and j == n) then
+        -- adjacent: the far end of either must not lie on the other
+        local fx, fy, ox1, oy1, ox2, oy2 = x4, y4, x1, y1, x2, y2
+        if i == 1 and j == n then fx, fy = x3, y3 end
+        if seg_dist(fx, fy, ox1, oy1, ox2, oy2) == 0 then return false end
+        local gx, gy = x1, y1
+        if i == 1 and j == n then gx, gy = x2, y2 end
+        if seg_dist(gx, gy, x3, y3, x4, y4) == 0 then return false end
+      elseif segs_meet(x1, y1, x2, y2, x3, y3, x4, y4) then
+        return false
+      end
+    end
+  end
+  return true
+end
+
+-- Smallest distance between two flat rings' edges.
+local function ring_gap(r1, r2)
+  local best = huge
+  local n1, n2 = #r1 / 2, #r2 / 2
+  for i = 1, n1 do
+    local i2 = i % n1 + 1
+    for j = 1, n2 do
+      local j2 = j % n2 + 1
+      local dd = segseg_dist(r1[2 * i - 1], r1[2 * i], r1[2 * i2 - 1], r1[2 * i2],
+        r2[2 * j - 1], r2[2 * j], r2[2 * j2 - 1], r2[2 * j2])
+      if dd < best then best = dd end
+    end
+  end
+  return best
+end
+H.ring_gap = ring_gap
+
+-- Distance from (x, y) to a flat ring's edges.
+local function ring_point_dist(r, x, y)
+  local best, n = huge, #r / 2
+  for i = 1, n do
+    local j = i % n + 1
+    best = min(best, seg_dist(x, y, r[2 * i - 1], r[2 * i], r[2 * j - 1], r[2 * j]))
+  end
+  return best
+end
+
+-- Coordinates on a 1/256 grid: exact in binary, so a domain prints and rebuilds exactly.
+local function snap(v) return floor(v * 256 + 0.5) / 256 end
+
+-- Points (local coordinates) of n vertices at increasing angles around the origin, radii in
+-- [rmin, rmax] times `size`: a simple polygon, star-shaped about the origin.
+local function star_points(rng, n, rmin, rmax, jitter)
+  local pts, step, phase = {}, 2 * pi / n, 2 * pi * rng.float()
+  for i = 0, n - 1 do
+    local a = phase + step * (i + jitter * (rng.float() - 0.5))
+    local rad = rmin + (rmax - rmin) * rng.float()
+    pts[#pts + 1], pts[#pts + 2] = rad * cos(a), rad * sin(a)
+  end
+  return pts
+end
+
+-- Local points of a random hole shape about the origin, of extent about `s`.
+local HOLE_SHAPES = {
+  function(rng, s) return star_points(rng, 3, 0.6 * s, s, 0.4) end, -- triangle
+  function(rng, s) -- rectangle
+    local w, h = s * (0.3 + 0.7 * rng.float()), s * (0.3 + 0.7 * rng.float())
+    return { -w, -h, w, -h, w, h, -w, h }
+  end,
+  function(rng, s) return star_points(rng, rng.int(5, 9), 0.35 * s, s, 0.5) end, -- star
+  function(rng, s) -- L
+    local a, b = s * (0.8 + 0.8 * rng.float()), s * (0.8 + 0.8 * rng.float())
+    local t = min(a, b) * (0.3 + 0.3 * rng.float())
+    local cx, cy = a / 2, b / 2
+    return { -cx, -cy, a - cx, -cy, a - cx, t - cy, t - cx, t - cy, t - cx, b - cy, -cx, b - cy }
+  end,
+  function(rng, s) -- U, with a pocket open on one side
+    local w, h = s * (1 + 0.8 * rng.float()), s * (0.8 + 0.8 * rng.float())
+    local t = w * (0.15 + 0.15 * rng.float())
+    local cx, cy = w / 2, h / 2
+    return { -cx, -cy, w - cx, -cy, w - cx, h - cy, w - t - cx, h - cy, w - t - cx, t - cy,
+      t - cx, t - cy, t - cx, h - cy, -cx, h - cy }
+  end,
+}
+
+-- Local points rotated by `angle`, moved to (cx, cy), snapped, and reversed half of the time.
+local function place(rng, pts, angle, cx, cy)
+  local c, s = cos(angle), sin(angle)
+  local out = {}
+  for i = 1, #pts - 1, 2 do
+    local x, y = pts[i], pts[i + 1]
+    out[i], out[i + 1] = snap(cx + c * x - s * y), snap(cy + s * x + c * y)
+  end
+  if rng.float() < 0.5 then
+    local rev = {}
+    for i = #out - 1, 1, -2 do rev[#rev + 1], rev[#rev + 2] = out[i], out[i + 1] end
+    out = rev
+  end
+  return out
+end
+
+-- Bounding box of a flat ring.
+function H.ring_box(r)
+  local x0, y0, x1, y1 = huge, huge, -huge, -huge
+  for i = 1, #r - 1, 2 do
+    x0, x1 = min(x0, r[i]), max(x1, r[i])
+    y0, y1 = min(y0, r[i + 1]), max(y1, r[i + 1])
+  end
+  return x0, y0, x1, y1
+end
+
+-- A random connected polygonal map: an outline (a rectangle, or a star-shaped polygon of 8-16
+-- vertices) of extent 20..100 units, and holes (triangles, rectangles, stars, L and U shapes,
+-- rotated) kept `margin` (default 1.5) from the outline and from each other. opts: min_holes
+-- (default 1), max_holes (6), margin.
+function H.random_domain(rng, opts)
+  opts = opts or {}
+  local margin = opts.margin or 1.5
+  local outline
+  if rng.float() < 0.35 then
+    local w, h = 20 + 80 * rng.float(), 20 + 80 * rng.float()
+    local x0, y0 = snap(100 * rng.float() - 50), snap(100 * rng.float() - 50)
+    outline = { x0, y0, snap(x0 + w), y0, snap(x0 + w), snap(y0 + h), x0, snap(y0 + h) }
+    if rng.float() < 0.5 then outline = { outline[7], outline[8], outline[5], outline[6],
+      outline[3], outline[4], outline[1], outline[2] } end
+  else
+    local R = 10 + 40 * rng.float()
+    local pts = star_points(rng, rng.int(8, 16), R * (0.45 + 0.4 * rng.float()), R, 0.6)
+    outline = place(rng, pts, 0, snap(100 * rng.float() - 50), snap(100 * rng.float() - 50))
+  end
+  local x0, y0, x1, y1 = H.ring_box(outline)
+  local extent = min(x1 - x0, y1 - y0)
+  local holes = {}
+  local want = rng.int(opts.min_holes or 1, opts.max_holes or 6)
+  for _ = 1, want do
+    for _ = 1, 60 do
+      local s = extent * (0.06 + 0.16 * rng.float())
+      local shape = HOLE_SHAPES[rng.int(1, #HOLE_SHAPES)]
+      local hole = place(rng, shape(rng, s), 2 * pi * rng.float(),
+        x0 + (x1 - x0) * rng.float(), y0 + (y1 - y0) * rng.float())
+      local ok = H.ring_is_simple(hole) and in_ring(outline, hole[1], hole[2])
+        and ring_gap(hole, outline) >= margin
+      for _, other in ipairs(holes) do
+        if not ok then break end
+        ok = ring_gap(hole, other) >= margin and not in_ring(other, hole[1], hole[2])
+          and not in_ring(hole, other[1], other[2])
+      end
+      if ok then
+        holes[#holes + 1] = hole
+        break
+      end
+    end
+  end
+  return { outline = outline, holes = holes }
+end
+
+-- A random point of the domain at least `clearance` (default 0) from its boundary.
+function H.random_domain_point(rng, dom, clearance)
+  clearance = clearance or 0
+  local x0, y0, x1, y1 = H.ring_box(dom.outline)
+  for _ = 1, 100000 do
+    local x, y = x0 + (x1 - x0) * rng.float(), y0 + (y1 - y0) * rng.float()
+    if in_domain(dom, x, y, 0) and H.boundary_dist(dom, x, y) >= clearance then return x, y end
+  end
+  error(("random_domain_point: no point with clearance %g found"):format(clearance))
+end
+
+-- A random point strictly inside hole `k` (at least `depth`, default 0.05, from its edges), or nil.
+function H.random_hole_point(rng, dom, k, depth)
+  local hole = dom.holes[k]
+  local x0, y0, x1, y1 = H.ring_box(hole)
+  for _ = 1, 10000 do
+    local x, y = x0 + (x1 - x0) * rng.float(), y0 + (y1 - y0) * rng.float()
+    if in_ring(hole, x, y) and ring_point_dist(hole, x, y) >= (depth or 0.05) then
+      return x, y
+    end
+  end
+  return nil
+end
+
+-- A domain as Lua source (every number exactly), for failure reports.
+function H.fmt_domain(dom)
+  local function ring(r)
+    local out = {}
+    for i, v in ipairs(r) do out[i] = ("%.17g"):format(v) end
+    return "{ " .. table.concat(out, ", ") .. " }"
+  end
+  local hs = {}
+  for i, hole in ipairs(dom.holes or {}) do hs[i] = ring(hole) end
+  return ("{ outline = %s,\n  holes = { %s } }"):format(ring(dom.outline),
+    table.concat(hs, ",\n    "))
+end
+
 return H

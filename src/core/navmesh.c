@@ -589,7 +589,15 @@ static uint32_t locatef(const astar_navmesh *m, double x, double y, uint32_t inc
 }
 
 uint32_t astar_navmesh_locate(const astar_navmesh *m, double x, double y) {
-  return locatef(m, x, y, ALLFLAGS, 0);
+  uint32_t bx, by, i;
+  size_t b;
+  if (!(x >= m->box[0] - m->eps && x <= m->box[2] + m->eps &&
+        y >= m->box[1] - m->eps && y <= m->box[3] + m->eps)) return NONE;
+  brange(m, x, y, x, y, &bx, &by, &bx, &by);
+  b = (size_t)by * m->bw + bx;
+  for (i = m->bps[b]; i < m->bps[b + 1]; i++)
+    if (inpoly(m, m->bpl[i], x, y)) return m->bpl[i];
+  return NONE;
 }
 
 /* The wall half-edge nearest to (x, y) within 'limit': ring search over the
@@ -1093,7 +1101,7 @@ static int reflex(const astar_navmesh_query *q, uint32_t w) {
       uint32_t u = m->hv[a + (h + k - 1) % k], v = m->hv[a + (h + 1) % k];
       double ax = VX(m, v) - VX(m, w), ay = VY(m, v) - VY(m, w);
       double bx = VX(m, u) - VX(m, w), by = VY(m, u) - VY(m, w);
-      sum += atan2(cross2(ax, ay, bx, by), ax * bx + ay * by);
+      sum += atan2(fabs(cross2(ax, ay, bx, by)), ax * bx + ay * by);   /* convex: in [0, pi] */
     }
   }
   return sum > 3.14159265358979323846 * (1 + 1e-9);
@@ -1105,6 +1113,26 @@ static int taut(const fpt *c, size_t k) {
   double ix, iy, ox, oy;
   if (!tangent(&c[k - 1], &c[k], &ix, &iy) || !tangent(&c[k], &c[k + 1], &ox, &oy)) return 0;
   return c[k].side * cross2(ix, iy, ox, oy) >= -1e-12;
+}
+
+/* Which side of the line p -> e the walls at corner w are on (1 left, -1
+** right): the side of w itself, or when w is on the line, of its walls. */
+static int wallside(const astar_navmesh_query *q, uint32_t w, double px, double py,
+                    double ex, double ey) {
+  const astar_navmesh *m = q->mesh;
+  double dx = ex - px, dy = ey - py, c = cross2(dx, dy, VX(m, w) - px, VY(m, w) - py), sum = 0;
+  uint32_t i;
+  if (fabs(c) > 1e-9 * (dx * dx + dy * dy)) return c > 0 ? 1 : -1;
+  for (i = m->vps[w]; i < m->vps[w + 1]; i++) {
+    uint32_t p = m->vpl[i], h;
+    for (h = m->pstart[p]; h < m->pstart[p + 1]; h++) {
+      uint32_t a = m->hv[h], b = m->hv[nexthe(m, h)], o;
+      if ((a != w && b != w) || !walledge(q, h)) continue;
+      o = a == w ? b : a;
+      sum += cross2(dx, dy, VX(m, o) - px, VY(m, o) - py);
+    }
+  }
+  return sum > 0 ? 1 : -1;
 }
 
 /* The wall corner closest to the line from c[k] to c[k+1] (nearer than R),
@@ -1131,7 +1159,7 @@ static uint32_t intruder(const astar_navmesh_query *q, const fpt *c, size_t k, i
           d = segdist(VX(m, w), VY(m, w), px, py, ex, ey, &cx, &cy);
           if (d < best && reflex(q, w)) {
             best = d; found = w;
-            *side = cross2(ex - px, ey - py, VX(m, w) - px, VY(m, w) - py) > 0 ? 1 : -1;
+            *side = wallside(q, w, px, py, ex, ey);
           }
         }
       }
@@ -1243,8 +1271,17 @@ static long funnel(astar_navmesh_query *q) {
 static double crossing(double ax, double ay, double bx, double by,
                        double cx, double cy, double dx, double dy, double eps) {
   double ex = bx - ax, ey = by - ay, fx = dx - cx, fy = dy - cy;
-  double den = cross2(ex, ey, fx, fy), t, u, tol;
-  if (den == 0) return -1;
+  double den = cross2(ex, ey, fx, fy), t, u, tol, el = hypot(ex, ey);
+  if (el == 0) return -1;
+  if (fabs(den) <= 1e-12 * el * hypot(fx, fy)) {      /* parallel: along the portal? */
+    double tc, td;
+    if (fabs(cross2(ex, ey, cx - ax, cy - ay)) > eps * el) return -1;
+    tc = ((cx - ax) * ex + (cy - ay) * ey) / (el * el);
+    td = ((dx - ax) * ex + (dy - ay) * ey) / (el * el);
+    if (fmax(tc, td) < -1e-9 || fmin(tc, td) > 1 + 1e-9) return -1;
+    t = fmin(1, fmax(tc, td));                     /* leaves it at the far end */
+    return t < 0 ? 0 : t;
+  }
   t = cross2(cx - ax, cy - ay, fx, fy) / den;
   u = cross2(cx - ax, cy - ay, ex, ey) / den;
   tol = eps / (hypot(fx, fy) + eps);

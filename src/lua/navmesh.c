@@ -188,6 +188,15 @@ static int mesh_new(lua_State *L) {
   if (lua_type(L, 1) != LUA_TTABLE)
     astar_argerror(L, &F_NEW, 1, "table expected, got %s", luaL_typename(L, 1));
   lua_settop(L, 1);
+  lua_pushnil(L);
+  while (lua_next(L, 1)) {                            /* only the fields we know */
+    const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
+    if (k == NULL || (strcmp(k, "vertices") && strcmp(k, "polygons") && strcmp(k, "costs") &&
+                      strcmp(k, "flags")))
+      astar_argerror(L, &F_NEW, 1, "unknown field %s%s%s (expected vertices, polygons, costs, "
+                     "flags)", k ? "'" : "", k ? k : luaL_typename(L, -2), k ? "'" : "");
+    lua_pop(L, 1);
+  }
   nv2 = getlist(L, "vertices");                       /* 2 */
   np = getlist(L, "polygons");                        /* 3 */
   if (nv2 < 6 || nv2 % 2 != 0)
@@ -270,8 +279,13 @@ static int mesh_new(lua_State *L) {
     if (lua_type(L, -1) != LUA_TTABLE || (size_t)lua_rawlen(L, -1) != np)
       astar_argerror(L, &F_NEW, 1, "field 'flags': expected a list of %d integers", (int)np);
     for (i = 0; i < np; i++) {
+      double f;
       lua_rawgeti(L, -1, (int)i + 1);
-      astar_navmesh_set_flags(lm->m, (uint32_t)i, toflags(L, &F_NEW, 1, "flags", 1));
+      f = lua_type(L, -1) == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : -1;
+      if (!(f >= 0 && f <= 4294967295.0 && f == floor(f)))
+        astar_argerror(L, &F_NEW, 1, "field 'flags': item %d must be an integer in "
+                       "[0, 2^32 - 1]", (int)i + 1);
+      astar_navmesh_set_flags(lm->m, (uint32_t)i, (uint32_t)f);
       lua_pop(L, 1);
     }
   }
@@ -303,7 +317,10 @@ static int mesh_from_grid(lua_State *L) {
       astar_argerror(L, &F_GRID, 2, "table expected, got %s", luaL_typename(L, 2));
     lua_pushnil(L);
     while (lua_next(L, 2)) {
-      const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "";
+      const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
+      if (k == NULL)
+        astar_argerror(L, &F_GRID, 2, "option names must be strings, got %s",
+                       luaL_typename(L, -2));
       if (strcmp(k, "tile") == 0) {
         char buf[32];
         tile = astar_optnum(L, &F_GRID, 2, k);
@@ -614,7 +631,10 @@ static int mesh_raycast(lua_State *L) {
       astar_argerror(L, &F_RAYCAST, 6, "table expected, got %s", luaL_typename(L, 6));
     lua_pushnil(L);
     while (lua_next(L, 6)) {
-      const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "";
+      const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
+      if (k == NULL)
+        astar_argerror(L, &F_RAYCAST, 6, "option names must be strings, got %s",
+                       luaL_typename(L, -2));
       if (strcmp(k, "include") == 0) inc = toflags(L, &F_RAYCAST, 6, k, 1);
       else if (strcmp(k, "exclude") == 0) exc = toflags(L, &F_RAYCAST, 6, k, 1);
       else astar_argerror(L, &F_RAYCAST, 6, "unknown option '%s'", k);
