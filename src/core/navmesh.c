@@ -1510,6 +1510,47 @@ static int pchild(astar_navmesh_query *q, uint32_t parent, double rx, double ry,
   return ppush(q, &n);
 }
 
+/* Which way may the edge h of the polygon be entered from the node? */
+static int open_edge(const astar_navmesh_query *q, uint32_t h) {
+  uint32_t n = q->mesh->hn[h];
+  return n != NONE && allowed(q->mesh, n, q->include, q->exclude) &&
+         !(q->nban > 0 && banned(q, q->mesh->hp[h]));
+}
+
+/* The incidence (z, polygon) that names the side of corner z that polygon P
+** is on: the smallest polygon reached from P by turning around z through
+** portals. Roots are pruned per side: two regions that only touch at z are
+** apart. */
+static uint32_t sideslot(const astar_navmesh_query *q, uint32_t z, uint32_t P) {
+  const astar_navmesh *m = q->mesh;
+  uint32_t fan[32], rep = P, slot;
+  int nf = 1, i;
+  fan[0] = P;
+  for (i = 0; i < nf; i++) {
+    uint32_t Q = fan[i], h;
+    for (h = m->pstart[Q]; h < m->pstart[Q + 1]; h++) {
+      uint32_t R;
+      int j;
+      if ((m->hv[h] != z && m->hv[nexthe(m, h)] != z) || !open_edge(q, h)) continue;
+      R = m->hn[h];
+      for (j = 0; j < nf && fan[j] != R; j++) {}
+      if (j < nf || nf == 32) continue;
+      fan[nf++] = R;
+      if (R < rep) rep = R;
+    }
+  }
+  for (slot = m->vps[z]; slot < m->vps[z + 1] && m->vpl[slot] != rep; slot++) {}
+  return slot;
+}
+
+/* A bend at corner z of polygon P (cost g), seen on through half-edge he. */
+static int pturn(astar_navmesh_query *q, uint32_t parent, uint32_t z, double g, uint32_t P,
+                 uint32_t he, double tl, double tr) {
+  const astar_navmesh *m = q->mesh;
+  if (!fresh(q, sideslot(q, z, P), g)) return 0;
+  return pchild(q, parent, VX(m, z), VY(m, z), z, g, he, tl, tr);
+}
+
 static int pfinal(astar_navmesh_query *q, uint32_t parent, double rx, double ry,
                   uint32_t root, double g, uint32_t poly) {
   pnode n;
@@ -1520,12 +1561,6 @@ static int pfinal(astar_navmesh_query *q, uint32_t parent, double rx, double ry,
   return ppush(q, &n);
 }
 
-/* Which way may the edge h of the polygon be entered from the node? */
-static int open_edge(const astar_navmesh_query *q, uint32_t h) {
-  uint32_t n = q->mesh->hn[h];
-  return n != NONE && allowed(q->mesh, n, q->include, q->exclude) &&
-         !(q->nban > 0 && banned(q, q->mesh->hp[h]));
-}
 
 /* A bend at corner z (a wall vertex of polygon P, which the node 'parent'
 ** looks into) reached at cost g: z sees the whole of every polygon around
@@ -1575,6 +1610,37 @@ static int pcorner(astar_navmesh_query *q, uint32_t parent, uint32_t z, double g
 }
 
 
+/* Along a wall: the point (x, y) (vertex 'at', or NONE), reached at cost g,
+** lies on the line of edge h of polygon P. The way on goes straight to the
+** edge's nearer end z, a corner, which sees the polygon across h whole.
+** When the path bends at 'at' first, a node records that bend. */
+static int palong(astar_navmesh_query *q, uint32_t parent, double x, double y, uint32_t at,
+                  double g, uint32_t h, uint32_t P) {
+  const astar_navmesh *m = q->mesh;
+  uint32_t p = m->hv[h], w = m->hv[nexthe(m, h)], z;
+  double dp = hypot(VX(m, p) - x, VY(m, p) - y), dw = hypot(VX(m, w) - x, VY(m, w) - y);
+  double wt = q->params.algorithm == ASTAR_ALG_DIJKSTRA ? 0 : q->params.weight;
+  pnode n;
+  z = dp <= dw ? p : w;
+  if (z == at) return pcorner(q, parent, z, g, P);   /* the bend is at the edge's end */
+  if (!wallvertex(q, z)) return 0;
+  if (at != NONE && at != z && at != PN(q)[parent].root) {     /* the bend at 'at' */
+    n.rx = x; n.ry = y; n.g = n.f = g; n.tl = n.tr = 0; n.root = at; n.he = NONE;
+    n.poly = P; n.parent = parent; n.kind = PN_WAY;
+    if (astar__reserve(&q->mesh->mem, &q->pn, &q->cpn, q->npn + 1, sizeof(pnode)))
+      return ASTAR_ENOMEM;
+    PN(q)[q->npn] = n;
+    parent = (uint32_t)q->npn++;
+  }
+  g += fmin(dp, dw);
+  if (!fresh(q, sideslot(q, z, P), g)) return 0;
+  n.rx = VX(m, z); n.ry = VY(m, z); n.g = g; n.root = z; n.he = m->htw[h]; n.poly = m->hn[h];
+  n.tl = n.tr = 0; n.parent = parent; n.kind = PN_POINT;
+  n.f = g + wt * hypot(q->gx - n.rx, q->gy - n.ry);
+  if (n.f > q->params.max_cost) return 0;
+  return ppush(q, &n);
+}
+
 /* Where A + s (B - A) >= 0 for s in [0, 1]: [*lo, *hi] (empty: lo > hi). */
 static void halfrange(double A, double B, double *lo, double *hi) {
   if (A >= 0 && B >= 0) { *lo = 0; *hi = 1; }
@@ -1598,7 +1664,7 @@ static int pexpand(astar_navmesh_query *q, uint32_t ni) {
   uint32_t P = n.poly, a0 = m->pstart[P], k = m->pstart[P + 1] - a0, i, in, j;
   uint32_t u, v;
   double ax, ay, bx, by, ex, ey;
-  int cornu, cornv, rc, turnu = 0, turnv = 0;
+  int cornu, cornv, rc;
   if (n.kind == PN_POINT) {                        /* a start or a corner: all is seen */
     if (ingoal(q, P) && (rc = pfinal(q, ni, n.rx, n.ry, n.root, n.g, P)) != 0) return rc;
     for (j = 0; j < k; j++) {
@@ -1609,9 +1675,8 @@ static int pexpand(astar_navmesh_query *q, uint32_t ni) {
         /* on the edge's line: along it to its nearer end, a corner to turn at */
         double dp = hypot(VX(m, p) - n.rx, VY(m, p) - n.ry);
         double dw = hypot(VX(m, w) - n.rx, VY(m, w) - n.ry);
-        uint32_t z = dp <= dw ? p : w;
-        if (z != n.root && fmax(dp, dw) > hypot(dx, dy) + m->eps && wallvertex(q, z) &&
-            (rc = pcorner(q, ni, z, n.g + fmin(dp, dw), P)) != 0)
+        if (fmax(dp, dw) > hypot(dx, dy) + m->eps &&
+            (rc = palong(q, ni, n.rx, n.ry, n.root, n.g, h, P)) != 0)
           return rc;
         continue;
       }
@@ -1649,8 +1714,8 @@ static int pexpand(astar_navmesh_query *q, uint32_t ni) {
       double zx = nearp ? px : wx, zy = nearp ? py : wy;
       if (cross2(bx - n.rx, by - n.ry, zx - n.rx, zy - n.ry) >= -m->eps * len &&
           cross2(ax - n.rx, ay - n.ry, zx - n.rx, zy - n.ry) <= m->eps * len &&
-          (nearp ? p : w) != n.root && wallvertex(q, nearp ? p : w) &&
-          (rc = pcorner(q, ni, nearp ? p : w, n.g + hypot(zx - n.rx, zy - n.ry), P)) != 0)
+          (nearp ? p : w) != n.root &&
+          (rc = palong(q, ni, n.rx, n.ry, n.root, n.g, h, P)) != 0)
         return rc;
       continue;                                    /* along the root's line */
     }
@@ -1665,12 +1730,24 @@ static int pexpand(astar_navmesh_query *q, uint32_t ni) {
     if (hi - lo > 1e-12 &&
         (rc = pchild(q, ni, n.rx, n.ry, n.root, n.g, m->htw[h], 1 - hi, 1 - lo)) != 0)
       return rc;
-    if (cornv && outside(r0, r1, &o0, &o1)) turnv = 1;   /* right of the cone: around b */
-    if (cornu && outside(l0, l1, &o0, &o1)) turnu = 1;   /* left of the cone: around a */
+    /* outside the cone: the path bends at the interval's end, if it is a corner; an
+    ** edge on a line through that corner needs all its polygons (pcorner) */
+    if (cornv && outside(r0, r1, &o0, &o1)) {
+      if (fabs(cross2(wx - px, wy - py, bx - px, by - py)) <= m->eps * len) {
+        if ((rc = palong(q, ni, bx, by, v, n.g + hypot(bx - n.rx, by - n.ry), h, P)) != 0)
+          return rc;
+      } else if ((rc = pturn(q, ni, v, n.g + hypot(bx - n.rx, by - n.ry), P, m->htw[h],
+                           1 - o1, 1 - o0)) != 0) return rc;
+    }
+    if (cornu && outside(l0, l1, &o0, &o1)) {
+      if (fabs(cross2(wx - px, wy - py, ax - px, ay - py)) <= m->eps * len) {
+        if ((rc = palong(q, ni, ax, ay, u, n.g + hypot(ax - n.rx, ay - n.ry), h, P)) != 0)
+          return rc;
+      } else if ((rc = pturn(q, ni, u, n.g + hypot(ax - n.rx, ay - n.ry), P, m->htw[h],
+                           0 + (1 - o1), 1 - o0)) != 0) return rc;
+    }
   }
   (void)i;
-  if (turnv && (rc = pcorner(q, ni, v, n.g + hypot(bx - n.rx, by - n.ry), P)) != 0) return rc;
-  if (turnu && (rc = pcorner(q, ni, u, n.g + hypot(ax - n.rx, ay - n.ry), P)) != 0) return rc;
   return 0;
 }
 
@@ -1700,8 +1777,8 @@ static int exact(astar_navmesh_query *q) {
   q->npn = q->nheap = 0;
   {
     size_t old = q->cvs;
-    if (astar__reserve(mem, (void **)&q->vg, &q->cvg, m->nh, sizeof(double)) ||
-        astar__reserve(mem, (void **)&q->vs, &q->cvs, m->nh, sizeof(uint32_t)))
+    if (astar__reserve(mem, (void **)&q->vg, &q->cvg, 2 * (size_t)m->nh, sizeof(double)) ||
+        astar__reserve(mem, (void **)&q->vs, &q->cvs, 2 * (size_t)m->nh, sizeof(uint32_t)))
       return ASTAR_ENOMEM;
     if (q->cvs > old) memset(q->vs + old, 0, (q->cvs - old) * sizeof(uint32_t));
   }
