@@ -22,7 +22,7 @@ build = {
     ["astar.core"] = {
       sources = {
         "src/core/grid.c", "src/core/mem.c", "src/core/search.c", "src/core/graph.c",
-        "src/core/dstar.c", "src/lua/replanner.c",
+        "src/core/dstar.c", "src/core/navmesh.c", "src/lua/replanner.c", "src/lua/navmesh.c",
         "src/lua/core.c", "src/lua/grid.c", "src/lua/path.c",
         "src/lua/graph.c", "src/lua/field.c", "src/lua/implicit.c", "src/lua/query.c",
       },
@@ -32,6 +32,7 @@ build = {
     astar = "lua/astar.lua",
     ["astar.movingai"] = "lua/astar/movingai.lua",
     ["astar.scheduler"] = "lua/astar/scheduler.lua",
+    ["astar.navmesh"] = "lua/astar/navmesh.lua",
   },
 }
 test = {

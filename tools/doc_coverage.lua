@@ -34,7 +34,8 @@ for file in cfiles:lines() do
   end
 end
 -- public functions of the Lua modules
-for _, file in ipairs({ "lua/astar.lua", "lua/astar/movingai.lua", "lua/astar/scheduler.lua" }) do
+for _, file in ipairs({ "lua/astar.lua", "lua/astar/movingai.lua", "lua/astar/scheduler.lua",
+                          "lua/astar/navmesh.lua" }) do
   local src = read(file)
   for name in src:gmatch("\nfunction ([%w_.:]+)%(") do
     name = name:gsub("^M%.", "")
