@@ -573,31 +573,33 @@ static int inpoly(const astar_navmesh *m, uint32_t p, double x, double y) {
   return 1;
 }
 
-/* The first polygon holding (x, y) that the flags allow. */
-static uint32_t locatef(const astar_navmesh *m, double x, double y, uint32_t inc, uint32_t exc) {
+/* The polygons holding (x, y), at most 'max' into out, through the bucket
+** grid; with 'filter', only those the flags inc/exc allow. Returns how many. */
+static int holders(const astar_navmesh *m, double x, double y, int filter, uint32_t inc,
+                   uint32_t exc, uint32_t *out, int max) {
   uint32_t bx, by, i;
   size_t b;
+  int n = 0;
   if (!(x >= m->box[0] - m->eps && x <= m->box[2] + m->eps &&
-        y >= m->box[1] - m->eps && y <= m->box[3] + m->eps)) return NONE;
+        y >= m->box[1] - m->eps && y <= m->box[3] + m->eps)) return 0;
   brange(m, x, y, x, y, &bx, &by, &bx, &by);
   b = (size_t)by * m->bw + bx;
-  for (i = m->bps[b]; i < m->bps[b + 1]; i++) {
+  for (i = m->bps[b]; i < m->bps[b + 1] && n < max; i++) {
     uint32_t p = m->bpl[i];
-    if (allowed(m, p, inc, exc) && inpoly(m, p, x, y)) return p;
+    if ((!filter || allowed(m, p, inc, exc)) && inpoly(m, p, x, y)) out[n++] = p;
   }
-  return NONE;
+  return n;
+}
+
+/* The first polygon holding (x, y) that the flags allow. */
+static uint32_t locatef(const astar_navmesh *m, double x, double y, uint32_t inc, uint32_t exc) {
+  uint32_t p;
+  return holders(m, x, y, 1, inc, exc, &p, 1) ? p : NONE;
 }
 
 uint32_t astar_navmesh_locate(const astar_navmesh *m, double x, double y) {
-  uint32_t bx, by, i;
-  size_t b;
-  if (!(x >= m->box[0] - m->eps && x <= m->box[2] + m->eps &&
-        y >= m->box[1] - m->eps && y <= m->box[3] + m->eps)) return NONE;
-  brange(m, x, y, x, y, &bx, &by, &bx, &by);
-  b = (size_t)by * m->bw + bx;
-  for (i = m->bps[b]; i < m->bps[b + 1]; i++)
-    if (inpoly(m, m->bpl[i], x, y)) return m->bpl[i];
-  return NONE;
+  uint32_t p;
+  return holders(m, x, y, 0, 0, 0, &p, 1) ? p : NONE;
 }
 
 /* The wall half-edge nearest to (x, y) within 'limit': ring search over the
@@ -732,10 +734,6 @@ static int wallvertex(const astar_navmesh_query *q, uint32_t v) {
   const astar_navmesh *m = q->mesh;
   uint32_t i;
   if (m->vwall[v]) return 1;
-  if (q->include == ALLFLAGS && q->exclude == 0) {
-    for (i = m->vps[v]; i < m->vps[v + 1]; i++) if (m->flags[m->vpl[i]] == 0) return 1;
-    return 0;
-  }
   for (i = m->vps[v]; i < m->vps[v + 1]; i++)
     if (!allowed(m, m->vpl[i], q->include, q->exclude)) return 1;
   return 0;
@@ -843,8 +841,10 @@ static int nm_expand(void *self, uint32_t node, astar_search *s) {
     uint32_t p = pl[side], a = m->pstart[p], k = m->pstart[p + 1] - a, i, in = NONE;
     double c = m->cost[p];
     if (!allowed(m, p, q->include, q->exclude)) continue;
-    if (node != snode)
-      for (i = 0; i < k; i++) if (m->hp[a + i] == node) { in = i; break; }
+    if (node != snode) {                          /* the portal's side in p */
+      uint32_t h = m->phe[node];
+      in = (m->hpoly[h] == p ? h : m->htw[h]) - a;
+    }
     for (i = 0; i < k; i++) {
       uint32_t h = a + i, to = m->hp[h];
       double lo, hi, x, y, base;
@@ -1211,8 +1211,8 @@ static long funnel(astar_navmesh_query *q) {
   L[np].x = Rt[np].x = q->gx; L[np].y = Rt[np].y = q->gy;
   L[0].v = Rt[0].v = L[np].v = Rt[np].v = NONE;
   for (i = 1; i < np; i++) {
-    uint32_t p = poly[i - 1], h, u, v;
-    for (h = m->pstart[p]; m->hp[h] != port[i - 1]; h++) {}
+    uint32_t p = poly[i - 1], h = m->phe[port[i - 1]], u, v;
+    if (m->hpoly[h] != p) h = m->htw[h];               /* the portal's side in p */
     u = m->hv[h]; v = m->hv[nexthe(m, h)];            /* leaving p: v on the left */
     L[i].x = VX(m, v); L[i].y = VY(m, v); L[i].v = v;
     Rt[i].x = VX(m, u); Rt[i].y = VY(m, u); Rt[i].v = u;
@@ -1517,29 +1517,41 @@ static int open_edge(const astar_navmesh_query *q, uint32_t h) {
          !(q->nban > 0 && banned(q, q->mesh->hp[h]));
 }
 
-/* The incidence (z, polygon) that names the side of corner z that polygon P
-** is on: the smallest polygon reached from P by turning around z through
-** portals. Roots are pruned per side: two regions that only touch at z are
-** apart. */
-static uint32_t sideslot(const astar_navmesh_query *q, uint32_t z, uint32_t P) {
+/* The polygons around corner z that polygon P reaches by turning around z
+** through portals (at most FAN): fan[0] = P; from[i] is the half-edge of
+** fan[i] it was entered by and via[i] the fan index it came from. Returns
+** how many, and in *slot the incidence (z, polygon) that names this side of
+** z (its smallest polygon): roots are pruned per side, as two regions that
+** only touch at z are apart. */
+#define FAN 32
+static int fan(const astar_navmesh_query *q, uint32_t z, uint32_t P, uint32_t *fanp,
+               uint32_t *from, int *via, uint32_t *slot) {
   const astar_navmesh *m = q->mesh;
-  uint32_t fan[32], rep = P, slot;
+  uint32_t rep = P, s;
   int nf = 1, i;
-  fan[0] = P;
+  fanp[0] = P; from[0] = NONE; via[0] = -1;
   for (i = 0; i < nf; i++) {
-    uint32_t Q = fan[i], h;
+    uint32_t Q = fanp[i], h;
     for (h = m->pstart[Q]; h < m->pstart[Q + 1]; h++) {
       uint32_t R;
       int j;
       if ((m->hv[h] != z && m->hv[nexthe(m, h)] != z) || !open_edge(q, h)) continue;
       R = m->hn[h];
-      for (j = 0; j < nf && fan[j] != R; j++) {}
-      if (j < nf || nf == 32) continue;
-      fan[nf++] = R;
+      for (j = 0; j < nf && fanp[j] != R; j++) {}
+      if (j < nf || nf == FAN) continue;
+      fanp[nf] = R; from[nf] = m->htw[h]; via[nf] = i; nf++;
       if (R < rep) rep = R;
     }
   }
-  for (slot = m->vps[z]; slot < m->vps[z + 1] && m->vpl[slot] != rep; slot++) {}
+  for (s = m->vps[z]; s < m->vps[z + 1] && m->vpl[s] != rep; s++) {}
+  *slot = s;
+  return nf;
+}
+
+static uint32_t sideslot(const astar_navmesh_query *q, uint32_t z, uint32_t P) {
+  uint32_t fanp[FAN], from[FAN], slot;
+  int via[FAN];
+  fan(q, z, P, fanp, from, via, &slot);
   return slot;
 }
 
@@ -1569,38 +1581,14 @@ static int pfinal(astar_navmesh_query *q, uint32_t parent, double rx, double ry,
 ** node rooted at z that sees all of it. */
 static int pcorner(astar_navmesh_query *q, uint32_t parent, uint32_t z, double g, uint32_t P) {
   const astar_navmesh *m = q->mesh;
-  uint32_t fan[32], from[32], idx[32];
-  int nf = 1, i, rc;
-  uint32_t rep = P, slot;
+  uint32_t fanp[FAN], from[FAN], idx[FAN], slot;
+  int via[FAN], nf = fan(q, z, P, fanp, from, via, &slot), i, rc;
   double w = q->params.algorithm == ASTAR_ALG_DIJKSTRA ? 0 : q->params.weight;
-  fan[0] = P; from[0] = NONE;
-  for (i = 0; i < nf; i++) {                       /* polygons around z, through portals */
-    uint32_t Q = fan[i], h;
-    for (h = m->pstart[Q]; h < m->pstart[Q + 1]; h++) {
-      uint32_t R;
-      int j;
-      if ((m->hv[h] != z && m->hv[nexthe(m, h)] != z) || !open_edge(q, h)) continue;
-      R = m->hn[h];
-      for (j = 0; j < nf && fan[j] != R; j++) {}
-      if (j < nf || nf == 32) continue;
-      fan[nf] = R; from[nf] = m->htw[h]; nf++;
-      if (R < rep) rep = R;
-    }
-  }
-  /* a corner is searched from once per side: regions that only touch at z
-  ** are separate sides (the smallest polygon id names a side) */
-  for (slot = m->vps[z]; slot < m->vps[z + 1] && m->vpl[slot] != rep; slot++) {}
   if (!fresh(q, slot, g)) return 0;
   for (i = 0; i < nf; i++) {                       /* parents: the way round, for the corridor */
     pnode n;
-    uint32_t pi = parent;
-    if (i > 0) {
-      int j;
-      for (j = 0; j < i && fan[j] != m->hpoly[m->htw[from[i]]]; j++) {}
-      pi = idx[j];
-    }
-    n.rx = VX(m, z); n.ry = VY(m, z); n.g = g; n.root = z; n.he = from[i]; n.poly = fan[i];
-    n.tl = n.tr = 0; n.parent = pi; n.kind = PN_POINT;
+    n.rx = VX(m, z); n.ry = VY(m, z); n.g = g; n.root = z; n.he = from[i]; n.poly = fanp[i];
+    n.tl = n.tr = 0; n.parent = i > 0 ? idx[via[i]] : parent; n.kind = PN_POINT;
     n.f = g + w * hypot(q->gx - n.rx, q->gy - n.ry);
     if (n.f > q->params.max_cost) return 0;
     idx[i] = (uint32_t)q->npn;
@@ -1608,7 +1596,6 @@ static int pcorner(astar_navmesh_query *q, uint32_t parent, uint32_t z, double g
   }
   return 0;
 }
-
 
 /* Along a wall: the point (x, y) (vertex 'at', or NONE), reached at cost g,
 ** lies on the line of edge h of polygon P. The way on goes straight to the
@@ -1661,7 +1648,7 @@ static int outside(double lo, double hi, double *o0, double *o1) {
 static int pexpand(astar_navmesh_query *q, uint32_t ni) {
   const astar_navmesh *m = q->mesh;
   pnode n = PN(q)[ni];
-  uint32_t P = n.poly, a0 = m->pstart[P], k = m->pstart[P + 1] - a0, i, in, j;
+  uint32_t P = n.poly, a0 = m->pstart[P], k = m->pstart[P + 1] - a0, in, j;
   uint32_t u, v;
   double ax, ay, bx, by, ex, ey;
   int cornu, cornv, rc;
@@ -1747,23 +1734,7 @@ static int pexpand(astar_navmesh_query *q, uint32_t ni) {
                            0 + (1 - o1), 1 - o0)) != 0) return rc;
     }
   }
-  (void)i;
   return 0;
-}
-
-/* Collects the allowed polygons that hold (x, y) (at most 8). */
-static int holders(const astar_navmesh_query *q, double x, double y, uint32_t *out) {
-  const astar_navmesh *m = q->mesh;
-  uint32_t bx, by, i;
-  size_t b;
-  int n = 0;
-  brange(m, x, y, x, y, &bx, &by, &bx, &by);
-  b = (size_t)by * m->bw + bx;
-  for (i = m->bps[b]; i < m->bps[b + 1] && n < 8; i++) {
-    uint32_t p = m->bpl[i];
-    if (allowed(m, p, q->include, q->exclude) && inpoly(m, p, x, y)) out[n++] = p;
-  }
-  return n;
 }
 
 /* The exact search; on success the path is in q->out (q->nout points) and
@@ -1787,8 +1758,8 @@ static int exact(astar_navmesh_query *q) {
     q->stamp = 0;
   }
   q->stamp++;
-  q->nsp = holders(q, q->sx, q->sy, q->sp);
-  q->ngp = holders(q, q->gx, q->gy, q->gp);
+  q->nsp = holders(m, q->sx, q->sy, 1, q->include, q->exclude, q->sp, 8);
+  q->ngp = holders(m, q->gx, q->gy, 1, q->include, q->exclude, q->gp, 8);
   for (i = 0; i < q->nsp; i++) {                   /* start nodes, expanded at once */
     pnode n;
     n.rx = q->sx; n.ry = q->sy; n.g = 0; n.f = 0; n.tl = n.tr = 0;
