@@ -292,9 +292,9 @@ describe("grid components", function()
 
   it("checks arguments", function()
     local g = astar.grid(3, 3)
-    H.checkerr("bad argument #1 to 'components' (invalid diagonal policy 'sometimes')",
+    H.checkerr("bad argument #1 to 'components' (diagonal: invalid value 'sometimes')",
       g.components, g, "sometimes")
-    H.checkerr("bad argument #3 to 'component' (string expected, got number)", g.component, g, 1, 1, 4)
+    H.checkerr("bad argument #3 to 'component' (diagonal: string expected, got number)", g.component, g, 1, 1, 4)
     H.checkerr("bad argument #3 to 'same_component' (x out of range: 4 not in [1, 3])",
       g.same_component, g, 1, 1, 4, 1)
     g:close()

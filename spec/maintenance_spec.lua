@@ -172,7 +172,7 @@ describe("grid:to_path", function()
     H.checkerr(msg("step 1 -> 2 is not a move to a neighbour"), grid.to_path, grid, { 1, 1, 1, 1 })
     H.checkerr(msg("step 2 -> 3 is not a move to a neighbour"), grid.to_path, grid, { 1, 1, 2, 2, 2, 2 })
     H.checkerr(msg("step 1 -> 2 is not a move to a neighbour"), grid.to_path, grid, { 1, 1, 2, 2 }, "never")
-    H.checkerr("bad argument #2 to 'to_path' (invalid diagonal policy 'sometimes')", grid.to_path, grid,
+    H.checkerr("bad argument #2 to 'to_path' (diagonal: invalid value 'sometimes')", grid.to_path, grid,
       { 1, 1 }, "sometimes")
     H.checkerr("calling 'to_path' on bad self (astar.Grid expected, got nil)", grid.to_path, nil, { 1, 1 })
     local one = grid:to_path({ 2, 3 })

@@ -257,6 +257,13 @@ long astar_grid_changes(const astar_grid *g, uint64_t since, astar_rect *out);
 /* Counter bumped by every edit; lets callers notice that a grid changed. */
 uint64_t astar_grid_version(const astar_grid *g);
 
+/* Whether a unit may step from cell (x0, y0) to (x1, y1) (0-based, inside
+** the grid) under a diagonal policy: ASTAR_STEP_OK, _FAR (not a move to one
+** of the 8 neighbours, or 4 under NEVER), _BLOCKED (the cell (x1, y1)) or
+** _CORNER (a diagonal step cutting a corner the policy forbids). */
+enum { ASTAR_STEP_OK = 0, ASTAR_STEP_FAR, ASTAR_STEP_BLOCKED, ASTAR_STEP_CORNER };
+int astar_grid_step(const astar_grid *g, int diagonal, int x0, int y0, int x1, int y1);
+
 /*
 ** A user cost for the step (x1, y1) -> (x2, y2) (0-based) whose built-in
 ** cost is 'base': returns a cost >= 0, or a negative number to forbid it.
@@ -286,6 +293,7 @@ typedef struct astar_grid_query {
   uint32_t goal;
   int gx, gy;
   double hscale;
+  int blocked;           /* after ASTAR_BLOCKED: 1 the start, 2 every goal */
 } astar_grid_query;
 
 void astar_grid_query_init(astar_grid_query *q);
@@ -294,7 +302,9 @@ void astar_grid_query_init(astar_grid_query *q);
 ** Makes q->domain describe a search on 'g' toward (gx, gy) (or toward
 ** q->goals when set; gx, gy are then ignored) and returns the start and goal
 ** as engine nodes in *start, *goal. Returns 0, ASTAR_BLOCKED (start blocked,
-** or every goal blocked) or ASTAR_EINVAL (bad coordinates or options).
+** or every goal blocked: see q->blocked), ASTAR_NO_PATH (components were
+** asked for and no goal shares the start's; not with params.partial or
+** 'within') or ASTAR_EINVAL (bad coordinates or options).
 */
 int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
                        int gx, int gy, uint32_t *start, uint32_t *goal);
@@ -497,6 +507,7 @@ typedef struct astar_graph_query {
   astar_graph *graph;
   uint32_t start, goal;
   double hscale;           /* 0: no built-in heuristic */
+  int blocked;             /* after ASTAR_BLOCKED: 1 the start, 2 every goal */
 } astar_graph_query;
 
 void astar_graph_query_init(astar_graph_query *q);
@@ -504,7 +515,8 @@ void astar_graph_query_init(astar_graph_query *q);
 /*
 ** Makes q->domain and q->back describe searches on 'g' from 'start' toward
 ** 'goal' (or toward q->goals when set; goal is then ignored). Returns 0,
-** ASTAR_BLOCKED (start disabled, or every goal disabled and no 'within'),
+** ASTAR_BLOCKED (start disabled, or every goal disabled and no 'within':
+** see q->blocked),
 ** ASTAR_NO_PATH (components are kept and no goal shares the start's; not
 ** with params.partial) or ASTAR_EINVAL (an id unknown or removed, bad
 ** options, 'within' with 'bidirectional'). With start == ASTAR_NONE it only

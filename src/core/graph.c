@@ -580,7 +580,8 @@ int astar_graph_prepare(astar_graph *g, astar_graph_query *q, uint32_t start,
     q->goal = goal;
     any = usable(g, goal);
   }
-  if (!usable(g, start) || !(any || q->within >= 0)) return ASTAR_BLOCKED;
+  q->blocked = !usable(g, start) ? 1 : !(any || q->within >= 0) ? 2 : 0;
+  if (q->blocked) return ASTAR_BLOCKED;
   /* components, once asked for: a goal elsewhere cannot be reached (with
   ** 'within' a nearby node might, so no shortcut then) */
   if (g->comp_wanted && !q->params.partial && q->within < 0) {

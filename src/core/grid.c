@@ -312,6 +312,16 @@ static int diag_ok(int policy, int a, int b) {
   }
 }
 
+int astar_grid_step(const astar_grid *g, int diagonal, int x0, int y0, int x1, int y1) {
+  int dx = x1 > x0 ? x1 - x0 : x0 - x1, dy = y1 > y0 ? y1 - y0 : y0 - y1;
+  if (dx > 1 || dy > 1 || dx + dy == 0 || (dx && dy && diagonal == ASTAR_DIAG_NEVER))
+    return ASTAR_STEP_FAR;
+  if (g->cell[at(g, x1, y1)] <= 0) return ASTAR_STEP_BLOCKED;
+  if (dx && dy && !diag_ok(diagonal, g->cell[at(g, x1, y0)] > 0, g->cell[at(g, x0, y1)] > 0))
+    return ASTAR_STEP_CORNER;
+  return ASTAR_STEP_OK;
+}
+
 static int grid_expand(void *self, uint32_t node, astar_search *s) {
   const astar_grid_query *q = (const astar_grid_query *)self;
   const double *c = q->grid->cell;
@@ -343,6 +353,27 @@ static int grid_expand(void *self, uint32_t node, astar_search *s) {
     }
   }
   return k;
+}
+
+static int labels(astar_grid *g, int k);
+static int conn_of(int diagonal);
+
+/* Is some goal of the prepared query q in the component of 'start'? Answers
+** 1 (or "don't know") unless labels were asked for and can be made current;
+** goal regions ('within') and partial paths need the real search. */
+static int may_reach(astar_grid *g, const astar_grid_query *q, uint32_t start,
+                     uint32_t goal) {
+  const uint32_t *lab;
+  size_t i;
+  if (!g->use_labels || q->params.partial || q->within >= 0 ||
+      labels(g, conn_of(q->diagonal)) != 0)
+    return 1;
+  lab = g->label[conn_of(q->diagonal)];
+  if (q->goals == NULL) return lab[goal] == lab[start];
+  for (i = 0; i < q->ngoals; i++)      /* blocked goals have label 0 */
+    if (lab[astar_grid_node(g, q->goals[2 * i], q->goals[2 * i + 1])] == lab[start])
+      return 1;
+  return 0;
 }
 
 int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
@@ -386,34 +417,9 @@ int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
   } else {
     any = g->cell[*goal] > 0 || q->within >= 0;
   }
-  if (g->cell[*start] <= 0 || !any) return ASTAR_BLOCKED;
-  return 0;
-}
-
-static int labels(astar_grid *g, int k);
-static int conn_of(int diagonal);
-
-static int no_expand(void *self, uint32_t node, astar_search *s) {
-  (void)self; (void)node; (void)s;
-  return 0;
-}
-
-/* Is some goal of the prepared query q in the component of 'start'? Answers
-** 1 (or "don't know") unless labels were asked for and can be made current;
-** goal regions ('within') and partial paths need the real search. */
-static int may_reach(astar_grid *g, const astar_grid_query *q, uint32_t start,
-                     uint32_t goal) {
-  const uint32_t *lab;
-  size_t i;
-  if (!g->use_labels || q->params.partial || q->within >= 0 ||
-      labels(g, conn_of(q->diagonal)) != 0)
-    return 1;
-  lab = g->label[conn_of(q->diagonal)];
-  if (q->goals == NULL) return lab[goal] == lab[start];
-  for (i = 0; i < q->ngoals; i++)      /* blocked goals have label 0 */
-    if (lab[astar_grid_node(g, q->goals[2 * i], q->goals[2 * i + 1])] == lab[start])
-      return 1;
-  return 0;
+  q->blocked = g->cell[*start] <= 0 ? 1 : !any ? 2 : 0;
+  if (q->blocked) return ASTAR_BLOCKED;
+  return may_reach(g, q, *start, *goal) ? 0 : ASTAR_NO_PATH;
 }
 
 int astar_grid_find(astar_grid *g, astar_search *s, astar_grid_query *q,
@@ -421,18 +427,6 @@ int astar_grid_find(astar_grid *g, astar_search *s, astar_grid_query *q,
   uint32_t start, goal;
   int rc = astar_grid_prepare(g, q, sx, sy, gx, gy, &start, &goal);
   if (rc != 0) return rc;
-  if (!may_reach(g, q, start, goal)) {
-    /* The goal is in another component: let the engine expand the start
-    ** alone, so the context ends in the state a full search would leave
-    ** (NO_PATH, no path), without flooding the start's component. */
-    astar_domain d = q->domain;
-    q->domain.expand = no_expand;
-    q->domain.heuristic = NULL;
-    q->domain.edge_cost = NULL;
-    rc = astar_search_run(s, &q->domain, start, goal, &q->params);
-    q->domain = d;
-    return rc;
-  }
   return astar_search_run(s, &q->domain, start, goal, &q->params);
 }
 

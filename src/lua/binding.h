@@ -46,6 +46,52 @@ double astar_optnum(lua_State *L, const afn *f, int idx, const char *name);
 ** not NULL). Returns 1 if it was. */
 int astar_readparam(lua_State *L, const afn *f, int idx, const char *k, astar_params *p,
                     double *within);
+/* ---- options (src/lua/options.c): one row per option, one message per rule ---- */
+enum {
+  ASTAR_OPT_ALGORITHM, ASTAR_OPT_DIAGONAL, ASTAR_OPT_HEURISTIC, ASTAR_OPT_COST,
+  ASTAR_OPT_WEIGHT, ASTAR_OPT_MAX_EXPANSIONS, ASTAR_OPT_MAX_COST, ASTAR_OPT_PARTIAL,
+  ASTAR_OPT_GOALS, ASTAR_OPT_WITHIN, ASTAR_OPT_ON_CHANGE, ASTAR_OPT_RADIUS,
+  ASTAR_OPT_INCLUDE, ASTAR_OPT_EXCLUDE, ASTAR_OPT_SCALE, ASTAR_OPT_TILE,
+  ASTAR_OPT_START, ASTAR_OPT_GOAL, ASTAR_OPT_NEIGHBORS, ASTAR_OPT_IS_GOAL, ASTAR_OPT_KEY,
+  ASTAR_OPT_N
+};
+/* An option an entry point accepts: its id, and where the entry point
+** narrows the row: 'type' (0: the row's; 1 OT_ENUM, 4 OT_FUNCTION as in
+** options.c) and the enum's 'names' (NULL: the row's). Lists end with id -1. */
+typedef struct astar_optuse {
+  int id;
+  int type;
+  const char *const *names;
+} astar_optuse;
+#define ASTAR_OPT_END {-1, 0, NULL}
+#define ASTAR_OT_ENUM 1
+#define ASTAR_OT_FUNCTION 4
+/* The options as read: given[id], their value v[id] (a number, an enum's
+** index or a boolean), and fn[id], the stack index of a value kept on the
+** stack (callbacks, tables; 0: none). idx: the options argument. */
+typedef struct astar_opts {
+  unsigned char given[ASTAR_OPT_N];
+  double v[ASTAR_OPT_N];
+  int fn[ASTAR_OPT_N];
+  int idx;
+} astar_opts;
+/* Reads the options table at 'idx' (none or nil: no options) for an entry
+** point accepting 'use'; raises with the row's message. */
+void astar_readopts(lua_State *L, const afn *f, int idx, const astar_optuse *use,
+                    astar_opts *o);
+/* The value of option 'id', or 'dflt' when not given. */
+double astar_opt(const astar_opts *o, int id, double dflt);
+/* Copies weight, max_expansions, max_cost and partial into p. */
+void astar_opt_params(const astar_opts *o, astar_params *p);
+/* Raises "bad argument #<options> to 'f' (<formatted>)". */
+int astar_opterror(lua_State *L, const afn *f, const astar_opts *o, const char *fmt, ...);
+/* A positional enum argument: "<what>: string expected, got T" or
+** "<what>: invalid value 'v'" (the same rule as the option's). */
+int astar_checkenum(lua_State *L, const afn *f, int idx, const char *what,
+                    const char *const *list);
+/* "no_corner_cutting", "never", "always", "one_obstacle" (ASTAR_DIAG_*). */
+const char *const *astar_diagonals(void);
+
 /* Pushes nil, the formatted message and 'code' (an outcome); returns 3. */
 int astar_outcome(lua_State *L, const char *code, const char *fmt, ...);
 /* Converts a value at 'idx' to a cell cost; returns -1 if it is not one. */
@@ -110,13 +156,96 @@ typedef struct lcall {
 ** bad result. */
 double astar_grid_cost_cb(void *ud, int x1, int y1, int x2, int y2, double base);
 
-/* The Grid userdata (src/lua/grid.c). */
+/* ---- the search pipeline (src/lua/find.c): one find/query for every map kind ---- */
+typedef struct astar_kind astar_kind;
+
+/* The head of every map userdata (Grid, Graph, NavMesh): what the pipeline
+** needs of a map, whatever its kind. */
+typedef struct lmap {
+  const astar_kind *kind;
+  void *core;            /* the core map; NULL once closed */
+  astar_search *s;       /* find's search context, made on first use */
+  int busy;              /* a search with callbacks runs on the map: the
+                         ** callbacks may not search, edit or close it */
+  astar_pool pool;       /* idle contexts for queries */
+  void *rec;             /* find's search record (kind->recsize bytes) */
+} lmap;
+
+/*
+** A map kind. 'rec' is the kind's search record: the core query (options,
+** domain), the ends, and whatever the report needs. find uses the map's
+** own (lmap.rec); a query has its own inside the Query userdata.
+*/
+struct astar_kind {
+  const char *name;                /* "grid": messages */
+  const char *mt;                  /* its metatable */
+  const astar_optuse *find_opts;   /* the options of find */
+  const astar_optuse *query_opts;  /* the options of query (find's + on_change) */
+  size_t recsize;
+  /* Reads the ends (arguments 2..) and the options ('use') into rec, which
+  ** it resets. Returns the stack index of a value rec points into (a goal
+  ** list) that a query must keep alive, or 0. */
+  int (*args)(lua_State *L, const afn *f, lmap *m, void *rec, const astar_optuse *use,
+              astar_opts *o);
+  /* Points rec's callback hooks at the trampolines reading 'c' (NULL: none). */
+  void (*hook)(void *rec, lcall *c);
+  /* Prepares rec's domain and begins the search in s: 0, or the status
+  ** that ends it at once (ASTAR_BLOCKED, ASTAR_NO_PATH ...). */
+  int (*begin)(lmap *m, void *rec, astar_search *s);
+  /* At most 'budget' expansions (NULL: astar_search_step). */
+  int (*step)(lmap *m, void *rec, astar_search *s, uint64_t budget);
+  /* Pushes the Path of a search that ended with status rc: FOUND, or
+  ** NO_PATH / LIMIT when a partial path was asked for. Returns the number
+  ** of results: 0 (pushes nothing) when no partial path was asked for. */
+  int (*push)(lua_State *L, lmap *m, void *rec, astar_search *s, int rc);
+  /* Pushes the message of ASTAR_BLOCKED (which end, and why). */
+  void (*blocked)(lua_State *L, lmap *m, void *rec);
+  /* Pushes end 'which' (0 start, 1 goal) as messages name it, "(3, 4)" or
+  ** "node 3"; for the goal of a goal list pushes nothing and returns 0. */
+  int (*endname)(lua_State *L, void *rec, int which);
+  uint64_t (*version)(const lmap *m);
+  void (*recfree)(void *rec);      /* frees what a rec owns (NULL: nothing) */
+  void (*release)(lmap *m);        /* frees the core map and the kind's own data */
+};
+
+/* Sets up the userdata's head (before its metatable is set). */
+void astar_map_init(lmap *m, const astar_kind *k, void *rec);
+/* The open map of kind k at index 1 (self of a method). */
+lmap *astar_checkmap(lua_State *L, const astar_kind *k, const afn *f);
+/* Raises "cannot <what> the <kind>: ..." while a search runs on the map. */
+void astar_map_idle(lua_State *L, const lmap *m, const char *what);
+/* The map's own search context, made if needed (raises on ENOMEM). */
+astar_search *astar_map_search(lua_State *L, lmap *m);
+/* find and query of a kind: the whole Lua function. */
+int astar_map_find(lua_State *L, const astar_kind *k);
+int astar_map_query(lua_State *L, const astar_kind *k);
+/* Results for the final status rc of a search on rec (find's, query's). */
+int astar_map_report(lua_State *L, lmap *m, void *rec, astar_search *s, int rc);
+/* __gc of every kind (releases unless a search runs on the map). */
+int astar_map_gc(lua_State *L);
+/* close and __close of kind k: idempotent; raises while a search runs. */
+int astar_map_close(lua_State *L, const astar_kind *k);
+/* Runs fn(L, c, ud): directly when there are no callbacks (cost and heur,
+** stack indices, both 0; c is then NULL), else under lua_pcall with the map
+** busy and c reading the callbacks. A callback's error propagates unchanged. */
+void astar_map_run(lua_State *L, lmap *m, int cost, int heur,
+                   void (*fn)(lua_State *L, lcall *c, void *ud), void *ud);
+/* The form (start..., {goals = ...}): if argument idx is a table and the
+** last, reads it as the options (raising unless it has 'goals') and
+** returns 1; else returns 0 and reads nothing. */
+int astar_goalsform(lua_State *L, const afn *f, int idx, const astar_optuse *use,
+                    astar_opts *o);
+/* Validates a cost callback's result on top and pops it: the cost, or -1
+** for nil/false (forbidden); raises "cost callback returned X for <what>
+** (expected ...)" with <what> formatted from fmt. zero_ok: 0 is a cost. */
+double astar_cbcost(lua_State *L, int zero_ok, const char *fmt, ...);
+/* The same for a heuristic callback's result (>= 0, finite). */
+double astar_cbheur(lua_State *L, const char *fmt, ...);
+
+/* The Grid userdata (src/lua/grid.c); find's search record follows it. */
 typedef struct lgrid {
+  lmap m;              /* the pipeline's head (m.core == g) */
   astar_grid *g;       /* NULL once closed */
-  astar_search *s;     /* the grid's search context, created on first use */
-  int busy;            /* a search on this grid is running (callbacks may not
-                       ** search, edit or close it) */
-  astar_pool pool;     /* contexts for grid:query */
 } lgrid;
 
 /* The open, idle-or-busy grid at stack index 1 (self of a method). */
@@ -172,10 +301,14 @@ typedef struct astar_queryops {
   int *(*busy)(lquery *q);
   astar_pool *(*pool)(lquery *q);               /* NULL once the map is closed */
   void (*bind)(lua_State *L, lquery *q);
+  /* at most 'budget' expansions (NULL: astar_search_step) */
+  int (*step)(lquery *q, uint64_t budget);
+  void (*free)(lquery *q);                      /* at __gc (NULL: nothing) */
 } astar_queryops;
 
 struct lquery {
   const astar_queryops *ops;
+  const char *what;      /* the map's kind, for messages (ops->what) */
   astar_search *s;       /* NULL when finished or cancelled */
   int status;            /* Q_* in query.c */
   int stale_mode;        /* on_change = "stale" */
@@ -192,6 +325,9 @@ struct lquery {
 */
 lquery *astar_newquery(lua_State *L, const astar_queryops *ops, size_t extra, int map,
                        int cost, int heur);
+/* Keeps the callbacks at stack indices cost and heur (0: none) and the
+** value at 'keep' (0: none) with the Query at 'qi'. */
+void astar_query_keep(lua_State *L, int qi, int cost, int heur, int keep);
 
 void astar_path_open(lua_State *L);
 void astar_query_open(lua_State *L);     /* src/lua/query.c */

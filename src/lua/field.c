@@ -454,7 +454,7 @@ static int protected_field(lua_State *L) {
   c.heur = 0;
   j->o->q.cost_fn = astar_grid_cost_cb;
   j->o->q.cost_ud = &c;
-  j->rc = astar_grid_field(j->lg->g, j->lg->s, &j->o->q, j->f->next, j->f->dist, j->n);
+  j->rc = astar_grid_field(j->lg->g, j->lg->m.s, &j->o->q, j->f->next, j->f->dist, j->n);
   return 0;
 }
 
@@ -514,7 +514,7 @@ static int grid_distance_field(lua_State *L) {
     astar_argerror(L, &F_DF, 3, "option 'scale' is required when the sources are a Field");
   if (src == NULL && o.has_scale)
     astar_argerror(L, &F_DF, 3, "option 'scale' is only for a Field as sources");
-  if (lg->busy) astar_error(L, "cannot search: a search on this grid is already running");
+  if (lg->m.busy) astar_error(L, "cannot search: a search on this grid is already running");
   astar_gridsearch(L, lg);
   spec.kind = ASTAR_PATH_GRID;
   spec.w = w;
@@ -537,19 +537,19 @@ static int grid_distance_field(lua_State *L) {
   j.n = compact(f, lg->g, o.q.params.max_cost);
   if (j.n == 0) return 1;                           /* compact left it empty */
   if (o.cost_idx == 0) {
-    j.rc = astar_grid_field(lg->g, lg->s, &o.q, f->next, f->dist, j.n);   /* pure C */
+    j.rc = astar_grid_field(lg->g, lg->m.s, &o.q, f->next, f->dist, j.n);   /* pure C */
   } else {
     int st;
     lua_pushcfunction(L, protected_field);
     lua_pushlightuserdata(L, &j);
     lua_pushvalue(L, o.cost_idx);
-    lg->busy = 1;
+    lg->m.busy = 1;
     st = lua_pcall(L, 2, 0, 0);
-    lg->busy = 0;
+    lg->m.busy = 0;
     if (st != LUA_OK) return lua_error(L);           /* the callback's error, unchanged */
   }
   if (j.rc < 0) return astar_raise(L, j.rc);
-  fillcompacted(f, j.n, lg->s);
+  fillcompacted(f, j.n, lg->m.s);
   return 1;                                          /* the field */
 }
 
@@ -560,15 +560,8 @@ static int grid_distance_field(lua_State *L) {
 
 /* The optional diagonal policy at 'idx' (default "no_corner_cutting"). */
 static int checkdiag(lua_State *L, const afn *fn, int idx) {
-  const char *v;
-  int i;
   if (lua_isnoneornil(L, idx)) return ASTAR_DIAG_NO_CORNER_CUTTING;
-  if (lua_type(L, idx) != LUA_TSTRING)
-    astar_argerror(L, fn, idx, "string expected, got %s", luaL_typename(L, idx));
-  v = lua_tostring(L, idx);
-  for (i = 0; DIAGONALS[i] != NULL; i++)
-    if (strcmp(DIAGONALS[i], v) == 0) return i;
-  return astar_argerror(L, fn, idx, "invalid diagonal policy '%s'", v);
+  return astar_checkenum(L, fn, idx, "diagonal", astar_diagonals());
 }
 
 /* The label of (x, y) under policy 'diag' (0 if blocked); raises on ENOMEM. */

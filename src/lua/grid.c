@@ -14,7 +14,6 @@ Grids: cells with costs, and `find`.
 static const afn F_NEW = {"grid", 0};
 static const afn F_PARSE = {"parse", 0};
 static const afn F_FROM = {"from_table", 0};
-static const afn F_FIND = {"find", 1};
 static const afn F_GET = {"get", 1};
 static const afn F_SET = {"set", 1};
 static const afn F_FILL = {"fill", 1};
@@ -23,10 +22,15 @@ static const afn F_SIZE = {"size", 1};
 static const afn F_CLONE = {"clone", 1};
 static const afn F_STATS = {"stats", 1};
 
-/* Pushes a new, empty grid userdata (closed state, metatable set). */
+static const astar_kind GRID;
+
+/* Pushes a new, empty grid userdata (closed state, metatable set), with
+** room for find's search record after it. */
 static lgrid *newgrid(lua_State *L) {
-  lgrid *lg = (lgrid *)lua_newuserdatauv(L, sizeof(lgrid), 0);
-  lg->g = NULL; lg->s = NULL; lg->busy = 0; lg->pool.n = 0;
+  size_t rec = (sizeof(lgrid) + sizeof(double) - 1) / sizeof(double) * sizeof(double);
+  lgrid *lg = (lgrid *)lua_newuserdatauv(L, rec + GRID.recsize, 0);
+  astar_map_init(&lg->m, &GRID, (char *)lg + rec);
+  lg->g = NULL;
   luaL_setmetatable(L, ASTAR_GRID_MT);
   return lg;
 }
@@ -42,14 +46,11 @@ static void makegrid(lua_State *L, lgrid *lg, const afn *f, int idx, int w, int 
                    (int)ASTAR_GRID_MAX_CELLS);
   rc = astar_grid_new(&lg->g, w, h, cost, fn, ud);
   if (rc != 0) astar_raise(L, rc);
+  lg->m.core = lg->g;
 }
 
 lgrid *astar_checkgrid(lua_State *L, const afn *f) {
-  lgrid *lg = (lgrid *)luaL_testudata(L, 1, ASTAR_GRID_MT);
-  if (lg == NULL)
-    astar_argerror(L, f, 1, "astar.Grid expected, got %s", luaL_typename(L, 1));
-  if (lg->g == NULL) astar_error(L, "attempt to use a closed grid");
-  return lg;
+  return (lgrid *)astar_checkmap(L, &GRID, f);
 }
 
 static int checksize(lua_State *L, const afn *f, int idx, const char *what) {
@@ -276,17 +277,11 @@ static int grid_walkable(lua_State *L) {
 }
 
 void astar_checkidle(lua_State *L, lgrid *lg, const char *what) {
-  if (lg->busy) astar_error(L, "cannot %s: a search on this grid is running", what);
+  if (lg->m.busy) astar_error(L, "cannot %s: a search on this grid is running", what);
 }
 
 astar_search *astar_gridsearch(lua_State *L, lgrid *lg) {
-  if (lg->s == NULL) {
-    void *ud;
-    astar_alloc fn = astar_allocator(L, &ud);
-    int rc = astar_search_new(&lg->s, fn, ud);
-    if (rc != 0) astar_raise(L, rc);
-  }
-  return lg->s;
+  return astar_map_search(L, &lg->m);
 }
 
 /***
@@ -338,6 +333,7 @@ static int grid_clone(lua_State *L) {
   lgrid *copy = newgrid(L);
   int rc = astar_grid_clone(&copy->g, lg->g);
   if (rc != 0) astar_raise(L, rc);
+  copy->m.core = copy->g;
   return 1;
 }
 
@@ -351,9 +347,9 @@ their whole life, so a warm query that allocates nothing leaves it unchanged.
 static int grid_stats(lua_State *L) {
   lgrid *lg = astar_checkgrid(L, &F_STATS);
   size_t n = astar_grid_allocs(lg->g);
-  if (lg->s != NULL) {
+  if (lg->m.s != NULL) {
     astar_stats st;
-    astar_search_stats(lg->s, &st);
+    astar_search_stats(lg->m.s, &st);
     n += st.allocs;
   }
   lua_createtable(L, 0, 2);
@@ -364,36 +360,13 @@ static int grid_stats(lua_State *L) {
   return 1;
 }
 
-static void release(lgrid *lg) {
-  astar_pool_free(&lg->pool);
-  astar_search_free(lg->s);
-  astar_grid_free(lg->g);
-  lg->s = NULL;
-  lg->g = NULL;
-}
-
 /***
 Frees the grid's memory now (also `__close` and `__gc`). Idempotent; paths
 found earlier stay valid; any other later use raises
 `attempt to use a closed grid`.
 @function Grid:close
 */
-static int grid_close(lua_State *L) {
-  lgrid *lg = (lgrid *)luaL_testudata(L, 1, ASTAR_GRID_MT);
-  if (lg == NULL) {
-    afn f; f.name = "close"; f.self = 1;
-    astar_argerror(L, &f, 1, "astar.Grid expected, got %s", luaL_typename(L, 1));
-  }
-  if (lg->busy) astar_error(L, "cannot close the grid: a search on it is running");
-  release(lg);
-  return 0;
-}
-
-static int grid_gc(lua_State *L) {
-  lgrid *lg = (lgrid *)lua_touserdata(L, 1);
-  if (lg != NULL) release(lg);
-  return 0;
-}
+static int grid_close(lua_State *L) { return astar_map_close(L, &GRID); }
 
 static int grid_tostring(lua_State *L) {
   lgrid *lg = (lgrid *)luaL_testudata(L, 1, ASTAR_GRID_MT);
@@ -405,77 +378,33 @@ static int grid_tostring(lua_State *L) {
 
 
 /* ---------------------------------------------------------------------- */
-/* find                                                                     */
+/* find and query: the grid's part of the pipeline (src/lua/find.c)        */
 /* ---------------------------------------------------------------------- */
 
 static const char *const ALGORITHMS[] = {"astar", "dijkstra", "bfs", "greedy", NULL};
-static const char *const DIAGONALS[] = {"no_corner_cutting", "never", "always",
-                                        "one_obstacle", NULL};
 static const char *const HEURISTICS[] = {"octile", "manhattan", "euclidean",
                                          "chebyshev", "zero", NULL};
 
+#define GRID_OPTS \
+  {ASTAR_OPT_ALGORITHM, ASTAR_OT_ENUM, ALGORITHMS}, {ASTAR_OPT_DIAGONAL, 0, NULL}, \
+  {ASTAR_OPT_HEURISTIC, 0, HEURISTICS}, {ASTAR_OPT_COST, 0, NULL}, \
+  {ASTAR_OPT_WEIGHT, 0, NULL}, {ASTAR_OPT_MAX_EXPANSIONS, 0, NULL}, \
+  {ASTAR_OPT_MAX_COST, 0, NULL}, {ASTAR_OPT_PARTIAL, 0, NULL}, \
+  {ASTAR_OPT_GOALS, 0, NULL}, {ASTAR_OPT_WITHIN, 0, NULL}
+static const astar_optuse FIND_OPTS[] = {GRID_OPTS, ASTAR_OPT_END};
+static const astar_optuse QUERY_OPTS[] = {GRID_OPTS, {ASTAR_OPT_ON_CHANGE, 0, NULL},
+                                          ASTAR_OPT_END};
 
-
-
-/* The options of grid:find, read before the search starts. */
-typedef struct findopts {
+/* A grid search record: the core query and the ends, 0-based. */
+typedef struct grec {
   astar_grid_query q;
-  int cost_idx, heur_idx;   /* stack indices in the caller's frame, or 0 */
-  int goals_idx;            /* stack index of the goals table, or 0 */
-  int isquery;              /* grid:query accepts on_change */
-  int stale;                /* on_change = "stale" */
-} findopts;
-
-/* Reads the options table at 'idx' into o; unknown names are errors. */
-static void readopts(lua_State *L, const afn *f, int idx, findopts *o) {
-  astar_grid_query *q = &o->q;
-  if (lua_isnoneornil(L, idx)) return;
-  if (lua_type(L, idx) != LUA_TTABLE)
-    astar_argerror(L, f, idx, "table expected, got %s", luaL_typename(L, idx));
-  lua_pushnil(L);
-  while (lua_next(L, idx)) {                         /* key value */
-    const char *k;
-    if (lua_type(L, -2) != LUA_TSTRING)
-      astar_argerror(L, f, idx, "option names must be strings, got %s",
-                     luaL_typename(L, -2));
-    k = lua_tostring(L, -2);
-    if (astar_readparam(L, f, idx, k, &q->params, &q->within)) {
-      /* weight, max_expansions, max_cost, partial, within */
-    } else if (strcmp(k, "algorithm") == 0) {
-      q->params.algorithm = astar_optenum(L, f, idx, k, ALGORITHMS);
-    } else if (strcmp(k, "diagonal") == 0) {
-      q->diagonal = astar_optenum(L, f, idx, k, DIAGONALS);
-    } else if (strcmp(k, "heuristic") == 0) {
-      if (astar_iscallable(L, -1)) o->heur_idx = -1;   /* resolved below */
-      else q->heuristic = astar_optenum(L, f, idx, k, HEURISTICS);
-    } else if (strcmp(k, "cost") == 0) {
-      if (!astar_iscallable(L, -1))
-        astar_argerror(L, f, idx, "option 'cost': function expected, got %s",
-                       luaL_typename(L, -1));
-      o->cost_idx = -1;
-    } else if (strcmp(k, "goals") == 0) {
-      if (lua_type(L, -1) != LUA_TTABLE)
-        astar_argerror(L, f, idx, "option 'goals': table expected, got %s",
-                       luaL_typename(L, -1));
-      o->goals_idx = -1;
-    } else if (strcmp(k, "on_change") == 0 && o->isquery) {
-      static const char *const MODES[] = {"restart", "stale", NULL};
-      o->stale = astar_optenum(L, f, idx, k, MODES);
-    } else {
-      astar_argerror(L, f, idx, "unknown option '%s'", k);
-    }
-    lua_pop(L, 1);                                   /* key */
-  }
-  /* park the callbacks and goals at fixed stack slots */
-  if (o->cost_idx) { lua_getfield(L, idx, "cost"); o->cost_idx = lua_gettop(L); }
-  if (o->heur_idx) { lua_getfield(L, idx, "heuristic"); o->heur_idx = lua_gettop(L); }
-  if (o->goals_idx) { lua_getfield(L, idx, "goals"); o->goals_idx = lua_gettop(L); }
-}
+  int sx, sy, gx, gy;
+} grec;
 
 /* Reads the goals list {{x, y}, ...} at 'gidx' into a scratch userdata
-** (garbage collected, so an error later leaks nothing). */
-static void readgoals(lua_State *L, const afn *f, int optidx, int gidx, lgrid *lg,
-                      astar_grid_query *q) {
+** (garbage collected, so an error later leaks nothing); returns its index. */
+static int readgoals(lua_State *L, const afn *f, int optidx, int gidx, lgrid *lg,
+                     astar_grid_query *q) {
   int n = (int)lua_rawlen(L, gidx), i, *xy;
   int w = astar_grid_width(lg->g), h = astar_grid_height(lg->g);
   if (n < 1) astar_argerror(L, f, optidx, "option 'goals': empty list");
@@ -497,15 +426,40 @@ static void readgoals(lua_State *L, const afn *f, int optidx, int gidx, lgrid *l
   }
   q->goals = xy;
   q->ngoals = (size_t)n;
+  return lua_gettop(L);
 }
 
-/* Trampolines: Lua errors escape from here by longjmp, through the core,
-** which holds nothing that its search context does not own. */
+/* (sx, sy, gx, gy [, opts]) or (sx, sy, {goals = ...}) */
+static int g_args(lua_State *L, const afn *f, lmap *m, void *rec, const astar_optuse *use,
+                  astar_opts *o) {
+  lgrid *lg = (lgrid *)m;
+  grec *r = (grec *)rec;
+  astar_grid_query *q = &r->q;
+  int w = astar_grid_width(lg->g), h = astar_grid_height(lg->g);
+  r->sx = astar_checkcoord(L, f, 2, "x", w);
+  r->sy = astar_checkcoord(L, f, 3, "y", h);
+  r->gx = r->gy = 0;
+  if (astar_goalsform(L, f, 4, use, o) == 0) {
+    r->gx = astar_checkcoord(L, f, 4, "x", w);
+    r->gy = astar_checkcoord(L, f, 5, "y", h);
+    astar_readopts(L, f, 6, use, o);
+  }
+  astar_grid_query_init(q);
+  q->params.algorithm = (int)astar_opt(o, ASTAR_OPT_ALGORITHM, q->params.algorithm);
+  q->diagonal = (int)astar_opt(o, ASTAR_OPT_DIAGONAL, q->diagonal);
+  if (!o->fn[ASTAR_OPT_HEURISTIC])
+    q->heuristic = (int)astar_opt(o, ASTAR_OPT_HEURISTIC, q->heuristic);
+  q->within = astar_opt(o, ASTAR_OPT_WITHIN, q->within);
+  astar_opt_params(o, &q->params);
+  if (o->given[ASTAR_OPT_GOALS])
+    return readgoals(L, f, o->idx, o->fn[ASTAR_OPT_GOALS], lg, q);
+  return 0;
+}
+
+/* The cost trampoline (ud: an lcall); -1 if the callback forbids the step. */
 double astar_grid_cost_cb(void *ud, int x1, int y1, int x2, int y2, double base) {
   const lcall *c = (const lcall *)ud;
   lua_State *L = c->L;
-  double v;
-  int t;
   lua_pushvalue(L, c->cost);
   lua_pushinteger(L, x1 + 1);
   lua_pushinteger(L, y1 + 1);
@@ -513,72 +467,51 @@ double astar_grid_cost_cb(void *ud, int x1, int y1, int x2, int y2, double base)
   lua_pushinteger(L, y2 + 1);
   lua_pushnumber(L, (lua_Number)base);
   lua_call(L, 5, 1);
-  t = lua_type(L, -1);
-  if (t == LUA_TNIL || (t == LUA_TBOOLEAN && !lua_toboolean(L, -1))) {
-    lua_pop(L, 1);
-    return -1.0;                                     /* forbidden */
-  }
-  v = t == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : -1.0;
-  if (!(v > 0 && v < HUGE_VAL)) {
-    char buf[32];
-    astar_error(L, "cost callback returned %s for the step (%d, %d) -> (%d, %d) "
-                "(expected a positive finite number, or false or nil to forbid it)",
-                t == LUA_TNUMBER ? astar_fmtnum(buf, (double)lua_tonumber(L, -1))
-                                 : luaL_typename(L, -1), x1 + 1, y1 + 1, x2 + 1, y2 + 1);
-  }
-  lua_pop(L, 1);
-  return v;
+  return astar_cbcost(L, 0, "the step (%d, %d) -> (%d, %d)", x1 + 1, y1 + 1, x2 + 1, y2 + 1);
 }
 
+/* The heuristic trampoline: Lua errors escape by longjmp, through the core,
+** which holds nothing that its search context does not own. */
 static double heur_cb(void *ud, int x, int y, int gx, int gy) {
   const lcall *c = (const lcall *)ud;
   lua_State *L = c->L;
-  double v;
   lua_pushvalue(L, c->heur);
   lua_pushinteger(L, x + 1);
   lua_pushinteger(L, y + 1);
   lua_pushinteger(L, gx + 1);
   lua_pushinteger(L, gy + 1);
   lua_call(L, 4, 1);
-  v = lua_type(L, -1) == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : -1.0;
-  if (!(v >= 0 && v < HUGE_VAL)) {
-    char buf[32];
-    astar_error(L, "heuristic callback returned %s for (%d, %d) "
-                "(expected a non-negative finite number)",
-                lua_type(L, -1) == LUA_TNUMBER ? astar_fmtnum(buf, (double)lua_tonumber(L, -1))
-                                               : luaL_typename(L, -1), x + 1, y + 1);
-  }
-  lua_pop(L, 1);
-  return v;
+  return astar_cbheur(L, "(%d, %d)", x + 1, y + 1);
 }
 
-/* The search of a find with callbacks, run under lua_pcall:
-** upvalue-free; arguments: lightuserdata(job), cost callback, heuristic. */
-typedef struct findjob {
-  lgrid *lg;
-  findopts *o;
-  int sx, sy, gx, gy;
-  int rc;
-} findjob;
-
-static int protected_find(lua_State *L) {
-  findjob *j = (findjob *)lua_touserdata(L, 1);
-  lcall c;
-  c.L = L;
-  c.cost = j->o->cost_idx ? 2 : 0;
-  c.heur = j->o->heur_idx ? 3 : 0;
-  if (c.cost) { j->o->q.cost_fn = astar_grid_cost_cb; j->o->q.cost_ud = &c; }
-  if (c.heur) { j->o->q.h_fn = heur_cb; j->o->q.h_ud = &c; }
-  j->rc = astar_grid_find(j->lg->g, j->lg->s, &j->o->q, j->sx, j->sy, j->gx, j->gy);
-  return 0;
+static void g_hook(void *rec, lcall *c) {
+  astar_grid_query *q = &((grec *)rec)->q;
+  q->cost_fn = c != NULL && c->cost ? astar_grid_cost_cb : NULL;
+  q->h_fn = c != NULL && c->heur ? heur_cb : NULL;
+  q->cost_ud = q->h_ud = c;
 }
 
-/* Pushes the path the search context holds, as a Path. */
-static void pushpath(lua_State *L, lgrid *lg, astar_search *s, const astar_grid_query *q) {
+static int g_begin(lmap *m, void *rec, astar_search *s) {
+  grec *r = (grec *)rec;
+  uint32_t start, goal;
+  int rc = astar_grid_prepare(((lgrid *)m)->g, &r->q, r->sx, r->sy, r->gx, r->gy,
+                              &start, &goal);
+  if (rc != 0) return rc;
+  return astar_search_begin(s, &r->q.domain, start, goal, &r->q.params);
+}
+
+/* Pushes the path the search context holds, as a Path; 0 if none is wanted. */
+static int g_push(lua_State *L, lmap *m, void *rec, astar_search *s, int rc) {
+  const astar_grid *g = ((lgrid *)m)->g;
+  const astar_grid_query *q = &((grec *)rec)->q;
   const uint32_t *nodes;
   double cost, *xy;
   astar_stats st;
-  long n = astar_search_path(s, &nodes, &cost), i, goal = 0;
+  long n, i, goal = 0;
+  size_t len;
+  int *diag;
+  if (rc != ASTAR_FOUND && !q->params.partial) return 0;
+  n = astar_search_path(s, &nodes, &cost);
   if (n < 0) astar_raise(L, (int)n);
   astar_search_stats(s, &st);
   if (q->goals != NULL && n > 0) goal = astar_grid_goal_index(q, nodes[n - 1]) + 1;
@@ -586,77 +519,47 @@ static void pushpath(lua_State *L, lgrid *lg, astar_search *s, const astar_grid_
                      ALGORITHMS[q->params.algorithm], goal);
   for (i = 0; i < n; i++) {
     int x, y;
-    astar_grid_cell(lg->g, nodes[i], &x, &y);
+    astar_grid_cell(g, nodes[i], &x, &y);
     xy[2 * i] = x + 1;
     xy[2 * i + 1] = y + 1;
-    xy[2 * n + i] = astar_grid_get(lg->g, x, y);    /* for grid:check */
+    xy[2 * n + i] = astar_grid_get(g, x, y);         /* for grid:check */
   }
-  {
-    size_t len;
-    int *diag;
-    astar_path_grid(L, -1, &len, &diag);
-    *diag = q->diagonal;
-  }
+  astar_path_grid(L, -1, &len, &diag);
+  *diag = q->diagonal;
+  return 1;
 }
 
-
-/* Turns the status of a finished grid search into find's results. */
-static int report(lua_State *L, lgrid *lg, astar_search *s, const astar_grid_query *q,
-                  int rc, int sx, int sy, int gx, int gy) {
-  switch (rc) {
-    case ASTAR_FOUND:
-      pushpath(L, lg, s, q);
-      return 1;
-    case ASTAR_BLOCKED:
-      if (astar_grid_get(lg->g, sx, sy) <= 0)
-        return astar_outcome(L, "blocked", "start (%d, %d) is blocked", sx + 1, sy + 1);
-      if (q->goals != NULL) return astar_outcome(L, "blocked", "every goal is blocked");
-      return astar_outcome(L, "blocked", "goal (%d, %d) is blocked", gx + 1, gy + 1);
-    case ASTAR_NO_PATH:
-    case ASTAR_LIMIT:
-      if (q->params.partial) {
-        pushpath(L, lg, s, q);
-        lua_pushfstring(L, "%s: partial path toward the goal",
-                        rc == ASTAR_NO_PATH ? "no path" : "search limit reached");
-        lua_pushliteral(L, "partial");
-        return 3;
-      }
-      if (q->goals != NULL)
-        return astar_outcome(L, rc == ASTAR_NO_PATH ? "no_path" : "limit", "%s",
-                       rc == ASTAR_NO_PATH ? "no path to any goal"
-                                           : "search limit reached before a goal was found");
-      if (rc == ASTAR_NO_PATH)
-        return astar_outcome(L, "no_path", "no path from (%d, %d) to (%d, %d)", sx + 1, sy + 1,
-                       gx + 1, gy + 1);
-      return astar_outcome(L, "limit", "search limit reached before (%d, %d) was found",
-                     gx + 1, gy + 1);
-    default:
-      return astar_raise(L, rc);
-  }
+static int g_endname(lua_State *L, void *rec, int which) {
+  const grec *r = (const grec *)rec;
+  if (which == 0) lua_pushfstring(L, "(%d, %d)", r->sx + 1, r->sy + 1);
+  else if (r->q.goals != NULL) return 0;
+  else lua_pushfstring(L, "(%d, %d)", r->gx + 1, r->gy + 1);
+  return 1;
 }
 
-/* Reads find's and query's arguments: (sx, sy, gx, gy [, opts]) or
-** (sx, sy, opts) with opts.goals. Coordinates come back 0-based. */
-static void findargs(lua_State *L, const afn *f, lgrid *lg, findopts *o, int *sx, int *sy,
-                     int *gx, int *gy) {
-  int w = astar_grid_width(lg->g), h = astar_grid_height(lg->g), optidx = 6;
-  *sx = astar_checkcoord(L, f, 2, "x", w);
-  *sy = astar_checkcoord(L, f, 3, "y", h);
-  *gx = *gy = 0;
-  astar_grid_query_init(&o->q);
-  if (lua_type(L, 4) == LUA_TTABLE && lua_gettop(L) == 4) {
-    optidx = 4;                                      /* (sx, sy, {goals = ...}) */
-    readopts(L, f, optidx, o);
-    if (!o->goals_idx)
-      astar_argerror(L, f, 4, "number expected, got table (a table of options "
-                     "here needs 'goals')");
-  } else {
-    *gx = astar_checkcoord(L, f, 4, "x", w);
-    *gy = astar_checkcoord(L, f, 5, "y", h);
-    readopts(L, f, optidx, o);
-  }
-  if (o->goals_idx) readgoals(L, f, optidx, o->goals_idx, lg, &o->q);
+static void g_blocked(lua_State *L, lmap *m, void *rec) {
+  const grec *r = (const grec *)rec;
+  (void)m;
+  if (r->q.blocked == 1)
+    lua_pushfstring(L, "start (%d, %d) is blocked", r->sx + 1, r->sy + 1);
+  else if (r->q.goals != NULL)
+    lua_pushliteral(L, "every goal is blocked");
+  else
+    lua_pushfstring(L, "goal (%d, %d) is blocked", r->gx + 1, r->gy + 1);
 }
+
+static uint64_t g_version(const lmap *m) { return astar_grid_version(((const lgrid *)m)->g); }
+
+static void g_release(lmap *m) {
+  lgrid *lg = (lgrid *)m;
+  astar_grid_free(lg->g);
+  lg->g = NULL;
+}
+
+static const astar_kind GRID = {
+  "grid", ASTAR_GRID_MT, FIND_OPTS, QUERY_OPTS, sizeof(grec),
+  g_args, g_hook, g_begin, NULL, g_push, g_blocked, g_endname, g_version, NULL, g_release
+};
 
 /***
 Finds a path from (sx, sy) to (gx, gy), or to the cheapest of several goals
@@ -681,95 +584,7 @@ Defaults return shortest paths.
 @treturn[3] string a message
 @treturn[3] string "partial"
 */
-static int grid_find(lua_State *L) {
-  lgrid *lg = astar_checkgrid(L, &F_FIND);
-  int sx, sy, gx, gy;
-  findopts o;
-  findjob j;
-  memset(&o, 0, sizeof o);
-  findargs(L, &F_FIND, lg, &o, &sx, &sy, &gx, &gy);
-  if (lg->busy) astar_error(L, "cannot search: a search on this grid is already running");
-  astar_gridsearch(L, lg);
-  j.lg = lg; j.o = &o; j.sx = sx; j.sy = sy; j.gx = gx; j.gy = gy; j.rc = 0;
-  if (o.cost_idx == 0 && o.heur_idx == 0) {
-    j.rc = astar_grid_find(lg->g, lg->s, &o.q, sx, sy, gx, gy);     /* pure C */
-  } else {
-    int st;
-    lua_pushcfunction(L, protected_find);
-    lua_pushlightuserdata(L, &j);
-    if (o.cost_idx) lua_pushvalue(L, o.cost_idx); else lua_pushnil(L);
-    if (o.heur_idx) lua_pushvalue(L, o.heur_idx); else lua_pushnil(L);
-    lg->busy = 1;
-    st = lua_pcall(L, 3, 0, 0);
-    lg->busy = 0;
-    if (st != LUA_OK) return lua_error(L);           /* the callback's error, unchanged */
-  }
-  return report(L, lg, lg->s, &o.q, j.rc, sx, sy, gx, gy);
-}
-
-
-/* ---------------------------------------------------------------------- */
-/* grid:query                                                               */
-/* ---------------------------------------------------------------------- */
-
-/* A grid query's own data (inside the Query userdata: addresses are stable,
-** so the domain can point at it across steps). */
-typedef struct gquery {
-  lgrid *lg;
-  astar_grid_query base;  /* the options as read */
-  astar_grid_query q;     /* the live query (domain.self points here) */
-  lcall c;
-  int sx, sy, gx, gy;
-  size_t ngoals;
-  int goals[1];           /* 2 * ngoals (struct hack) */
-} gquery;
-
-#define GQ(q) ((gquery *)(void *)(q)->kind)
-
-static uint64_t gq_open(lua_State *L, lquery *q) {
-  lgrid *lg = GQ(q)->lg;
-  if (lg->g == NULL) astar_error(L, "attempt to use a closed grid");
-  return astar_grid_version(lg->g);
-}
-
-static void gq_bind(lua_State *L, lquery *q) {
-  gquery *g = GQ(q);
-  g->c.L = L;
-  g->c.cost = lua_isnil(L, 2) ? 0 : 2;
-  g->c.heur = lua_isnil(L, 3) ? 0 : 3;
-}
-
-static int gq_begin(lua_State *L, lquery *q) {
-  gquery *g = GQ(q);
-  uint32_t start, goal;
-  int rc;
-  (void)L;
-  g->q = g->base;
-  if (g->ngoals) g->q.goals = g->goals;
-  if (g->c.cost) { g->q.cost_fn = astar_grid_cost_cb; g->q.cost_ud = &g->c; }
-  if (g->c.heur) { g->q.h_fn = heur_cb; g->q.h_ud = &g->c; }
-  rc = astar_grid_prepare(g->lg->g, &g->q, g->sx, g->sy, g->gx, g->gy, &start, &goal);
-  if (rc != 0) return rc;
-  rc = astar_search_begin(q->s, &g->q.domain, start, goal, &g->q.params);
-  if (rc < 0) astar_raise(L, rc);
-  return rc;
-}
-
-static int gq_report(lua_State *L, lquery *q, int rc) {
-  gquery *g = GQ(q);
-  return report(L, g->lg, q->s, &g->q, rc, g->sx, g->sy, g->gx, g->gy);
-}
-
-static int *gq_busy(lquery *q) { return &GQ(q)->lg->busy; }
-
-static astar_pool *gq_pool(lquery *q) {
-  lgrid *lg = GQ(q)->lg;
-  return lg->g != NULL ? &lg->pool : NULL;
-}
-
-static const astar_queryops GRID_QUERY = {
-  "grid", gq_open, gq_begin, gq_report, gq_busy, gq_pool, gq_bind
-};
+static int grid_find(lua_State *L) { return astar_map_find(L, &GRID); }
 
 /***
 Starts a time-sliced search: the same arguments and options as `find`, plus
@@ -784,29 +599,7 @@ Nothing is searched until `q:step(n)`.
 @tparam[opt] table opts
 @treturn Query
 */
-static int grid_query(lua_State *L) {
-  static const afn F_QUERY = {"query", 1};
-  lgrid *lg = astar_checkgrid(L, &F_QUERY);
-  int sx, sy, gx, gy;
-  findopts o;
-  lquery *q;
-  gquery *g;
-  memset(&o, 0, sizeof o);
-  o.isquery = 1;
-  findargs(L, &F_QUERY, lg, &o, &sx, &sy, &gx, &gy);
-  q = astar_newquery(L, &GRID_QUERY,
-                     sizeof(gquery) + (o.q.ngoals ? 2 * o.q.ngoals - 1 : 0) * sizeof(int),
-                     1, o.cost_idx, o.heur_idx);
-  q->stale_mode = o.stale;
-  g = GQ(q);
-  g->lg = lg;
-  g->base = o.q;
-  g->base.goals = NULL;
-  g->sx = sx; g->sy = sy; g->gx = gx; g->gy = gy;
-  g->ngoals = o.q.ngoals;
-  if (g->ngoals) memcpy(g->goals, o.q.goals, 2 * g->ngoals * sizeof(int));
-  return 1;
-}
+static int grid_query(lua_State *L) { return astar_map_query(L, &GRID); }
 
 /***
 Whether a stored path is still good on this grid, in time proportional to
@@ -835,18 +628,12 @@ static int grid_check(lua_State *L) {
       astar_argerror(L, &F_CHECK, 2, "the path does not fit this grid");
   for (i = 0; i < n; i++) {
     int x = (int)v[2 * i] - 1, y = (int)v[2 * i + 1] - 1;
-    double c, was = v[2 * n + i];
+    double c = astar_grid_get(lg->g, x, y), was = v[2 * n + i];
     const char *why = NULL;
-    c = astar_grid_get(lg->g, x, y);
     if (c <= 0) why = "blocked";
     else if (was == was && was != c) why = "changed";
-    else if (i > 0 && x != px && y != py) {          /* a diagonal step */
-      int a = astar_grid_get(lg->g, x, py) > 0, b = astar_grid_get(lg->g, px, y) > 0;
-      if (policy == ASTAR_DIAG_NEVER ||
-          (policy == ASTAR_DIAG_NO_CORNER_CUTTING && !(a && b)) ||
-          (policy == ASTAR_DIAG_ONE_OBSTACLE && !(a || b)))
-        why = "blocked";
-    }
+    else if (i > 0 && astar_grid_step(lg->g, policy, px, py, x, y) != ASTAR_STEP_OK)
+      why = "blocked";
     if (why != NULL) {
       lua_pushboolean(L, 0);
       lua_pushinteger(L, (lua_Integer)i + 1);
@@ -887,16 +674,8 @@ static int grid_to_path(lua_State *L) {
     astar_argerror(L, &F_TO, 2, "table expected, got %s", luaL_typename(L, 2));
   if (cb && !astar_iscallable(L, 4))
     astar_argerror(L, &F_TO, 4, "function expected, got %s", luaL_typename(L, 4));
-  policy = ASTAR_DIAG_NO_CORNER_CUTTING;
-  if (!lua_isnoneornil(L, 3)) {
-    const char *d = lua_tostring(L, 3);
-    for (policy = 0; DIAGONALS[policy] != NULL; policy++)
-      if (d != NULL && lua_type(L, 3) == LUA_TSTRING && strcmp(d, DIAGONALS[policy]) == 0)
-        break;
-    if (DIAGONALS[policy] == NULL)
-      astar_argerror(L, &F_TO, 3, "invalid diagonal policy '%s'",
-                     d != NULL ? d : luaL_typename(L, 3));
-  }
+  policy = lua_isnoneornil(L, 3) ? ASTAR_DIAG_NO_CORNER_CUTTING
+                                 : astar_checkenum(L, &F_TO, 3, "diagonal", astar_diagonals());
   len = (int)lua_rawlen(L, 2);
   if (len < 2 || len % 2 != 0)
     astar_argerror(L, &F_TO, 2, "expected {x1, y1, x2, y2, ...} with at least one point");
@@ -918,19 +697,17 @@ static int grid_to_path(lua_State *L) {
     }
     lua_pop(L, 2);
     x--; y--;
-    if (i > 0) {
-      int dx = x > px ? x - px : px - x, dy = y > py ? y - py : py - y;
-      if (dx > 1 || dy > 1 || dx + dy == 0 || (dx && dy && policy == ASTAR_DIAG_NEVER))
-        astar_argerror(L, &F_TO, 2, "step %d -> %d is not a move to a neighbour", i, i + 1);
-    }
     c = astar_grid_get(lg->g, x, y);
-    if (c <= 0)
-      return astar_outcome(L, "blocked", "point %d (%d, %d) is blocked", i + 1, x + 1, y + 1);
-    if (i > 0 && x != px && y != py) {
-      int a = astar_grid_get(lg->g, x, py) > 0, b = astar_grid_get(lg->g, px, y) > 0;
-      if ((policy == ASTAR_DIAG_NO_CORNER_CUTTING && !(a && b)) ||
-          (policy == ASTAR_DIAG_ONE_OBSTACLE && !(a || b)))
+    switch (i > 0 ? astar_grid_step(lg->g, policy, px, py, x, y) : c > 0 ? 0 : -1) {
+      case ASTAR_STEP_FAR:
+        astar_argerror(L, &F_TO, 2, "step %d -> %d is not a move to a neighbour", i, i + 1);
+        break;
+      case ASTAR_STEP_CORNER:
         return astar_outcome(L, "blocked", "step %d -> %d cuts a blocked corner", i, i + 1);
+      case ASTAR_STEP_OK:
+        break;
+      default:
+        return astar_outcome(L, "blocked", "point %d (%d, %d) is blocked", i + 1, x + 1, y + 1);
     }
     if (i > 0) {
       double step = (x != px && y != py) ? c * 1.4142135623730951 : c;
@@ -974,7 +751,7 @@ static const luaL_Reg grid_methods[] = {
 };
 
 static const luaL_Reg grid_meta[] = {
-  {"__gc", grid_gc},
+  {"__gc", astar_map_gc},
   {"__close", grid_close},   /* like close: refused while a search runs */
   {"__tostring", grid_tostring},
   {NULL, NULL}

@@ -60,6 +60,7 @@ lquery *astar_newquery(lua_State *L, const astar_queryops *ops, size_t extra, in
   memset(mem, 0, size);
   q = (lquery *)(mem + sizeof(qstate));
   q->ops = ops;
+  q->what = ops->what;
   q->status = Q_RUNNING;
   q->has_cb = cost != 0 || heur != 0;
   luaL_setmetatable(L, ASTAR_QUERY_MT);
@@ -70,6 +71,17 @@ lquery *astar_newquery(lua_State *L, const astar_queryops *ops, size_t extra, in
   if (heur) { lua_pushvalue(L, heur); lua_rawseti(L, -2, 3); }
   astar_compat_setuservalue(L, -2);                  /* query */
   return q;
+}
+
+void astar_query_keep(lua_State *L, int qi, int cost, int heur, int keep) {
+  lquery *q = (lquery *)((char *)lua_touserdata(L, qi) + sizeof(qstate));
+  qi = lua_absindex(L, qi);
+  astar_compat_getuservalue(L, qi);                  /* uv */
+  if (cost) { lua_pushvalue(L, cost); lua_rawseti(L, -2, 2); }
+  if (heur) { lua_pushvalue(L, heur); lua_rawseti(L, -2, 3); }
+  if (keep) { lua_pushvalue(L, keep); lua_rawseti(L, -2, 5); }
+  lua_pop(L, 1);
+  q->has_cb = cost != 0 || heur != 0;
 }
 
 static lquery *checkquery(lua_State *L, const char *fname) {
@@ -141,7 +153,8 @@ static int protected_step(lua_State *L) {
   q->ops->bind(L, q);
   astar_search_stats(q->s, &qs->st);
   before = qs->st.expanded;
-  rc = astar_search_step(q->s, (uint64_t)budget);
+  rc = q->ops->step != NULL ? q->ops->step(q, (uint64_t)budget)
+                            : astar_search_step(q->s, (uint64_t)budget);
   astar_search_stats(q->s, &qs->st);
   qs->spent = qs->st.expanded - before;
   if (rc != ASTAR_RUNNING) finish(L, q, rc);
@@ -169,7 +182,7 @@ static int query_step(lua_State *L) {
   if (q->status == Q_RUNNING) {
     busy = q->ops->busy(q);
     if (*busy) astar_error(L, "cannot step: a search on this %s is already running",
-                           q->ops->what);
+                           q->what);
     lua_settop(L, 1);
     lua_pushcfunction(L, protected_step);            /* q f */
     lua_pushvalue(L, 1);                             /* q f q */
@@ -273,6 +286,7 @@ static int query_gc(lua_State *L) {
   q = (lquery *)(mem + sizeof(qstate));
   if (QS(q)->stepping) astar_error(L, "cannot close the query: it is being stepped");
   /* the map may be finalized in the same cycle: never touch its pool here */
+  if (q->ops->free != NULL) q->ops->free(q);
   astar_search_free(q->s);
   q->s = NULL;
   if (q->status == Q_RUNNING) q->status = Q_CANCELLED;
@@ -281,7 +295,7 @@ static int query_gc(lua_State *L) {
 
 static int query_tostring(lua_State *L) {
   lquery *q = checkquery(L, "__tostring");
-  lua_pushfstring(L, "astar.Query (%s, %s)", q->ops->what, QSTATUS[q->status]);
+  lua_pushfstring(L, "astar.Query (%s, %s)", q->what, QSTATUS[q->status]);
   return 1;
 }
 

@@ -1,0 +1,195 @@
+/*
+** options.c - every option of every entry point, read from one table of
+** rows: a rule has one message wherever the option is accepted, on every VM.
+*/
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "binding.h"
+
+/* What an option's value must be. */
+enum {
+  OT_ENUM = 1,      /* a string of a list */
+  OT_NUMBER,        /* a number passing the row's range rule */
+  OT_BOOLEAN,
+  OT_FUNCTION,      /* callable: kept on the stack */
+  OT_ENUM_OR_FUNC,  /* a string of a list, or callable (kept on the stack) */
+  OT_TABLE,         /* kept on the stack */
+  OT_ANY            /* any non-nil value, kept on the stack */
+};
+
+/* Number ranges, with the words of their message. */
+enum { R_NONE, R_WEIGHT, R_COUNT, R_NONNEG, R_NONNEG_FINITE, R_FINITE, R_POS_FINITE,
+       R_FLAGS };
+static const char *const RULES[] = {
+  "", "must be a finite number >= 1", "must be an integer in [0, 2^53]",
+  "must be a non-negative number", "must be a non-negative finite number",
+  "must be a finite number", "must be a positive finite number",
+  "must be an integer in [0, 2^32 - 1]"
+};
+
+static int inrange(int rule, double v) {
+  switch (rule) {
+    case R_WEIGHT: return v >= 1.0 && v < HUGE_VAL;
+    case R_COUNT: return v >= 0 && v == floor(v) && v <= 9007199254740992.0;
+    case R_NONNEG: return v >= 0;
+    case R_NONNEG_FINITE: return v >= 0 && v < HUGE_VAL;
+    case R_FINITE: return v > -HUGE_VAL && v < HUGE_VAL;
+    case R_POS_FINITE: return v > 0 && v < HUGE_VAL;
+    case R_FLAGS: return v >= 0 && v == floor(v) && v <= 4294967295.0;
+    default: return 1;
+  }
+}
+
+static const char *const DIAGONALS[] = {"no_corner_cutting", "never", "always",
+                                        "one_obstacle", NULL};
+static const char *const CHANGES[] = {"restart", "stale", NULL};
+
+typedef struct optrow {
+  const char *name;
+  unsigned char type, rule;
+  const char *const *names;   /* OT_ENUM*: NULL when the entry point gives them */
+} optrow;
+
+/* One row per option, in the order of ASTAR_OPT_*. */
+static const optrow ROWS[ASTAR_OPT_N] = {
+  {"algorithm", OT_ENUM, R_NONE, NULL},
+  {"diagonal", OT_ENUM, R_NONE, DIAGONALS},
+  {"heuristic", OT_ENUM_OR_FUNC, R_NONE, NULL},
+  {"cost", OT_FUNCTION, R_NONE, NULL},
+  {"weight", OT_NUMBER, R_WEIGHT, NULL},
+  {"max_expansions", OT_NUMBER, R_COUNT, NULL},
+  {"max_cost", OT_NUMBER, R_NONNEG, NULL},
+  {"partial", OT_BOOLEAN, R_NONE, NULL},
+  {"goals", OT_TABLE, R_NONE, NULL},
+  {"within", OT_NUMBER, R_NONNEG_FINITE, NULL},
+  {"on_change", OT_ENUM, R_NONE, CHANGES},
+  {"radius", OT_NUMBER, R_NONNEG_FINITE, NULL},
+  {"include", OT_NUMBER, R_FLAGS, NULL},
+  {"exclude", OT_NUMBER, R_FLAGS, NULL},
+  {"scale", OT_NUMBER, R_FINITE, NULL},
+  {"tile", OT_NUMBER, R_POS_FINITE, NULL},
+  {"start", OT_ANY, R_NONE, NULL},
+  {"goal", OT_ANY, R_NONE, NULL},
+  {"neighbors", OT_FUNCTION, R_NONE, NULL},
+  {"is_goal", OT_FUNCTION, R_NONE, NULL},
+  {"key", OT_FUNCTION, R_NONE, NULL}
+};
+
+const char *const *astar_diagonals(void) { return DIAGONALS; }
+
+/* The type of option 'id' for the entry point's use 'u'. */
+static int typeof_opt(const astar_optuse *u) {
+  return u->type ? u->type : ROWS[u->id].type;
+}
+
+static int enumvalue(lua_State *L, const afn *f, int idx, const char *name,
+                     const char *const *list, int vidx) {
+  const char *v = lua_tostring(L, vidx);
+  int i;
+  for (i = 0; list[i] != NULL; i++)
+    if (strcmp(list[i], v) == 0) return i;
+  return astar_argerror(L, f, idx, "%s: invalid value '%s'", name, v);
+}
+
+int astar_checkenum(lua_State *L, const afn *f, int idx, const char *what,
+                    const char *const *list) {
+  if (lua_type(L, idx) != LUA_TSTRING)
+    astar_argerror(L, f, idx, "%s: string expected, got %s", what, luaL_typename(L, idx));
+  return enumvalue(L, f, idx, what, list, idx);
+}
+
+/* Checks the value on top as option 'u' of the table at 'idx' into o. */
+static void readone(lua_State *L, const afn *f, int idx, const astar_optuse *u, astar_opts *o) {
+  const optrow *r = &ROWS[u->id];
+  int type = typeof_opt(u), t = lua_type(L, -1);
+  char what[40], buf[32];
+  snprintf(what, sizeof what, "option '%s'", r->name);
+  switch (type) {
+    case OT_ENUM_OR_FUNC:
+      if (astar_iscallable(L, -1)) { o->fn[u->id] = 1; break; }
+      /* FALLTHROUGH */
+    case OT_ENUM:
+      if (t != LUA_TSTRING)
+        astar_argerror(L, f, idx, "%s: string expected, got %s", what, luaL_typename(L, -1));
+      o->v[u->id] = enumvalue(L, f, idx, what, u->names ? u->names : r->names, -1);
+      break;
+    case OT_NUMBER:
+      if (t != LUA_TNUMBER)
+        astar_argerror(L, f, idx, "%s: number expected, got %s", what, luaL_typename(L, -1));
+      o->v[u->id] = (double)lua_tonumber(L, -1);
+      if (!inrange(r->rule, o->v[u->id]))
+        astar_argerror(L, f, idx, "%s: %s, got %s", what, RULES[r->rule],
+                       astar_fmtnum(buf, o->v[u->id]));
+      break;
+    case OT_BOOLEAN:
+      if (t != LUA_TBOOLEAN)
+        astar_argerror(L, f, idx, "%s: boolean expected, got %s", what, luaL_typename(L, -1));
+      o->v[u->id] = lua_toboolean(L, -1);
+      break;
+    case OT_FUNCTION:
+      if (!astar_iscallable(L, -1))
+        astar_argerror(L, f, idx, "%s: function expected, got %s", what, luaL_typename(L, -1));
+      o->fn[u->id] = 1;
+      break;
+    case OT_TABLE:
+      if (t != LUA_TTABLE)
+        astar_argerror(L, f, idx, "%s: table expected, got %s", what, luaL_typename(L, -1));
+      o->fn[u->id] = 1;
+      break;
+    default:
+      o->fn[u->id] = 1;
+  }
+  o->given[u->id] = 1;
+}
+
+void astar_readopts(lua_State *L, const afn *f, int idx, const astar_optuse *use,
+                    astar_opts *o) {
+  int id;
+  memset(o, 0, sizeof *o);
+  o->idx = idx;
+  if (lua_isnoneornil(L, idx)) return;
+  if (lua_type(L, idx) != LUA_TTABLE)
+    astar_argerror(L, f, idx, "table expected, got %s", luaL_typename(L, idx));
+  lua_pushnil(L);
+  while (lua_next(L, idx)) {                         /* key value */
+    const astar_optuse *u;
+    const char *k;
+    if (lua_type(L, -2) != LUA_TSTRING)
+      astar_argerror(L, f, idx, "option names must be strings, got %s",
+                     luaL_typename(L, -2));
+    k = lua_tostring(L, -2);
+    for (u = use; u->id >= 0 && strcmp(ROWS[u->id].name, k) != 0; u++) {}
+    if (u->id < 0) astar_argerror(L, f, idx, "unknown option '%s'", k);
+    readone(L, f, idx, u, o);
+    lua_pop(L, 1);                                   /* key */
+  }
+  /* park the values kept on the stack (raw: the table was read raw) */
+  for (id = 0; id < ASTAR_OPT_N; id++) {
+    if (!o->fn[id]) continue;
+    lua_pushstring(L, ROWS[id].name);
+    lua_rawget(L, idx);
+    o->fn[id] = lua_gettop(L);
+  }
+}
+
+double astar_opt(const astar_opts *o, int id, double dflt) {
+  return o->given[id] ? o->v[id] : dflt;
+}
+
+void astar_opt_params(const astar_opts *o, astar_params *p) {
+  p->weight = astar_opt(o, ASTAR_OPT_WEIGHT, p->weight);
+  if (o->given[ASTAR_OPT_MAX_EXPANSIONS])
+    p->max_expansions = (uint64_t)o->v[ASTAR_OPT_MAX_EXPANSIONS];
+  p->max_cost = astar_opt(o, ASTAR_OPT_MAX_COST, p->max_cost);
+  p->partial = (int)astar_opt(o, ASTAR_OPT_PARTIAL, p->partial);
+}
+
+int astar_opterror(lua_State *L, const afn *f, const astar_opts *o, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  lua_pushvfstring(L, fmt, ap);
+  va_end(ap);
+  return astar_argerror(L, f, o->idx, "%s", lua_tostring(L, -1));
+}
