@@ -13,14 +13,14 @@ order they were added, each with an optional position; edges have costs > 0.
 #include <string.h>
 #include "binding.h"
 
-/* The Graph userdata. */
+/* The Graph userdata; find's search record follows it. */
 typedef struct lgraph {
+  lmap m;              /* the pipeline's head (m.core == g) */
   astar_graph *g;      /* NULL once closed */
-  astar_search *s[2];  /* search contexts: [0] forward, [1] backward (bidirectional) */
-  int busy;            /* a search with callbacks runs on it (they may not search,
-                       ** edit or close it) */
-  astar_pool pool;     /* contexts for graph:query */
+  astar_search *back;  /* the backward context of bidirectional finds */
 } lgraph;
+
+static const astar_kind GRAPH;
 
 static const afn F_NEW = {"graph", 0};
 static const afn F_ADDNODE = {"add_node", 1};
@@ -36,7 +36,6 @@ static const afn F_NODECOUNT = {"node_count", 1};
 static const afn F_EDGECOUNT = {"edge_count", 1};
 static const afn F_POSITION = {"position", 1};
 static const afn F_ENABLED = {"enabled", 1};
-static const afn F_FIND = {"find", 1};
 static const afn F_COMPS = {"components", 1};
 static const afn F_COMP = {"component", 1};
 static const afn F_SAME = {"same_component", 1};
@@ -45,15 +44,11 @@ static const afn F_STATS = {"stats", 1};
 static const afn F_DIRECTED = {"directed", 1};
 
 static lgraph *checkgraph(lua_State *L, const afn *f) {
-  lgraph *lg = (lgraph *)luaL_testudata(L, 1, ASTAR_GRAPH_MT);
-  if (lg == NULL)
-    astar_argerror(L, f, 1, "astar.Graph expected, got %s", luaL_typename(L, 1));
-  if (lg->g == NULL) astar_error(L, "attempt to use a closed graph");
-  return lg;
+  return (lgraph *)astar_checkmap(L, &GRAPH, f);
 }
 
 static void checkidle(lua_State *L, const lgraph *lg) {
-  if (lg->busy) astar_error(L, "cannot edit the graph: a search on this graph is running");
+  if (lg->m.busy) astar_error(L, "cannot edit the graph: a search on this graph is running");
 }
 
 /* What the value at idx is as a node id of 'g': 0 and *id (0-based) if a
@@ -90,16 +85,6 @@ static uint32_t checknode(lua_State *L, const afn *f, int idx, const lgraph *lg)
   return id;
 }
 
-static astar_search *getsearch(lua_State *L, lgraph *lg, int i) {
-  if (lg->s[i] == NULL) {
-    void *ud;
-    astar_alloc fn = astar_allocator(L, &ud);
-    int rc = astar_search_new(&lg->s[i], fn, ud);
-    if (rc != 0) astar_raise(L, rc);
-  }
-  return lg->s[i];
-}
-
 /* astar.graph([opts]) */
 static int graph_new(lua_State *L) {
   int directed = 0, rc;
@@ -123,13 +108,18 @@ static int graph_new(lua_State *L) {
       lua_pop(L, 1);                                 /* key */
     }
   }
-  lg = (lgraph *)lua_newuserdatauv(L, sizeof(lgraph), 0);
-  lg->g = NULL; lg->s[0] = lg->s[1] = NULL; lg->busy = 0;   /* safe before the metatable */
-  lg->pool.n = 0;
+  {
+    size_t head = (sizeof(lgraph) + sizeof(double) - 1) / sizeof(double) * sizeof(double);
+    lg = (lgraph *)lua_newuserdatauv(L, head + GRAPH.recsize, 0);
+    astar_map_init(&lg->m, &GRAPH, (char *)lg + head);  /* safe before the metatable */
+    lg->g = NULL;
+    lg->back = NULL;
+  }
   luaL_setmetatable(L, ASTAR_GRAPH_MT);
   fn = astar_allocator(L, &ud);
   rc = astar_graph_new(&lg->g, directed, fn, ud);
   if (rc != 0) astar_raise(L, rc);
+  lg->m.core = lg->g;
   return 1;
 }
 
@@ -414,9 +404,10 @@ static int graph_stats(lua_State *L) {
   size_t n = astar_graph_allocs(lg->g);
   int i;
   for (i = 0; i < 2; i++) {
-    if (lg->s[i] != NULL) {
+    astar_search *s = i == 0 ? lg->m.s : lg->back;
+    if (s != NULL) {
       astar_stats st;
-      astar_search_stats(lg->s[i], &st);
+      astar_search_stats(s, &st);
       n += st.allocs;
     }
   }
@@ -428,37 +419,13 @@ static int graph_stats(lua_State *L) {
   return 1;
 }
 
-static void release(lgraph *lg) {
-  astar_pool_free(&lg->pool);
-  astar_search_free(lg->s[0]);
-  astar_search_free(lg->s[1]);
-  astar_graph_free(lg->g);
-  lg->s[0] = lg->s[1] = NULL;
-  lg->g = NULL;
-}
-
 /***
 Frees the graph's memory now (also `__close` and `__gc`). Idempotent; paths
 found earlier stay valid; any other later use raises
 `attempt to use a closed graph`.
 @function Graph:close
 */
-static int graph_close(lua_State *L) {
-  lgraph *lg = (lgraph *)luaL_testudata(L, 1, ASTAR_GRAPH_MT);
-  if (lg == NULL) {
-    afn f; f.name = "close"; f.self = 1;
-    astar_argerror(L, &f, 1, "astar.Graph expected, got %s", luaL_typename(L, 1));
-  }
-  if (lg->busy) astar_error(L, "cannot close the graph: a search on it is running");
-  release(lg);
-  return 0;
-}
-
-static int graph_gc(lua_State *L) {
-  lgraph *lg = (lgraph *)lua_touserdata(L, 1);
-  if (lg != NULL) release(lg);
-  return 0;
-}
+static int graph_close(lua_State *L) { return astar_map_close(L, &GRAPH); }
 
 static int graph_tostring(lua_State *L) {
   lgraph *lg = (lgraph *)luaL_testudata(L, 1, ASTAR_GRAPH_MT);
@@ -530,7 +497,7 @@ static int graph_same_component(lua_State *L) {
 
 
 /* ---------------------------------------------------------------------- */
-/* find                                                                     */
+/* find and query: the graph's part of the pipeline (src/lua/find.c)       */
 /* ---------------------------------------------------------------------- */
 
 #define ALG_BIDIR 4
@@ -538,94 +505,31 @@ static const char *const ALGORITHMS[] = {"astar", "dijkstra", "bfs", "greedy",
                                          "bidirectional", NULL};
 static const char *const HEURISTICS[] = {"euclidean", "zero", NULL};
 
+#define GRAPH_OPTS \
+  {ASTAR_OPT_ALGORITHM, ASTAR_OT_ENUM, ALGORITHMS}, {ASTAR_OPT_HEURISTIC, 0, HEURISTICS}, \
+  {ASTAR_OPT_COST, 0, NULL}, {ASTAR_OPT_WEIGHT, 0, NULL}, \
+  {ASTAR_OPT_MAX_EXPANSIONS, 0, NULL}, {ASTAR_OPT_MAX_COST, 0, NULL}, \
+  {ASTAR_OPT_PARTIAL, 0, NULL}, {ASTAR_OPT_GOALS, 0, NULL}, {ASTAR_OPT_WITHIN, 0, NULL}
+static const astar_optuse FIND_OPTS[] = {GRAPH_OPTS, ASTAR_OPT_END};
+static const astar_optuse QUERY_OPTS[] = {GRAPH_OPTS, {ASTAR_OPT_ON_CHANGE, 0, NULL},
+                                          ASTAR_OPT_END};
+static const astar_optuse FIELD_OPTS[] = {
+  {ASTAR_OPT_MAX_COST, 0, NULL}, {ASTAR_OPT_COST, 0, NULL}, {ASTAR_OPT_SCALE, 0, NULL},
+  ASTAR_OPT_END
+};
 
-
-/* The options of find / distance_field, read before the search starts. */
-typedef struct findopts {
+/* A graph search record: the core query, the ends (0-based) and the
+** algorithm's name. */
+typedef struct grrec {
   astar_graph_query q;
-  int alg;                  /* index in ALGORITHMS */
-  int weight_set;           /* 'weight' was given (and is not 1) */
-  int cost_idx, heur_idx;   /* stack indices in the caller's frame, or 0 */
-  int goals_idx;            /* stack index of the goals table, or 0 */
-  double scale;             /* distance_field: value = scale * distance */
-  int scale_set;
-  int isquery;              /* graph:query accepts on_change */
-  int stale;                /* on_change = "stale" */
-} findopts;
-
-/* Reads the options table at 'idx' into o; 'field' selects the options of
-** distance_field (max_cost, cost, scale). Unknown names are errors. */
-static void readopts(lua_State *L, const afn *f, int idx, findopts *o, int field) {
-  astar_graph_query *q = &o->q;
-  if (lua_isnoneornil(L, idx)) return;
-  if (lua_type(L, idx) != LUA_TTABLE)
-    astar_argerror(L, f, idx, "table expected, got %s", luaL_typename(L, idx));
-  lua_pushnil(L);
-  while (lua_next(L, idx)) {                         /* key value */
-    const char *k;
-    char buf[32];
-    if (lua_type(L, -2) != LUA_TSTRING)
-      astar_argerror(L, f, idx, "option names must be strings, got %s",
-                     luaL_typename(L, -2));
-    k = lua_tostring(L, -2);
-    if (strcmp(k, "cost") == 0) {
-      if (!astar_iscallable(L, -1))
-        astar_argerror(L, f, idx, "option 'cost': function expected, got %s",
-                       luaL_typename(L, -1));
-      o->cost_idx = -1;
-    } else if (strcmp(k, "max_cost") == 0) {
-      double c = astar_optnum(L, f, idx, k);
-      if (!(c >= 0))
-        astar_argerror(L, f, idx, "option 'max_cost': must be a non-negative number, "
-                       "got %s", astar_fmtnum(buf, c));
-      q->params.max_cost = c;
-    } else if (field && strcmp(k, "scale") == 0) {
-      double s = astar_optnum(L, f, idx, k);
-      if (!(s > -HUGE_VAL && s < HUGE_VAL))
-        astar_argerror(L, f, idx, "option 'scale': must be a finite number, got %s",
-                       astar_fmtnum(buf, s));
-      o->scale = s;
-      o->scale_set = 1;
-    } else if (field) {
-      astar_argerror(L, f, idx, "unknown option '%s'", k);
-    } else if (astar_readparam(L, f, idx, k, &q->params, &q->within)) {
-      o->weight_set = q->params.weight != 1.0;   /* weight, max_expansions, partial, within */
-    } else if (strcmp(k, "algorithm") == 0) {
-      o->alg = astar_optenum(L, f, idx, k, ALGORITHMS);
-    } else if (strcmp(k, "heuristic") == 0) {
-      if (astar_iscallable(L, -1)) o->heur_idx = -1;   /* resolved below */
-      else q->heuristic = astar_optenum(L, f, idx, k, HEURISTICS);
-    } else if (strcmp(k, "goals") == 0) {
-      if (lua_type(L, -1) != LUA_TTABLE)
-        astar_argerror(L, f, idx, "option 'goals': table expected, got %s",
-                       luaL_typename(L, -1));
-      o->goals_idx = -1;
-    } else if (strcmp(k, "on_change") == 0 && o->isquery) {
-      static const char *const MODES[] = {"restart", "stale", NULL};
-      o->stale = astar_optenum(L, f, idx, k, MODES);
-    } else {
-      astar_argerror(L, f, idx, "unknown option '%s'", k);
-    }
-    lua_pop(L, 1);                                   /* key */
-  }
-  if (o->alg == ALG_BIDIR) {
-    if (q->within >= 0)
-      astar_argerror(L, f, idx, "option 'within' cannot be used with algorithm "
-                     "'bidirectional'");
-    if (o->weight_set)
-      astar_argerror(L, f, idx, "option 'weight' cannot be used with algorithm "
-                     "'bidirectional'");
-  }
-  /* park the callbacks and goals at fixed stack slots */
-  if (o->cost_idx) { lua_getfield(L, idx, "cost"); o->cost_idx = lua_gettop(L); }
-  if (o->heur_idx) { lua_getfield(L, idx, "heuristic"); o->heur_idx = lua_gettop(L); }
-  if (o->goals_idx) { lua_getfield(L, idx, "goals"); o->goals_idx = lua_gettop(L); }
-}
+  uint32_t a, b;
+  int alg;                /* index in ALGORITHMS */
+} grrec;
 
 /* Reads the goals list {id, ...} at 'gidx' into a scratch userdata (garbage
-** collected, so an error later leaks nothing). */
-static void readgoals(lua_State *L, const afn *f, int optidx, int gidx, lgraph *lg,
-                      astar_graph_query *q) {
+** collected, so an error later leaks nothing); returns its index. */
+static int readgoals(lua_State *L, const afn *f, int optidx, int gidx, lgraph *lg,
+                     astar_graph_query *q) {
   int n = (int)lua_rawlen(L, gidx), i;
   uint32_t *ids;
   if (n < 1) astar_argerror(L, f, optidx, "option 'goals': empty list");
@@ -650,169 +554,164 @@ static void readgoals(lua_State *L, const afn *f, int optidx, int gidx, lgraph *
   }
   q->goals = ids;
   q->ngoals = (size_t)n;
+  return lua_gettop(L);
 }
 
+/* The options of find, query and distance_field into q. */
+static void setopts(lua_State *L, const afn *f, const astar_opts *o, astar_graph_query *q) {
+  q->params.algorithm = (int)astar_opt(o, ASTAR_OPT_ALGORITHM, ASTAR_ALG_ASTAR);
+  if (q->params.algorithm == ALG_BIDIR) {
+    q->bidirectional = 1;
+    q->params.algorithm = ASTAR_ALG_ASTAR;
+    if (o->given[ASTAR_OPT_WITHIN])
+      astar_opterror(L, f, o, "option 'within' cannot be used with algorithm 'bidirectional'");
+    if (astar_opt(o, ASTAR_OPT_WEIGHT, 1) != 1)
+      astar_opterror(L, f, o, "option 'weight' cannot be used with algorithm 'bidirectional'");
+  }
+  if (!o->fn[ASTAR_OPT_HEURISTIC])
+    q->heuristic = (int)astar_opt(o, ASTAR_OPT_HEURISTIC, q->heuristic);
+  q->within = astar_opt(o, ASTAR_OPT_WITHIN, q->within);
+  astar_opt_params(o, &q->params);
+}
+
+/* (a, b [, opts]) or (a, {goals = ...}) */
+static int gr_args(lua_State *L, const afn *f, lmap *m, void *rec, const astar_optuse *use,
+                   astar_opts *o) {
+  lgraph *lg = (lgraph *)m;
+  grrec *r = (grrec *)rec;
+  r->a = checknode(L, f, 2, lg);
+  r->b = 0;
+  if (astar_goalsform(L, f, 3, use, o) == 0) {
+    r->b = checknode(L, f, 3, lg);
+    astar_readopts(L, f, 4, use, o);
+  }
+  astar_graph_query_init(&r->q);
+  setopts(L, f, o, &r->q);
+  r->alg = (int)astar_opt(o, ASTAR_OPT_ALGORITHM, ASTAR_ALG_ASTAR);
+  if (r->q.bidirectional) {
+    if (use == QUERY_OPTS)
+      astar_opterror(L, f, o, "option 'algorithm': bidirectional searches cannot be "
+                     "time-sliced");
+    if (lg->back == NULL) lg->back = astar_pool_take(L, NULL);
+  }
+  if (o->given[ASTAR_OPT_GOALS])
+    return readgoals(L, f, o->idx, o->fn[ASTAR_OPT_GOALS], lg, &r->q);
+  return 0;
+}
 
 /* Trampolines: Lua errors escape from here by longjmp, through the core,
 ** which holds nothing that its search contexts do not own. */
 static double cost_cb(void *ud, uint32_t from, uint32_t to, double base) {
   const lcall *c = (const lcall *)ud;
   lua_State *L = c->L;
-  double v;
-  int t;
   lua_pushvalue(L, c->cost);
   lua_pushinteger(L, (lua_Integer)from + 1);
   lua_pushinteger(L, (lua_Integer)to + 1);
   lua_pushnumber(L, (lua_Number)base);
   lua_call(L, 3, 1);
-  t = lua_type(L, -1);
-  if (t == LUA_TNIL || (t == LUA_TBOOLEAN && !lua_toboolean(L, -1))) {
-    lua_pop(L, 1);
-    return -1.0;                                     /* forbidden */
-  }
-  v = t == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : -1.0;
-  if (!(v > 0 && v < HUGE_VAL)) {
-    char buf[32];
-    astar_error(L, "cost callback returned %s for the edge %d -> %d "
-                "(expected a positive finite number, or false or nil to forbid it)",
-                t == LUA_TNUMBER ? astar_fmtnum(buf, (double)lua_tonumber(L, -1))
-                                 : luaL_typename(L, -1), (int)from + 1, (int)to + 1);
-  }
-  lua_pop(L, 1);
-  return v;
+  return astar_cbcost(L, 0, "the edge %d -> %d", (int)from + 1, (int)to + 1);
 }
 
 static double heur_cb(void *ud, uint32_t v, uint32_t goal) {
   const lcall *c = (const lcall *)ud;
   lua_State *L = c->L;
-  double h;
   lua_pushvalue(L, c->heur);
   lua_pushinteger(L, (lua_Integer)v + 1);
   lua_pushinteger(L, (lua_Integer)goal + 1);
   lua_call(L, 2, 1);
-  h = lua_type(L, -1) == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : -1.0;
-  if (!(h >= 0 && h < HUGE_VAL)) {
-    char buf[32];
-    astar_error(L, "heuristic callback returned %s for node %d "
-                "(expected a non-negative finite number)",
-                lua_type(L, -1) == LUA_TNUMBER ? astar_fmtnum(buf, (double)lua_tonumber(L, -1))
-                                               : luaL_typename(L, -1), (int)v + 1);
-  }
-  lua_pop(L, 1);
-  return h;
+  return astar_cbheur(L, "node %d", (int)v + 1);
 }
 
-/* A search run under lua_pcall when there are callbacks. */
-typedef struct findjob {
-  lgraph *lg;
-  findopts *o;
-  uint32_t start, goal;
-  /* distance fields: */
-  const uint32_t *starts;
-  const double *g0;
-  size_t nstarts;
-  int rc;
-} findjob;
-
-static void hookcallbacks(lua_State *L, findopts *o, lcall *c, int cost, int heur) {
-  c->L = L;
-  c->cost = o->cost_idx ? cost : 0;
-  c->heur = o->heur_idx ? heur : 0;
-  if (c->cost) { o->q.cost_fn = cost_cb; o->q.cost_ud = c; }
-  if (c->heur) { o->q.h_fn = heur_cb; o->q.h_ud = c; }
+static void hookq(astar_graph_query *q, lcall *c) {
+  q->cost_fn = c != NULL && c->cost ? cost_cb : NULL;
+  q->h_fn = c != NULL && c->heur ? heur_cb : NULL;
+  q->cost_ud = q->h_ud = c;
 }
 
-static int runfind(findjob *j) {
-  return astar_graph_find(j->lg->g, j->lg->s[0], j->lg->s[1], &j->o->q, j->start, j->goal);
+static void gr_hook(void *rec, lcall *c) { hookq(&((grrec *)rec)->q, c); }
+
+static int gr_begin(lmap *m, void *rec, astar_search *s) {
+  grrec *r = (grrec *)rec;
+  astar_graph_query *q = &r->q;
+  int rc = astar_graph_prepare(((lgraph *)m)->g, q, r->a, r->b);
+  if (rc != 0 || q->bidirectional) return rc;        /* bidirectional: all in step */
+  return astar_search_begin(s, &q->domain, r->a,
+                            q->domain.is_goal != NULL ? ASTAR_NONE : q->goal, &q->params);
 }
 
-/* upvalue-free; arguments: lightuserdata(job), cost callback, heuristic */
-static int protected_find(lua_State *L) {
-  findjob *j = (findjob *)lua_touserdata(L, 1);
-  lcall c;
-  hookcallbacks(L, j->o, &c, 2, 3);
-  j->rc = runfind(j);
-  return 0;
+static int gr_step(lmap *m, void *rec, astar_search *s, uint64_t budget) {
+  grrec *r = (grrec *)rec;
+  astar_graph_query *q = &r->q;
+  uint32_t one = q->goal;
+  if (!q->bidirectional) return astar_search_step(s, budget);
+  /* a disabled goal may start the backward side: it is never left, and the
+  ** forward side never enters it, so it only costs one pop */
+  return astar_search_bidir(s, ((lgraph *)m)->back, &q->domain, &q->back, r->a,
+                            q->goals != NULL ? q->goals : &one,
+                            q->goals != NULL ? q->ngoals : 1, &q->params);
 }
 
-/* Runs 'fn' on the job: directly without callbacks (pure C), else under
-** lua_pcall with the graph busy; a callback's error propagates unchanged. */
-static void runjob(lua_State *L, findjob *j, lua_CFunction fn, int (*direct)(findjob *)) {
-  findopts *o = j->o;
-  int st;
-  if (o->cost_idx == 0 && o->heur_idx == 0) {
-    j->rc = direct(j);
-    return;
-  }
-  lua_pushcfunction(L, fn);
-  lua_pushlightuserdata(L, j);
-  if (o->cost_idx) lua_pushvalue(L, o->cost_idx); else lua_pushnil(L);
-  if (o->heur_idx) lua_pushvalue(L, o->heur_idx); else lua_pushnil(L);
-  j->lg->busy = 1;
-  st = lua_pcall(L, 3, 0, 0);
-  j->lg->busy = 0;
-  if (st != LUA_OK) lua_error(L);                   /* the callback's error, unchanged */
-}
-
-/* Pushes the path the forward context holds, as a Path. */
-static void pushpath(lua_State *L, lgraph *lg, astar_search *s, const findopts *o) {
+/* Pushes the path the forward context holds, as a Path; 0 if none is wanted. */
+static int gr_push(lua_State *L, lmap *m, void *rec, astar_search *s, int rc) {
+  const astar_graph *g = ((lgraph *)m)->g;
+  const grrec *r = (const grrec *)rec;
   const uint32_t *nodes;
   double cost, *v;
   astar_stats st;
-  long n = astar_search_path(s, &nodes, &cost), i, goal = 0;
+  long n, i, goal = 0;
+  if (rc != ASTAR_FOUND && !r->q.params.partial) return 0;
+  n = astar_search_path(s, &nodes, &cost);
   if (n < 0) astar_raise(L, (int)n);
   astar_search_stats(s, &st);
-  if (o->q.goals != NULL && n > 0) goal = astar_graph_goal_index(&o->q, nodes[n - 1]) + 1;
-  v = astar_newpath(L, (size_t)n, ASTAR_PATH_GRAPH, cost, &st, ALGORITHMS[o->alg], goal);
+  if (r->q.goals != NULL && n > 0) goal = astar_graph_goal_index(&r->q, nodes[n - 1]) + 1;
+  v = astar_newpath(L, (size_t)n, ASTAR_PATH_GRAPH, cost, &st, ALGORITHMS[r->alg], goal);
   for (i = 0; i < n; i++) {
     double xyz[3];
-    if (i > 0) v[3 * n + i] = astar_graph_edge_cost(lg->g, nodes[i - 1], nodes[i]);
+    if (i > 0) v[3 * n + i] = astar_graph_edge_cost(g, nodes[i - 1], nodes[i]);
     v[3 * i] = (double)nodes[i] + 1;
-    if (astar_graph_position(lg->g, nodes[i], xyz)) {
+    if (astar_graph_position(g, nodes[i], xyz)) {
       v[3 * i + 1] = xyz[0];
       v[3 * i + 2] = xyz[1];
     } else {
       v[3 * i + 1] = v[3 * i + 2] = NAN;
     }
   }
+  return 1;
 }
 
-
-/* Turns the status of a finished graph search into find's results. */
-static int report(lua_State *L, lgraph *lg, astar_search *s, const findopts *o, int rc,
-                  uint32_t a, uint32_t b) {
-  const astar_graph_query *q = &o->q;
-  switch (rc) {
-    case ASTAR_FOUND:
-      pushpath(L, lg, s, o);
-      return 1;
-    case ASTAR_BLOCKED:
-      if (astar_graph_node_state(lg->g, a) != ASTAR_GN_LIVE)
-        return astar_outcome(L, "blocked", "start node %d is disabled", (int)a + 1);
-      if (q->goals != NULL) return astar_outcome(L, "blocked", "every goal is disabled");
-      return astar_outcome(L, "blocked", "goal node %d is disabled", (int)b + 1);
-    case ASTAR_NO_PATH:
-    case ASTAR_LIMIT:
-      if (q->params.partial) {
-        pushpath(L, lg, s, o);
-        lua_pushfstring(L, "%s: partial path toward the goal",
-                        rc == ASTAR_NO_PATH ? "no path" : "search limit reached");
-        lua_pushliteral(L, "partial");
-        return 3;
-      }
-      if (q->goals != NULL)
-        return astar_outcome(L, rc == ASTAR_NO_PATH ? "no_path" : "limit", "%s",
-                       rc == ASTAR_NO_PATH ? "no path to any goal"
-                                           : "search limit reached before a goal was found");
-      if (rc == ASTAR_NO_PATH)
-        return astar_outcome(L, "no_path", "no path from node %d to node %d", (int)a + 1,
-                       (int)b + 1);
-      return astar_outcome(L, "limit", "search limit reached before node %d was found",
-                     (int)b + 1);
-    default:
-      return astar_raise(L, rc);
-  }
+static int gr_endname(lua_State *L, void *rec, int which) {
+  const grrec *r = (const grrec *)rec;
+  if (which == 0) lua_pushfstring(L, "node %d", (int)r->a + 1);
+  else if (r->q.goals != NULL) return 0;
+  else lua_pushfstring(L, "node %d", (int)r->b + 1);
+  return 1;
 }
+
+static void gr_blocked(lua_State *L, lmap *m, void *rec) {
+  const grrec *r = (const grrec *)rec;
+  (void)m;
+  if (r->q.blocked == 1) lua_pushfstring(L, "start node %d is disabled", (int)r->a + 1);
+  else if (r->q.goals != NULL) lua_pushliteral(L, "every goal is disabled");
+  else lua_pushfstring(L, "goal node %d is disabled", (int)r->b + 1);
+}
+
+static uint64_t gr_version(const lmap *m) {
+  return astar_graph_version(((const lgraph *)m)->g);
+}
+
+static void gr_release(lmap *m) {
+  lgraph *lg = (lgraph *)m;
+  astar_search_free(lg->back);
+  astar_graph_free(lg->g);
+  lg->back = NULL;
+  lg->g = NULL;
+}
+
+static const astar_kind GRAPH = {
+  "graph", ASTAR_GRAPH_MT, FIND_OPTS, QUERY_OPTS, sizeof(grrec),
+  gr_args, gr_hook, gr_begin, gr_step, gr_push, gr_blocked, gr_endname, gr_version, NULL,
+  gr_release
+};
 
 /***
 Finds a path from node a to node b, or to the cheapest of several goals:
@@ -831,113 +730,7 @@ Options: `algorithm` (`"astar"`, `"dijkstra"`, `"bfs"`, `"greedy"`,
 @treturn[2] string message
 @treturn[2] string code: `"no_path"`, `"blocked"`, `"limit"`
 */
-/* Reads find's and query's arguments: (a, b [, opts]) or (a, opts) with
-** opts.goals. Returns the index of the options argument. */
-static int findargs(lua_State *L, const afn *f, lgraph *lg, findopts *o, uint32_t *a,
-                    uint32_t *b) {
-  int optidx = 4;
-  *a = checknode(L, f, 2, lg);
-  *b = 0;
-  astar_graph_query_init(&o->q);
-  if (lua_type(L, 3) == LUA_TTABLE && lua_gettop(L) == 3) {
-    optidx = 3;                                      /* find(a, {goals = ...}) */
-    readopts(L, f, optidx, o, 0);
-    if (!o->goals_idx)
-      astar_argerror(L, f, 3, "number expected, got table (a table of options "
-                     "here needs 'goals')");
-  } else {
-    *b = checknode(L, f, 3, lg);
-    readopts(L, f, optidx, o, 0);
-  }
-  if (o->goals_idx) readgoals(L, f, optidx, o->goals_idx, lg, &o->q);
-  if (o->alg == ALG_BIDIR) {
-    o->q.bidirectional = 1;
-    o->q.params.algorithm = ASTAR_ALG_ASTAR;
-  } else {
-    o->q.params.algorithm = o->alg;
-  }
-  return optidx;
-}
-
-static int graph_find(lua_State *L) {
-  lgraph *lg = checkgraph(L, &F_FIND);
-  uint32_t a, b;
-  findopts o;
-  findjob j;
-  memset(&o, 0, sizeof o);
-  findargs(L, &F_FIND, lg, &o, &a, &b);
-  if (lg->busy) astar_error(L, "cannot search: a search on this graph is already running");
-  getsearch(L, lg, 0);
-  if (o.q.bidirectional) getsearch(L, lg, 1);
-  memset(&j, 0, sizeof j);
-  j.lg = lg; j.o = &o; j.start = a; j.goal = b;
-  runjob(L, &j, protected_find, runfind);
-  return report(L, lg, lg->s[0], &o, j.rc, a, o.q.goals != NULL ? o.q.goals[0] : b);
-}
-
-
-/* ---------------------------------------------------------------------- */
-/* graph:query                                                              */
-/* ---------------------------------------------------------------------- */
-
-/* A graph query's own data, inside the Query userdata (stable addresses). */
-typedef struct grquery {
-  lgraph *lg;
-  findopts base;          /* the options as read */
-  findopts o;             /* the live options (the domain points here) */
-  lcall c;
-  uint32_t a, b;
-  size_t ngoals;
-  uint32_t goals[1];      /* ngoals (struct hack) */
-} grquery;
-
-#define GRQ(q) ((grquery *)(void *)(q)->kind)
-
-static uint64_t grq_open(lua_State *L, lquery *q) {
-  lgraph *lg = GRQ(q)->lg;
-  if (lg->g == NULL) astar_error(L, "attempt to use a closed graph");
-  return astar_graph_version(lg->g);
-}
-
-static void grq_bind(lua_State *L, lquery *q) {
-  grquery *g = GRQ(q);
-  g->c.L = L;
-  g->c.cost = lua_isnil(L, 2) ? 0 : 2;
-  g->c.heur = lua_isnil(L, 3) ? 0 : 3;
-}
-
-static int grq_begin(lua_State *L, lquery *q) {
-  grquery *g = GRQ(q);
-  astar_graph_query *gq = &g->o.q;
-  int rc;
-  g->o = g->base;
-  if (g->ngoals) gq->goals = g->goals;
-  if (g->c.cost) { gq->cost_fn = cost_cb; gq->cost_ud = &g->c; }
-  if (g->c.heur) { gq->h_fn = heur_cb; gq->h_ud = &g->c; }
-  rc = astar_graph_prepare(g->lg->g, gq, g->a, g->b);
-  if (rc < 0) astar_raise(L, rc);
-  if (rc != 0) return rc;
-  rc = astar_search_begin(q->s, &gq->domain, g->a,
-                          gq->domain.is_goal != NULL ? ASTAR_NONE : gq->goal, &gq->params);
-  if (rc < 0) astar_raise(L, rc);
-  return rc;
-}
-
-static int grq_report(lua_State *L, lquery *q, int rc) {
-  grquery *g = GRQ(q);
-  return report(L, g->lg, q->s, &g->o, rc, g->a, g->ngoals ? g->goals[0] : g->b);
-}
-
-static int *grq_busy(lquery *q) { return &GRQ(q)->lg->busy; }
-
-static astar_pool *grq_pool(lquery *q) {
-  lgraph *lg = GRQ(q)->lg;
-  return lg->g != NULL ? &lg->pool : NULL;
-}
-
-static const astar_queryops GRAPH_QUERY = {
-  "graph", grq_open, grq_begin, grq_report, grq_busy, grq_pool, grq_bind
-};
+static int graph_find(lua_State *L) { return astar_map_find(L, &GRAPH); }
 
 /***
 Starts a time-sliced search: the same arguments and options as `find`
@@ -950,54 +743,32 @@ searched until `q:step(n)`; see `Query`.
 @tparam[opt] table opts
 @treturn Query
 */
-static int graph_query(lua_State *L) {
-  static const afn F_QUERY = {"query", 1};
-  lgraph *lg = checkgraph(L, &F_QUERY);
-  uint32_t a, b;
-  findopts o;
-  lquery *q;
-  grquery *g;
-  int optidx;
-  memset(&o, 0, sizeof o);
-  o.isquery = 1;
-  optidx = findargs(L, &F_QUERY, lg, &o, &a, &b);
-  if (o.q.bidirectional)
-    astar_argerror(L, &F_QUERY, optidx, "option 'algorithm': bidirectional searches "
-                   "cannot be time-sliced");
-  q = astar_newquery(L, &GRAPH_QUERY,
-                     sizeof(grquery) + (o.q.ngoals ? o.q.ngoals - 1 : 0) * sizeof(uint32_t),
-                     1, o.cost_idx, o.heur_idx);
-  q->stale_mode = o.stale;
-  g = GRQ(q);
-  g->lg = lg;
-  g->base = o;
-  g->base.q.goals = NULL;
-  g->a = a; g->b = b;
-  g->ngoals = o.q.ngoals;
-  if (g->ngoals) memcpy(g->goals, o.q.goals, g->ngoals * sizeof(uint32_t));
-  return 1;
-}
+static int graph_query(lua_State *L) { return astar_map_query(L, &GRAPH); }
 
 /* ---------------------------------------------------------------------- */
 /* Distance fields                                                          */
 /* ---------------------------------------------------------------------- */
 
-static int runfield(findjob *j) {
-  astar_graph_query *q = &j->o->q;
-  int rc = astar_graph_prepare(j->lg->g, q, ASTAR_NONE, ASTAR_NONE);
-  if (rc != 0) return rc;
-  rc = astar_search_begin_multi(j->lg->s[0], &q->back, j->starts, j->g0, j->nstarts,
-                                ASTAR_NONE, &q->params);
-  if (rc != 0) return rc;
-  return astar_search_step(j->lg->s[0], UINT64_MAX);
-}
+/* The sources, the query and the outcome of a distance_field. */
+typedef struct fieldjob {
+  lgraph *lg;
+  astar_graph_query q;
+  const uint32_t *ids;
+  const double *g0;
+  size_t n;
+  int rc;
+} fieldjob;
 
-static int protected_field(lua_State *L) {
-  findjob *j = (findjob *)lua_touserdata(L, 1);
-  lcall c;
-  hookcallbacks(L, j->o, &c, 2, 3);
-  j->rc = runfield(j);
-  return 0;
+static void runfield(lua_State *L, lcall *c, void *ud) {
+  fieldjob *j = (fieldjob *)ud;
+  astar_graph_query *q = &j->q;
+  astar_search *s = j->lg->m.s;
+  (void)L;
+  hookq(q, c);
+  j->rc = astar_graph_prepare(j->lg->g, q, ASTAR_NONE, ASTAR_NONE);
+  if (j->rc == 0)
+    j->rc = astar_search_begin_multi(s, &q->back, j->ids, j->g0, j->n, ASTAR_NONE, &q->params);
+  if (j->rc == 0) j->rc = astar_search_step(s, UINT64_MAX);
 }
 
 /* The usable sources of distance_field, in scratch arrays (userdata). */
@@ -1010,16 +781,16 @@ typedef struct sources {
 /* Keeps source 'id' with value 'v' if it can start a path: enabled, and
 ** not above max_cost (a node listed twice keeps its smallest value: the
 ** engine's rule for repeated starts). */
-static void addsource(const lgraph *lg, const findopts *o, sources *src, uint32_t id,
+static void addsource(const lgraph *lg, const astar_opts *o, sources *src, uint32_t id,
                       double v) {
   if (astar_graph_node_state(lg->g, id) != ASTAR_GN_LIVE ||
-      !(v <= o->q.params.max_cost) || !(v > -HUGE_VAL))
+      !(v <= astar_opt(o, ASTAR_OPT_MAX_COST, HUGE_VAL)) || !(v > -HUGE_VAL))
     return;
   src->ids[src->n] = id;
   src->g0[src->n++] = v;
 }
 
-static void readsources(lua_State *L, lgraph *lg, const findopts *o, sources *src) {
+static void readsources(lua_State *L, lgraph *lg, const astar_opts *o, sources *src) {
   int kind;
   uint32_t nn, i;
   const double *dist;
@@ -1030,7 +801,7 @@ static void readsources(lua_State *L, lgraph *lg, const findopts *o, sources *sr
     if (nn > astar_graph_size(lg->g))
       astar_argerror(L, &F_FIELD, 2, "Field of a graph of %d nodes, this one has %d",
                      (int)nn, (int)astar_graph_size(lg->g));
-    if (!o->scale_set)
+    if (!o->given[ASTAR_OPT_SCALE])
       astar_argerror(L, &F_FIELD, 3, "option 'scale' is required when the sources are "
                      "a Field");
     cap = nn > 0 ? nn : 1;
@@ -1038,13 +809,13 @@ static void readsources(lua_State *L, lgraph *lg, const findopts *o, sources *sr
     src->g0 = (double *)lua_newuserdatauv(L, cap * sizeof(double), 0);
     src->n = 0;
     for (i = 0; i < nn; i++)
-      if (dist[i] < HUGE_VAL) addsource(lg, o, src, i, o->scale * dist[i]);
+      if (dist[i] < HUGE_VAL) addsource(lg, o, src, i, o->v[ASTAR_OPT_SCALE] * dist[i]);
     return;
   }
   if (lua_type(L, 2) != LUA_TTABLE)
     astar_argerror(L, &F_FIELD, 2, "table or astar.Field expected, got %s",
                    luaL_typename(L, 2));
-  if (o->scale_set)
+  if (o->given[ASTAR_OPT_SCALE])
     astar_argerror(L, &F_FIELD, 3, "option 'scale' is only for a Field as sources");
   cap = lua_rawlen(L, 2);
   if (cap == 0) astar_argerror(L, &F_FIELD, 2, "empty list of sources");
@@ -1107,23 +878,24 @@ Field as sources). Unknown names are errors.
 */
 static int graph_distance_field(lua_State *L) {
   lgraph *lg = checkgraph(L, &F_FIELD);
-  findopts o;
-  findjob j;
+  astar_opts o;
+  fieldjob j;
   sources src;
   astar_fieldspec spec;
   double *xy;
   uint32_t i, n;
-  memset(&o, 0, sizeof o);
-  astar_graph_query_init(&o.q);
   lua_settop(L, 3);
   if (lua_type(L, 2) != LUA_TTABLE && luaL_testudata(L, 2, ASTAR_FIELD_MT) == NULL)
     astar_argerror(L, &F_FIELD, 2, "table or astar.Field expected, got %s",
                    luaL_typename(L, 2));
-  readopts(L, &F_FIELD, 3, &o, 1);
-  o.q.params.algorithm = ASTAR_ALG_DIJKSTRA;
+  astar_readopts(L, &F_FIELD, 3, FIELD_OPTS, &o);
+  memset(&j, 0, sizeof j);
+  astar_graph_query_init(&j.q);
+  astar_opt_params(&o, &j.q.params);
+  j.q.params.algorithm = ASTAR_ALG_DIJKSTRA;
   readsources(L, lg, &o, &src);
-  if (lg->busy) astar_error(L, "cannot search: a search on this graph is already running");
-  getsearch(L, lg, 0);
+  if (lg->m.busy) astar_error(L, "cannot search: a search on this graph is already running");
+  astar_map_search(L, &lg->m);
   n = astar_graph_size(lg->g);
   xy = (double *)lua_newuserdatauv(L, 2 * (size_t)(n > 0 ? n : 1) * sizeof(double), 0);
   for (i = 0; i < n; i++) {
@@ -1139,15 +911,13 @@ static int graph_distance_field(lua_State *L) {
     astar_pushfield(L, &spec, NULL);
     return 1;
   }
-  memset(&j, 0, sizeof j);
-  j.lg = lg; j.o = &o;
-  j.starts = src.ids; j.g0 = src.g0; j.nstarts = src.n;
-  runjob(L, &j, protected_field, runfield);
+  j.lg = lg;
+  j.ids = src.ids; j.g0 = src.g0; j.n = src.n;
+  astar_map_run(L, &lg->m, o.fn[ASTAR_OPT_COST], 0, runfield, &j);
   if (j.rc < 0) astar_raise(L, j.rc);
-  astar_pushfield(L, &spec, lg->s[0]);
+  astar_pushfield(L, &spec, lg->m.s);
   return 1;
 }
-
 
 /***
 Whether a stored path is still good on this graph, in time proportional to
@@ -1220,7 +990,7 @@ static const luaL_Reg graph_methods[] = {
 };
 
 static const luaL_Reg graph_meta[] = {
-  {"__gc", graph_gc},
+  {"__gc", astar_map_gc},
   {"__close", graph_close},       /* not __gc: a <close> variable may end in a callback */
   {"__tostring", graph_tostring},
   {NULL, NULL}
