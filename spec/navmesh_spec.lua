@@ -788,7 +788,7 @@ describe("navmesh:find", function()
     local m = build(ISLANDS())
     local p, msg, code = m:find(5, 5, 25, 5)
     assert.is_nil(p)
-    assert.are.equal("no path to (25, 5)", msg)
+    assert.are.equal("no path from (5, 5) to (25, 5)", msg)
     assert.are.equal("no_path", code)
     assert.is_true(near(5, assert(m:find(25, 5, 25, 10)):cost()))
   end)
@@ -801,7 +801,7 @@ describe("navmesh:find", function()
     local p, msg, code = m:find(2, 5, 20, 5)
     assert.is_nil(p)
     assert.are.equal("no_path", code)
-    assert.are.equal("no path to (20, 5)", msg)
+    assert.are.equal("no path from (2, 5) to (20, 5)", msg)
     -- start inside the closed polygon
     p, msg, code = m:find(11, 5, 20, 5)
     assert.is_nil(p)
@@ -956,7 +956,7 @@ describe("navmesh:find", function()
     local p, msg, code = m:find(5, 15, 25, 15, { max_expansions = 1 })
     assert.is_nil(p)
     assert.are.equal("limit", code)
-    assert.are.equal("search limit reached before the goal was found", msg)
+    assert.are.equal("search limit reached before (25, 15) was found", msg)
     local _
     p, _, code = m:find(5, 15, 25, 15, { max_cost = 5 })
     assert.is_nil(p)
@@ -989,7 +989,7 @@ describe("navmesh:find", function()
         local p, msg, code = m:find(4, 5, 18, 5, { radius = r })
         assert.is_nil(p)
         assert.are.equal("no_path", code)
-        assert.are.equal("no path to (18, 5) for this radius", msg)
+        assert.are.equal("no path from (4, 5) to (18, 5)", msg)
       end
       -- and wide enough for less: straight along its middle
       local p = assert(m:find(4, 5, 18, 5, { radius = 0.99 }))
@@ -1049,7 +1049,7 @@ describe("navmesh:find", function()
     --     polygons = {{1,2,3,4,5}, {4,3,6,7}}}
     --   m:find(0.5, 0.5, 1.5, 1.5, {radius = 0.1})  --> a path, cost 1.4286
     --   m:find(1.5, 1.5, 0.5, 0.5, {radius = 0.1})
-    --     --> nil, "no path to (0.5, 0.5) for this radius", "no_path"
+    --     --> nil, "no path from ... to (0.5, 0.5)", "no_path"
     -- With the rectangle split into two squares at (1, 0) both directions are found. from_grid
     -- makes such meshes all the time (see the next test).
     it("around a corner that is a collinear vertex of a polygon, both ways", function()
@@ -1146,7 +1146,7 @@ describe("navmesh:find", function()
     -- rooms): through a corridor wide enough for the radius, an S bend is not found:
     --   local m = astar.navmesh{vertices = {0,0, 10,0, 10,4, 10,6, 10,10, 0,10, 12,4, 12,6,
     --     12,0, 22,0, 22,10, 12,10}, polygons = {{1,2,3,4,5,6}, {3,7,8,4}, {9,10,11,12,8,7}}}
-    --   m:find(2, 2, 20, 8, {radius = 0.7})  --> nil, "no path to (20, 8) for this radius"
+    --   m:find(2, 2, 20, 8, {radius = 0.7})  --> nil, "no path from (2, 2) to (20, 8)"
     -- while (2, 2) -> (20, 2) and (2, 5) -> (20, 8) with radius 0.99 are found (corridor 2 wide),
     -- and the same rooms cut into bands (previous test) give the S bend.
     it("an S bend through a corridor wide enough for the radius (rooms with collinear vertices)",
@@ -1210,7 +1210,7 @@ describe("navmesh cost callback", function()
     end })
     assert.is_nil(p)
     assert.are.equal("no_path", code)
-    assert.are.equal("no path to (25, 15)", msg)
+    assert.are.equal("no path from (5, 15) to (25, 15)", msg)
   end)
 
   it("a bigger number changes the route; the path's cost is the callback's sum", function()
@@ -1395,7 +1395,7 @@ describe("navmesh bad arguments", function()
     O("option 'partial' is not supported on navmeshes", { partial = true })
     O("option 'partial' is not supported on navmeshes", { partial = false })
     for _, b in ipairs({ { -1, "-1" }, { NAN, "nan" }, { INF, "inf" }, { -INF, "-inf" } }) do
-      O("option 'radius': non-negative finite number expected, got " .. b[2], { radius = b[1] })
+      O("option 'radius': must be a non-negative finite number, got " .. b[2], { radius = b[1] })
     end
     O("option 'radius': number expected, got string", { radius = "1" })
     for _, k in ipairs({ "include", "exclude" }) do
@@ -1404,7 +1404,7 @@ describe("navmesh bad arguments", function()
         O(("option '%s': flags must be an integer in [0, 2^32 - 1], got %s"):format(k, b[2]),
           { [k] = b[1] })
       end
-      O(("option '%s': integer expected, got string"):format(k), { [k] = "1" })
+      O(("option '%s': number expected, got string"):format(k), { [k] = "1" })
     end
     O("option 'algorithm': invalid value 'fast'", { algorithm = "fast" })
     O("option 'algorithm': string expected, got number", { algorithm = 1 })
@@ -1472,7 +1472,7 @@ describe("navmesh bad arguments", function()
     O("unknown option 'cost'", { cost = function() end })
     O("option 'include': flags must be an integer in [0, 2^32 - 1], got -1", { include = -1 })
     O("option 'exclude': flags must be an integer in [0, 2^32 - 1], got 0.5", { exclude = 0.5 })
-    O("option 'exclude': integer expected, got boolean", { exclude = true })
+    O("option 'exclude': number expected, got boolean", { exclude = true })
     -- a key that is not a string is refused too
     H.checkerr_prefix("bad argument #5 to 'raycast' (", m.raycast, m, 5, 15, 25, 15, { 1 })
     still_ok()
@@ -1524,10 +1524,10 @@ describe("navmesh bad arguments", function()
       E(pre .. b[2] .. ")", m.set_flags, m, 1, b[1])
     end
     for _, b in ipairs(BADNUM) do
-      E("bad argument #2 to 'set_flags' (integer expected, got " .. b[2] .. ")", m.set_flags, m, 1,
+      E("bad argument #2 to 'set_flags' (number expected, got " .. b[2] .. ")", m.set_flags, m, 1,
         b[1])
     end
-    E("bad argument #2 to 'set_flags' (integer expected, got nil)", m.set_flags, m, 1)
+    E("bad argument #2 to 'set_flags' (number expected, got nil)", m.set_flags, m, 1)
     -- the extremes are fine
     m:set_flags(1, 4294967295)
     assert.are.equal(4294967295, m:flags(1))
@@ -1548,7 +1548,7 @@ describe("navmesh bad arguments", function()
     E(pre .. "table expected, got number)", astar.navmesh.from_grid, g, 2)
     E(pre .. "unknown option 'tyle')", astar.navmesh.from_grid, g, { tyle = 2 })
     for _, b in ipairs({ { 0, "0" }, { -1, "-1" }, { NAN, "nan" }, { INF, "inf" } }) do
-      E(pre .. "option 'tile': positive finite number expected, got " .. b[2] .. ")",
+      E(pre .. "option 'tile': must be a positive finite number, got " .. b[2] .. ")",
         astar.navmesh.from_grid, g, { tile = b[1] })
     end
     E(pre .. "option 'tile': number expected, got string)", astar.navmesh.from_grid, g,

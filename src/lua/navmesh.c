@@ -10,16 +10,26 @@ Navigation meshes: walkable convex polygons, any-angle paths across them.
 #include <string.h>
 #include "binding.h"
 
+/* The NavMesh userdata; find's search record (an nmrec) follows it. */
 typedef struct lmesh {
+  lmap map;                /* the pipeline's head (map.core == m) */
   astar_navmesh *m;        /* NULL once closed */
-  astar_search *s;         /* created on first use */
-  astar_navmesh_query q;   /* find's query: its buffers are reused */
-  int busy;
 } lmesh;
+
+/* A navmesh search record: the core query (its buffers are reused from
+** find to find), the ends, and the straightened path. */
+typedef struct nmrec {
+  astar_navmesh_query q;
+  double sx, sy, gx, gy;
+  long n;                  /* points of the path (0: too narrow for the radius) */
+  const double *pts;
+  double cost;
+} nmrec;
+
+static const astar_kind NAVMESH;
 
 static const afn F_NEW = {"navmesh", 0};
 static const afn F_GRID = {"from_grid", 0};
-static const afn F_FIND = {"find", 1};
 static const afn F_LOCATE = {"locate", 1};
 static const afn F_NEAREST = {"nearest", 1};
 static const afn F_RAYCAST = {"raycast", 1};
@@ -35,48 +45,27 @@ static const afn F_NEIGH = {"neighbours", 1};
 static const afn F_STATS = {"stats", 1};
 
 static lmesh *newmesh(lua_State *L) {
-  lmesh *lm = (lmesh *)lua_newuserdatauv(L, sizeof(lmesh), 0);
-  lm->m = NULL; lm->s = NULL; lm->busy = 0;
-  astar_navmesh_query_init(&lm->q);
+  size_t head = (sizeof(lmesh) + sizeof(double) - 1) / sizeof(double) * sizeof(double);
+  lmesh *lm = (lmesh *)lua_newuserdatauv(L, head + sizeof(nmrec), 0);
+  nmrec *r = (nmrec *)(void *)((char *)lm + head);
+  astar_map_init(&lm->map, &NAVMESH, r);
+  lm->m = NULL;
+  memset(r, 0, sizeof *r);
+  astar_navmesh_query_init(&r->q);
   luaL_setmetatable(L, ASTAR_NAVMESH_MT);
   return lm;
 }
 
 static lmesh *checkmesh(lua_State *L, const afn *f) {
-  lmesh *lm = (lmesh *)luaL_testudata(L, 1, ASTAR_NAVMESH_MT);
-  if (lm == NULL)
-    astar_argerror(L, f, 1, "astar.NavMesh expected, got %s", luaL_typename(L, 1));
-  if (lm->m == NULL) astar_error(L, "attempt to use a closed navmesh");
-  return lm;
-}
-
-static void release(lmesh *lm) {
-  astar_navmesh_query_free(&lm->q);
-  astar_search_free(lm->s);
-  astar_navmesh_free(lm->m);
-  lm->s = NULL; lm->m = NULL;
-}
-
-static int mesh_gc(lua_State *L) {
-  lmesh *lm = (lmesh *)luaL_testudata(L, 1, ASTAR_NAVMESH_MT);
-  if (lm != NULL && !lm->busy) release(lm);
-  return 0;
+  return (lmesh *)astar_checkmap(L, &NAVMESH, f);
 }
 
 /***
-Frees the mesh's memory now; any later use raises an error.
+Frees the mesh's memory now (also `__close` and `__gc`). Idempotent; any
+later use raises `attempt to use a closed navmesh`.
 @function NavMesh:close
 */
-static int mesh_close(lua_State *L) {
-  lmesh *lm = (lmesh *)luaL_testudata(L, 1, ASTAR_NAVMESH_MT);
-  if (lm == NULL) {
-    afn f; f.name = "close"; f.self = 1;
-    astar_argerror(L, &f, 1, "astar.NavMesh expected, got %s", luaL_typename(L, 1));
-  }
-  if (lm->busy) astar_error(L, "cannot close the navmesh: a search on it is running");
-  release(lm);
-  return 0;
-}
+static int mesh_close(lua_State *L) { return astar_map_close(L, &NAVMESH); }
 
 static int mesh_tostring(lua_State *L) {
   lmesh *lm = (lmesh *)luaL_testudata(L, 1, ASTAR_NAVMESH_MT);
@@ -101,22 +90,13 @@ static double checkfinite(lua_State *L, const afn *f, int idx) {
   return v;
 }
 
-/* Flags: an integer in [0, 2^32 - 1]. */
-static uint32_t toflags(lua_State *L, const afn *f, int idx, const char *what, int isopt) {
-  double v;
+/* Flags: an integer in [0, 2^32 - 1] (the rule of the include/exclude options). */
+static uint32_t toflags(lua_State *L, const afn *f, int idx) {
+  double v = astar_checknumber(L, f, idx);
   char buf[32];
-  if (lua_type(L, -1) != LUA_TNUMBER) {
-    if (isopt) astar_argerror(L, f, idx, "option '%s': integer expected, got %s", what,
-                              luaL_typename(L, -1));
-    astar_argerror(L, f, idx, "integer expected, got %s", luaL_typename(L, -1));
-  }
-  v = (double)lua_tonumber(L, -1);
-  if (!(v >= 0 && v <= 4294967295.0 && v == floor(v))) {
-    if (isopt) astar_argerror(L, f, idx, "option '%s': flags must be an integer in "
-                              "[0, 2^32 - 1], got %s", what, astar_fmtnum(buf, v));
+  if (!(v >= 0 && v <= 4294967295.0 && v == floor(v)))
     astar_argerror(L, f, idx, "flags must be an integer in [0, 2^32 - 1], got %s",
                    astar_fmtnum(buf, v));
-  }
   return (uint32_t)v;
 }
 
@@ -257,6 +237,7 @@ static int mesh_new(lua_State *L) {
   rc = astar_navmesh_new(&lm->m, xy, (uint32_t)(nv2 / 2), start, idx, (uint32_t)np, &pr, fn, ud);
   if (rc == ASTAR_EINVAL) return meshproblem(L, &pr);
   if (rc) return astar_raise(L, rc);
+  lm->map.core = lm->m;
   /* optional per-polygon costs and flags */
   lua_getfield(L, 1, "costs");
   if (!lua_isnil(L, -1)) {
@@ -303,8 +284,10 @@ Cell (x, y) covers [x-1, x] x [y-1, y] (times `tile`), so its centre is
 @treturn NavMesh
 */
 static int mesh_from_grid(lua_State *L) {
+  static const astar_optuse TILE_OPTS[] = {{ASTAR_OPT_TILE, 0, NULL}, ASTAR_OPT_END};
   lgrid *lg = (lgrid *)luaL_testudata(L, 1, ASTAR_GRID_MT);
-  double tile = 1;
+  astar_opts o;
+  double tile;
   lmesh *lm;
   void *ud;
   astar_alloc fn = astar_allocator(L, &ud);
@@ -312,190 +295,157 @@ static int mesh_from_grid(lua_State *L) {
   if (lg == NULL) astar_argerror(L, &F_GRID, 1, "astar.Grid expected, got %s",
                                  luaL_typename(L, 1));
   if (lg->g == NULL) astar_error(L, "attempt to use a closed grid");
-  if (!lua_isnoneornil(L, 2)) {
-    if (lua_type(L, 2) != LUA_TTABLE)
-      astar_argerror(L, &F_GRID, 2, "table expected, got %s", luaL_typename(L, 2));
-    lua_pushnil(L);
-    while (lua_next(L, 2)) {
-      const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
-      if (k == NULL)
-        astar_argerror(L, &F_GRID, 2, "option names must be strings, got %s",
-                       luaL_typename(L, -2));
-      if (strcmp(k, "tile") == 0) {
-        char buf[32];
-        tile = astar_optnum(L, &F_GRID, 2, k);
-        if (!(tile > 0 && tile < HUGE_VAL))
-          astar_argerror(L, &F_GRID, 2, "option 'tile': positive finite number expected, "
-                         "got %s", astar_fmtnum(buf, tile));
-      } else {
-        astar_argerror(L, &F_GRID, 2, "unknown option '%s'", k);
-      }
-      lua_pop(L, 1);
-    }
-  }
+  astar_readopts(L, &F_GRID, 2, TILE_OPTS, &o);
+  tile = astar_opt(&o, ASTAR_OPT_TILE, 1);
   lm = newmesh(L);
   rc = astar_navmesh_from_grid(&lm->m, lg->g, tile, NULL, fn, ud);
   if (rc == ASTAR_EINVAL) astar_error(L, "from_grid: the grid has no walkable cell");
   if (rc) return astar_raise(L, rc);
+  lm->map.core = lm->m;
   return 1;
 }
 
 /* ---------------------------------------------------------------------- */
-/* Queries                                                                  */
+/* find: the navmesh's part of the pipeline (src/lua/find.c)               */
 /* ---------------------------------------------------------------------- */
 
 static const char *const ALGORITHMS[] = {"astar", "dijkstra", NULL};
 static const char *const HEURISTICS[] = {"euclidean", "zero", NULL};
 
-typedef struct findopts {
-  astar_navmesh_query q;
-  int cost_idx;
-} findopts;
+#define MESH_OPTS \
+  {ASTAR_OPT_ALGORITHM, ASTAR_OT_ENUM, ALGORITHMS}, \
+  {ASTAR_OPT_HEURISTIC, ASTAR_OT_ENUM, HEURISTICS}, {ASTAR_OPT_COST, 0, NULL}, \
+  {ASTAR_OPT_WEIGHT, 0, NULL}, {ASTAR_OPT_MAX_EXPANSIONS, 0, NULL}, \
+  {ASTAR_OPT_MAX_COST, 0, NULL}, {ASTAR_OPT_PARTIAL, 0, NULL}, \
+  {ASTAR_OPT_RADIUS, 0, NULL}, {ASTAR_OPT_INCLUDE, 0, NULL}, {ASTAR_OPT_EXCLUDE, 0, NULL}
+static const astar_optuse FIND_OPTS[] = {MESH_OPTS, ASTAR_OPT_END};
+static const astar_optuse QUERY_OPTS[] = {MESH_OPTS, {ASTAR_OPT_ON_CHANGE, 0, NULL},
+                                          ASTAR_OPT_END};
 
-static void readopts(lua_State *L, const afn *f, int idx, findopts *o) {
-  astar_navmesh_query *q = &o->q;
-  if (lua_isnoneornil(L, idx)) return;
-  if (lua_type(L, idx) != LUA_TTABLE)
-    astar_argerror(L, f, idx, "table expected, got %s", luaL_typename(L, idx));
-  lua_pushnil(L);
-  while (lua_next(L, idx)) {
-    const char *k;
-    if (lua_type(L, -2) != LUA_TSTRING)
-      astar_argerror(L, f, idx, "option names must be strings, got %s", luaL_typename(L, -2));
-    k = lua_tostring(L, -2);
-    if (strcmp(k, "partial") == 0) {
-      astar_argerror(L, f, idx, "option 'partial' is not supported on navmeshes");
-    } else if (astar_readparam(L, f, idx, k, &q->params, NULL)) {
-      /* weight, max_expansions, max_cost */
-    } else if (strcmp(k, "radius") == 0) {
-      char buf[32];
-      q->radius = astar_optnum(L, f, idx, k);
-      if (!(q->radius >= 0 && q->radius < HUGE_VAL))
-        astar_argerror(L, f, idx, "option 'radius': non-negative finite number expected, "
-                       "got %s", astar_fmtnum(buf, q->radius));
-    } else if (strcmp(k, "include") == 0) {
-      q->include = toflags(L, f, idx, k, 1);
-    } else if (strcmp(k, "exclude") == 0) {
-      q->exclude = toflags(L, f, idx, k, 1);
-    } else if (strcmp(k, "algorithm") == 0) {
-      q->params.algorithm = astar_optenum(L, f, idx, k, ALGORITHMS);
-    } else if (strcmp(k, "heuristic") == 0) {
-      if (astar_optenum(L, f, idx, k, HEURISTICS) == 1)
-        q->params.algorithm = ASTAR_ALG_DIJKSTRA;
-    } else if (strcmp(k, "cost") == 0) {
-      if (!astar_iscallable(L, -1))
-        astar_argerror(L, f, idx, "option 'cost': function expected, got %s",
-                       luaL_typename(L, -1));
-      o->cost_idx = -1;
-    } else {
-      astar_argerror(L, f, idx, "unknown option '%s'", k);
-    }
-    lua_pop(L, 1);
-  }
-  if (o->cost_idx) { lua_getfield(L, idx, "cost"); o->cost_idx = lua_gettop(L); }
+/* (x0, y0, x1, y1 [, opts]); the core query's buffers stay (reused). */
+static int nm_args(lua_State *L, const afn *f, lmap *m, void *rec, const astar_optuse *use,
+                   astar_opts *o) {
+  nmrec *r = (nmrec *)rec;
+  astar_navmesh_query *q = &r->q;
+  (void)m;
+  r->sx = checkfinite(L, f, 2);
+  r->sy = checkfinite(L, f, 3);
+  r->gx = checkfinite(L, f, 4);
+  r->gy = checkfinite(L, f, 5);
+  astar_readopts(L, f, 6, use, o);
+  if (o->given[ASTAR_OPT_PARTIAL])
+    astar_opterror(L, f, o, "option 'partial' is not supported on navmeshes");
+  q->radius = astar_opt(o, ASTAR_OPT_RADIUS, 0);
+  q->include = (uint32_t)astar_opt(o, ASTAR_OPT_INCLUDE, 4294967295.0);
+  q->exclude = (uint32_t)astar_opt(o, ASTAR_OPT_EXCLUDE, 0);
+  astar_params_init(&q->params);
+  astar_opt_params(o, &q->params);
+  q->params.algorithm = (int)astar_opt(o, ASTAR_OPT_ALGORITHM, ASTAR_ALG_ASTAR);
+  if (astar_opt(o, ASTAR_OPT_HEURISTIC, 0) == 1) q->params.algorithm = ASTAR_ALG_DIJKSTRA;
+  q->cost_fn = NULL;
+  q->cost_ud = NULL;
+  return 0;
 }
 
 /* The cost trampoline: cost(poly, next, base), 1-based; next is nil at the goal. */
 static double cost_cb(void *ud, uint32_t poly, uint32_t next, double base) {
   const lcall *c = (const lcall *)ud;
   lua_State *L = c->L;
-  double v;
-  int t;
   lua_pushvalue(L, c->cost);
   lua_pushinteger(L, (lua_Integer)poly + 1);
   if (next == ASTAR_NONE) lua_pushnil(L); else lua_pushinteger(L, (lua_Integer)next + 1);
   lua_pushnumber(L, (lua_Number)base);
   lua_call(L, 3, 1);
-  t = lua_type(L, -1);
-  if (t == LUA_TNIL || (t == LUA_TBOOLEAN && !lua_toboolean(L, -1))) {
-    lua_pop(L, 1);
-    return -1.0;
-  }
-  v = t == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : -1.0;
-  if (!(v >= 0 && v < HUGE_VAL)) {
-    char buf[32];
-    astar_error(L, "cost callback returned %s for polygon %d (expected a non-negative "
-                "finite number, or false or nil to forbid it)",
-                t == LUA_TNUMBER ? astar_fmtnum(buf, (double)lua_tonumber(L, -1))
-                                 : luaL_typename(L, -1), (int)poly + 1);
-  }
-  lua_pop(L, 1);
-  return v;
+  return astar_cbcost(L, 1, "polygon %d", (int)poly + 1);
 }
 
-typedef struct findjob {
-  lmesh *lm;
-  double sx, sy, gx, gy;
+static void nm_hook(void *rec, lcall *c) {
+  astar_navmesh_query *q = &((nmrec *)rec)->q;
+  q->cost_fn = c != NULL && c->cost ? cost_cb : NULL;
+  q->cost_ud = c;
+}
+
+static int nm_begin(lmap *m, void *rec, astar_search *s) {
+  (void)m; (void)rec; (void)s;
+  return 0;                                          /* all in nm_step */
+}
+
+/* The search and the straightened path (the cost callback prices it). */
+static int nm_step(lmap *m, void *rec, astar_search *s, uint64_t budget) {
+  nmrec *r = (nmrec *)rec;
   int rc;
-  long n;
-  const double *pts;
-  double cost;
-} findjob;
-
-/* Search and result (with callbacks: under lua_pcall, arg 2 the callback). */
-static void runfind(findjob *j) {
-  lmesh *lm = j->lm;
-  j->n = 0;
-  j->rc = astar_navmesh_find(lm->m, lm->s, &lm->q, j->sx, j->sy, j->gx, j->gy);
-  if (j->rc == ASTAR_FOUND) j->n = astar_navmesh_result(&lm->q, lm->s, &j->pts, &j->cost);
-}
-
-static int protected_find(lua_State *L) {
-  findjob *j = (findjob *)lua_touserdata(L, 1);
-  lcall c;
-  c.L = L; c.cost = 2; c.heur = 0;
-  j->lm->q.cost_fn = cost_cb; j->lm->q.cost_ud = &c;
-  runfind(j);
-  j->lm->q.cost_fn = NULL; j->lm->q.cost_ud = NULL;
-  return 0;
-}
-
-static int report(lua_State *L, lmesh *lm, findjob *j) {
-  const astar_navmesh_query *q = &lm->q;
-  char b1[32], b2[32];
-  switch (j->rc) {
-    case ASTAR_FOUND: {
-      astar_stats st;
-      double *v;
-      long i;
-      if (j->n < 0) return astar_raise(L, (int)j->n);
-      if (j->n == 0)
-        return astar_outcome(L, "no_path", "no path for radius %s: the way found is too narrow",
-                             astar_fmtnum(b1, q->radius));
-      if (q->exact) st = q->st; else astar_search_stats(lm->s, &st);
-      v = astar_newpath(L, (size_t)j->n, ASTAR_PATH_MESH, j->cost, &st,
-                        q->params.algorithm == ASTAR_ALG_DIJKSTRA ? "dijkstra" : "astar", 0);
-      memcpy(v, j->pts, 2 * (size_t)j->n * sizeof(double));
-      lua_createtable(L, (int)q->ncorr, 0);
-      for (i = 0; i < (long)q->ncorr; i++) {
-        lua_pushinteger(L, (lua_Integer)q->corr[i] + 1);
-        lua_rawseti(L, -2, (int)i + 1);
-      }
-      astar_compat_setuservalue(L, -2);
-      return 1;
-    }
-    case ASTAR_BLOCKED: {
-      const char *which = q->blocked == 1 ? "start" : "goal";
-      double x = q->blocked == 1 ? j->sx : j->gx, y = q->blocked == 1 ? j->sy : j->gy;
-      astar_fmtnum(b1, x); astar_fmtnum(b2, y);
-      if (q->blocked_why == 0)
-        return astar_outcome(L, "blocked", "%s (%s, %s) is not on the navmesh", which, b1, b2);
-      if (q->blocked_why == 1)
-        return astar_outcome(L, "blocked", "%s (%s, %s) is on a polygon the flags exclude",
-                             which, b1, b2);
-      return astar_outcome(L, "blocked", "%s (%s, %s) is closer than the radius to a wall",
-                           which, b1, b2);
-    }
-    case ASTAR_NO_PATH:
-      astar_fmtnum(b1, j->gx); astar_fmtnum(b2, j->gy);
-      return astar_outcome(L, "no_path", "no path to (%s, %s)%s", b1, b2,
-                           q->radius > 0 ? " for this radius" : "");
-    case ASTAR_LIMIT:
-      return astar_outcome(L, "limit", "search limit reached before the goal was found");
-    default:
-      return astar_raise(L, j->rc);
+  (void)budget;
+  r->n = 0;
+  rc = astar_navmesh_find(((lmesh *)m)->m, s, &r->q, r->sx, r->sy, r->gx, r->gy);
+  if (rc == ASTAR_FOUND) {
+    r->n = astar_navmesh_result(&r->q, s, &r->pts, &r->cost);
+    if (r->n < 0) return (int)r->n;
   }
+  return rc;
 }
+
+static int nm_push(lua_State *L, lmap *m, void *rec, astar_search *s, int rc) {
+  const nmrec *r = (const nmrec *)rec;
+  const astar_navmesh_query *q = &r->q;
+  astar_stats st;
+  double *v;
+  long i;
+  char buf[32];
+  (void)m;
+  if (rc != ASTAR_FOUND) return 0;
+  if (r->n == 0)
+    return astar_outcome(L, "no_path", "no path for radius %s: the way found is too narrow",
+                         astar_fmtnum(buf, q->radius));
+  if (q->exact) st = q->st; else astar_search_stats(s, &st);
+  v = astar_newpath(L, (size_t)r->n, ASTAR_PATH_MESH, r->cost, &st,
+                    ALGORITHMS[q->params.algorithm == ASTAR_ALG_DIJKSTRA], 0);
+  memcpy(v, r->pts, 2 * (size_t)r->n * sizeof(double));
+  lua_createtable(L, (int)q->ncorr, 0);
+  for (i = 0; i < (long)q->ncorr; i++) {
+    lua_pushinteger(L, (lua_Integer)q->corr[i] + 1);
+    lua_rawseti(L, -2, (int)i + 1);
+  }
+  astar_compat_setuservalue(L, -2);
+  return 1;
+}
+
+static int nm_endname(lua_State *L, void *rec, int which) {
+  const nmrec *r = (const nmrec *)rec;
+  char b1[32], b2[32];
+  lua_pushfstring(L, "(%s, %s)", astar_fmtnum(b1, which ? r->gx : r->sx),
+                  astar_fmtnum(b2, which ? r->gy : r->sy));
+  return 1;
+}
+
+static void nm_blocked(lua_State *L, lmap *m, void *rec) {
+  static const char *const WHY[] = {"is not on the navmesh", "is on a polygon the flags "
+                                    "exclude", "is closer than the radius to a wall"};
+  const nmrec *r = (const nmrec *)rec;
+  int goal = r->q.blocked != 1;
+  (void)m;
+  nm_endname(L, rec, goal);
+  lua_pushfstring(L, "%s %s %s", goal ? "goal" : "start", lua_tostring(L, -1),
+                  WHY[r->q.blocked_why]);
+  lua_remove(L, -2);
+}
+
+static uint64_t nm_version(const lmap *m) {
+  return astar_navmesh_version(((const lmesh *)m)->m);
+}
+
+static void nm_recfree(void *rec) { astar_navmesh_query_free(&((nmrec *)rec)->q); }
+
+static void nm_release(lmap *m) {
+  lmesh *lm = (lmesh *)m;
+  astar_navmesh_free(lm->m);
+  lm->m = NULL;
+}
+
+static const astar_kind NAVMESH = {
+  "navmesh", ASTAR_NAVMESH_MT, FIND_OPTS, QUERY_OPTS, sizeof(nmrec),
+  nm_args, nm_hook, nm_begin, nm_step, nm_push, nm_blocked, nm_endname, nm_version,
+  nm_recfree, nm_release
+};
 
 /***
 Finds a path from (x0, y0) to (x1, y1): the funnel-straightened points, the
@@ -516,46 +466,7 @@ polygon), `heuristic` ("euclidean" or "zero"), `algorithm` ("astar",
 @treturn[2] string a message
 @treturn[2] string "no_path", "blocked" or "limit"
 */
-static int mesh_find(lua_State *L) {
-  lmesh *lm = checkmesh(L, &F_FIND);
-  findopts o;
-  findjob j;
-  double r;
-  uint32_t inc, exc;
-  astar_params params;
-  j.sx = checkfinite(L, &F_FIND, 2);
-  j.sy = checkfinite(L, &F_FIND, 3);
-  j.gx = checkfinite(L, &F_FIND, 4);
-  j.gy = checkfinite(L, &F_FIND, 5);
-  memset(&o, 0, sizeof o);
-  astar_navmesh_query_init(&o.q);
-  readopts(L, &F_FIND, 6, &o);
-  if (lm->busy) astar_error(L, "cannot search: a search on this navmesh is already running");
-  if (lm->s == NULL) {
-    void *ud;
-    astar_alloc fn = astar_allocator(L, &ud);
-    if (astar_search_new(&lm->s, fn, ud)) astar_error(L, "not enough memory");
-  }
-  /* the mesh's own query keeps its buffers; take the options */
-  r = o.q.radius; inc = o.q.include; exc = o.q.exclude; params = o.q.params;
-  lm->q.radius = r; lm->q.include = inc; lm->q.exclude = exc; lm->q.params = params;
-  lm->q.cost_fn = NULL;
-  j.lm = lm; j.rc = 0;
-  if (o.cost_idx == 0) {
-    runfind(&j);
-  } else {
-    int st;
-    lua_pushcfunction(L, protected_find);
-    lua_pushlightuserdata(L, &j);
-    lua_pushvalue(L, o.cost_idx);
-    lm->busy = 1;
-    st = lua_pcall(L, 2, 0, 0);
-    lm->busy = 0;
-    lm->q.cost_fn = NULL;
-    if (st != LUA_OK) return lua_error(L);
-  }
-  return report(L, lm, &j);
-}
+static int mesh_find(lua_State *L) { return astar_map_find(L, &NAVMESH); }
 
 /***
 The polygon that contains (x, y), or nil (a bucket grid, not a scan).
@@ -624,23 +535,15 @@ static int mesh_raycast(lua_State *L) {
   lmesh *lm = checkmesh(L, &F_RAYCAST);
   double x0 = checkfinite(L, &F_RAYCAST, 2), y0 = checkfinite(L, &F_RAYCAST, 3);
   double x1 = checkfinite(L, &F_RAYCAST, 4), y1 = checkfinite(L, &F_RAYCAST, 5), hx, hy;
-  uint32_t hp, inc = 0xffffffffu, exc = 0;
+  static const astar_optuse FLAG_OPTS[] = {
+    {ASTAR_OPT_INCLUDE, 0, NULL}, {ASTAR_OPT_EXCLUDE, 0, NULL}, ASTAR_OPT_END
+  };
+  astar_opts o;
+  uint32_t hp, inc, exc;
   int rc;
-  if (!lua_isnoneornil(L, 6)) {
-    if (lua_type(L, 6) != LUA_TTABLE)
-      astar_argerror(L, &F_RAYCAST, 6, "table expected, got %s", luaL_typename(L, 6));
-    lua_pushnil(L);
-    while (lua_next(L, 6)) {
-      const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
-      if (k == NULL)
-        astar_argerror(L, &F_RAYCAST, 6, "option names must be strings, got %s",
-                       luaL_typename(L, -2));
-      if (strcmp(k, "include") == 0) inc = toflags(L, &F_RAYCAST, 6, k, 1);
-      else if (strcmp(k, "exclude") == 0) exc = toflags(L, &F_RAYCAST, 6, k, 1);
-      else astar_argerror(L, &F_RAYCAST, 6, "unknown option '%s'", k);
-      lua_pop(L, 1);
-    }
-  }
+  astar_readopts(L, &F_RAYCAST, 6, FLAG_OPTS, &o);
+  inc = (uint32_t)astar_opt(&o, ASTAR_OPT_INCLUDE, 4294967295.0);
+  exc = (uint32_t)astar_opt(&o, ASTAR_OPT_EXCLUDE, 0);
   rc = astar_navmesh_raycast(lm->m, x0, y0, x1, y1, inc, exc, &hx, &hy, &hp);
   if (rc == 1) { lua_pushboolean(L, 1); return 1; }
   lua_pushboolean(L, 0);
@@ -671,7 +574,7 @@ static int mesh_set_cost(lua_State *L) {
   if (!(c > 0 && c < HUGE_VAL))
     astar_argerror(L, &F_SETCOST, 3, "cost must be a positive finite number, got %s (close a "
                    "polygon with set_flags(p, 0))", astar_fmtnum(buf, c));
-  if (lm->busy) astar_error(L, "cannot set_cost: a search on this navmesh is running");
+  if (lm->map.busy) astar_error(L, "cannot set_cost: a search on this navmesh is running");
   astar_navmesh_set_cost(lm->m, p, c);
   return 0;
 }
@@ -699,8 +602,8 @@ static int mesh_set_flags(lua_State *L) {
   lmesh *lm = checkmesh(L, &F_SETFLAGS);
   uint32_t p = checkpoly(L, &F_SETFLAGS, 2, lm), fl;
   lua_settop(L, 3);
-  fl = toflags(L, &F_SETFLAGS, 3, "flags", 0);
-  if (lm->busy) astar_error(L, "cannot set_flags: a search on this navmesh is running");
+  fl = toflags(L, &F_SETFLAGS, 3);
+  if (lm->map.busy) astar_error(L, "cannot set_flags: a search on this navmesh is running");
   astar_navmesh_set_flags(lm->m, p, fl);
   return 0;
 }
@@ -809,9 +712,9 @@ static int mesh_stats(lua_State *L) {
   lmesh *lm = checkmesh(L, &F_STATS);
   double box[4];
   size_t allocs = astar_navmesh_allocs(lm->m);
-  if (lm->s != NULL) {
+  if (lm->map.s != NULL) {
     astar_stats st;
-    astar_search_stats(lm->s, &st);
+    astar_search_stats(lm->map.s, &st);
     allocs += st.allocs;
   }
   astar_navmesh_bounds(lm->m, box);
@@ -851,7 +754,8 @@ static const luaL_Reg navMesh_methods[] = {
 };
 
 static const luaL_Reg mesh_meta[] = {
-  {"__gc", mesh_gc},
+  {"__gc", astar_map_gc},
+  {"__close", mesh_close},
   {"__tostring", mesh_tostring},
   {NULL, NULL}
 };

@@ -26,7 +26,7 @@ static const char *const RULES[] = {
   "", "must be a finite number >= 1", "must be an integer in [0, 2^53]",
   "must be a non-negative number", "must be a non-negative finite number",
   "must be a finite number", "must be a positive finite number",
-  "must be an integer in [0, 2^32 - 1]"
+  "flags must be an integer in [0, 2^32 - 1]"
 };
 
 static int inrange(int rule, double v) {
