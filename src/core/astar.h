@@ -316,6 +316,20 @@ long astar_grid_goal_index(const astar_grid_query *q, uint32_t node);
 /* Engine node <-> cell. */
 uint32_t astar_grid_node(const astar_grid *g, int x, int y);
 void astar_grid_cell(const astar_grid *g, uint32_t node, int *x, int *y);
+/* The same numbering for a grid w cells wide, without the grid (for what
+** outlives it: fields, stored paths), and the node count of a w x h grid. */
+uint32_t astar_grid_layout_node(int w, int x, int y);
+void astar_grid_layout_cell(int w, uint32_t node, int *x, int *y);
+size_t astar_grid_layout_nodes(int w, int h);
+/*
+** The sources of a distance field that can start a path: dist holds a
+** value per engine node (HUGE_VAL: not a source). Those on walkable cells
+** and not above max_cost are compacted in place, in node order, into
+** nodes[0 .. k) with their values in dist[0 .. k); every other entry of
+** dist is HUGE_VAL again. Returns k (0: nothing can start a path).
+*/
+size_t astar_grid_sources(const astar_grid *g, double max_cost, double *dist,
+                          uint32_t *nodes);
 
 /* prepare + astar_search_run. Returns a status as astar_search_step does,
 ** or ASTAR_BLOCKED, ASTAR_EINVAL, ASTAR_ENOMEM. */

@@ -205,6 +205,32 @@ void astar_grid_cell(const astar_grid *g, uint32_t node, int *x, int *y) {
   *x = (int)(node % g->stride) - 1;
 }
 
+/* The layout: a border of blocked cells around the grid, row by row. */
+size_t astar_grid_layout_nodes(int w, int h) { return ((size_t)w + 2) * ((size_t)h + 2); }
+
+uint32_t astar_grid_layout_node(int w, int x, int y) {
+  return (uint32_t)((size_t)(y + 1) * ((size_t)w + 2) + (size_t)(x + 1));
+}
+
+void astar_grid_layout_cell(int w, uint32_t node, int *x, int *y) {
+  *y = (int)(node / ((uint32_t)w + 2)) - 1;
+  *x = (int)(node % ((uint32_t)w + 2)) - 1;
+}
+
+size_t astar_grid_sources(const astar_grid *g, double max_cost, double *dist,
+                          uint32_t *nodes) {
+  size_t i, k = 0, n = (size_t)g->ncell;
+  for (i = 0; i < n; i++) {
+    double v = dist[i];
+    if (v == HUGE_VAL) continue;
+    dist[i] = HUGE_VAL;
+    if (!(v <= max_cost) || !(g->cell[i] > 0)) continue;
+    nodes[k] = (uint32_t)i;
+    dist[k++] = v;
+  }
+  return k;
+}
+
 
 /* ---------------------------------------------------------------------- */
 /* The search domain                                                        */

@@ -130,7 +130,7 @@ static uint32_t checknode(lua_State *L, const afn *fn, const lfield *f) {
   if (f->kind == ASTAR_PATH_GRID) {
     int x = astar_checkcoord(L, fn, 2, "x", f->w);
     int y = astar_checkcoord(L, fn, 3, "y", f->h);
-    return (uint32_t)((size_t)(y + 1) * ((size_t)f->w + 2) + (size_t)(x + 1));
+    return astar_grid_layout_node(f->w, x, y);
   } else {
     int id = astar_checkint(L, fn, 2);
     if (id < 1 || (uint32_t)(id - 1) >= f->nnodes)
@@ -142,9 +142,10 @@ static uint32_t checknode(lua_State *L, const afn *fn, const lfield *f) {
 /* Pushes the cell (x, y) or the node id of engine node v; returns how many. */
 static int pushnode(lua_State *L, const lfield *f, uint32_t v) {
   if (f->kind == ASTAR_PATH_GRID) {
-    size_t stride = (size_t)f->w + 2;
-    lua_pushinteger(L, (lua_Integer)(v % stride));
-    lua_pushinteger(L, (lua_Integer)(v / stride));
+    int x, y;
+    astar_grid_layout_cell(f->w, v, &x, &y);
+    lua_pushinteger(L, (lua_Integer)x + 1);
+    lua_pushinteger(L, (lua_Integer)y + 1);
     return 2;
   }
   lua_pushinteger(L, (lua_Integer)v + 1);
@@ -221,9 +222,10 @@ static int field_path_from(lua_State *L) {
   p = astar_newpath(L, n, f->kind, f->dist[v] - f->dist[root], &f->st, "dijkstra", 0);
   for (u = v, i = 0; i < n; u = f->next[u], i++) {
     if (f->kind == ASTAR_PATH_GRID) {
-      size_t stride = (size_t)f->w + 2;
-      p[2 * i] = (double)(u % stride);
-      p[2 * i + 1] = (double)(u / stride);
+      int x, y;
+      astar_grid_layout_cell(f->w, u, &x, &y);
+      p[2 * i] = (double)x + 1;
+      p[2 * i + 1] = (double)y + 1;
     } else {
       p[3 * i] = (double)u + 1;
       p[3 * i + 1] = f->xy != NULL ? f->xy[2 * (size_t)u] : (double)NAN;
@@ -296,97 +298,10 @@ Grid methods: distance fields and connected components. They are methods of
 @section grid
 */
 
-static const char *const DIAGONALS[] = {"no_corner_cutting", "never", "always",
-                                        "one_obstacle", NULL};
-
-/* The options of grid:distance_field. */
-typedef struct dfopts {
-  astar_grid_query q;
-  int cost_idx;          /* stack index of the cost callback, or 0 */
-  int has_scale;
-  double scale;
-} dfopts;
-
-static int optdiag(lua_State *L, const afn *fn, int idx) {
-  const char *v;
-  int i;
-  if (lua_type(L, -1) != LUA_TSTRING)
-    astar_argerror(L, fn, idx, "option 'diagonal': string expected, got %s",
-                   luaL_typename(L, -1));
-  v = lua_tostring(L, -1);
-  for (i = 0; DIAGONALS[i] != NULL; i++)
-    if (strcmp(DIAGONALS[i], v) == 0) return i;
-  return astar_argerror(L, fn, idx, "option 'diagonal': invalid value '%s'", v);
-}
-
-
-/* Reads the options table at 'idx'; unknown names are errors. */
-static void readopts(lua_State *L, const afn *fn, int idx, dfopts *o) {
-  astar_grid_query *q = &o->q;
-  if (lua_isnoneornil(L, idx)) return;
-  if (lua_type(L, idx) != LUA_TTABLE)
-    astar_argerror(L, fn, idx, "table expected, got %s", luaL_typename(L, idx));
-  lua_pushnil(L);
-  while (lua_next(L, idx)) {                         /* key value */
-    const char *k;
-    char buf[32];
-    if (lua_type(L, -2) != LUA_TSTRING)
-      astar_argerror(L, fn, idx, "option names must be strings, got %s",
-                     luaL_typename(L, -2));
-    k = lua_tostring(L, -2);
-    if (strcmp(k, "diagonal") == 0) {
-      q->diagonal = optdiag(L, fn, idx);
-    } else if (strcmp(k, "cost") == 0) {
-      if (!astar_iscallable(L, -1))
-        astar_argerror(L, fn, idx, "option 'cost': function expected, got %s",
-                       luaL_typename(L, -1));
-      o->cost_idx = -1;
-    } else if (strcmp(k, "max_cost") == 0) {
-      double c = astar_optnum(L, fn, idx, k);
-      if (!(c >= 0))    /* as find's */
-        astar_argerror(L, fn, idx, "option 'max_cost': must be a non-negative number, "
-                       "got %s", astar_fmtnum(buf, c));
-      q->params.max_cost = c;
-    } else if (strcmp(k, "scale") == 0) {
-      double s = astar_optnum(L, fn, idx, k);
-      if (!(s > -HUGE_VAL && s < HUGE_VAL))
-        astar_argerror(L, fn, idx, "option 'scale': must be a finite number, got %s",
-                       astar_fmtnum(buf, s));
-      o->scale = s;
-      o->has_scale = 1;
-    } else {
-      astar_argerror(L, fn, idx, "unknown option '%s'", k);
-    }
-    lua_pop(L, 1);                                   /* key */
-  }
-  if (o->cost_idx) { lua_getfield(L, idx, "cost"); o->cost_idx = lua_gettop(L); }
-}
-
-/*
-** Gathers the sources into the new field's arrays, used as scratch: first
-** the cheapest value per cell in f->dist (HUGE_VAL: not a source; f->next
-** all NONE), then compacted in place into nodes f->next[0 .. n) with values
-** f->dist[0 .. n): entry k comes from cell i >= k, which is read and reset
-** before entry k is written, so everything past n is empty again. Sources
-** on blocked cells, or whose value exceeds max_cost, cannot start a path
-** and are dropped. Returns n.
-*/
-static size_t compact(lfield *f, astar_grid *g, double max_cost) {
-  uint32_t i;
-  size_t k = 0;
-  for (i = 0; i < f->nnodes; i++) {
-    double v = f->dist[i];
-    int x, y;
-    if (v == HUGE_VAL) continue;
-    f->dist[i] = HUGE_VAL;
-    if (!(v <= max_cost)) continue;
-    astar_grid_cell(g, i, &x, &y);
-    if (!(astar_grid_get(g, x, y) > 0)) continue;
-    f->next[k] = i;
-    f->dist[k++] = v;
-  }
-  return k;
-}
+static const astar_optuse FIELD_OPTS[] = {
+  {ASTAR_OPT_DIAGONAL, 0, NULL}, {ASTAR_OPT_COST, 0, NULL}, {ASTAR_OPT_MAX_COST, 0, NULL},
+  {ASTAR_OPT_SCALE, 0, NULL}, ASTAR_OPT_END
+};
 
 /* Fills f, whose arrays are empty past the n compacted sources, from the
 ** finished search s: cheaper than fillfield's full clear. */
@@ -428,7 +343,7 @@ static void readsources(lua_State *L, const afn *fn, int idx, lfield *f) {
         astar_argerror(L, fn, idx, "source %d: value must be a finite number, got %s", i,
                        astar_fmtnum(buf, v));
     }
-    node = (uint32_t)(((size_t)y) * ((size_t)f->w + 2) + (size_t)x);
+    node = astar_grid_layout_node(f->w, (int)x - 1, (int)y - 1);
     if (v < f->dist[node]) f->dist[node] = v;
     lua_pop(L, 4);
   }
@@ -436,26 +351,21 @@ static void readsources(lua_State *L, const afn *fn, int idx, lfield *f) {
 
 
 
+/* The field search: the sources are f's first n entries (compacted). */
 typedef struct dfjob {
   lgrid *lg;
-  dfopts *o;
+  astar_grid_query q;
   lfield *f;
   size_t n;
   int rc;
 } dfjob;
 
-/* The field search with a cost callback, run under lua_pcall; arguments:
-** lightuserdata(job), the callback. */
-static int protected_field(lua_State *L) {
-  dfjob *j = (dfjob *)lua_touserdata(L, 1);
-  lcall c;
-  c.L = L;
-  c.cost = 2;
-  c.heur = 0;
-  j->o->q.cost_fn = astar_grid_cost_cb;
-  j->o->q.cost_ud = &c;
-  j->rc = astar_grid_field(j->lg->g, j->lg->m.s, &j->o->q, j->f->next, j->f->dist, j->n);
-  return 0;
+static void runfield(lua_State *L, lcall *c, void *ud) {
+  dfjob *j = (dfjob *)ud;
+  (void)L;
+  j->q.cost_fn = c != NULL ? astar_grid_cost_cb : NULL;
+  j->q.cost_ud = c;
+  j->rc = astar_grid_field(j->lg->g, j->lg->m.s, &j->q, j->f->next, j->f->dist, j->n);
 }
 
 /***
@@ -492,11 +402,9 @@ static int grid_distance_field(lua_State *L) {
   const double *sdist = NULL;
   const lfield *src = NULL;
   astar_fieldspec spec;
-  dfopts o;
+  astar_opts o;
   dfjob j;
   lfield *f;
-  memset(&o, 0, sizeof o);
-  astar_grid_query_init(&o.q);
   lua_settop(L, 3);
   if (astar_tofield(L, 2, &skind, &snodes, &sdist)) {
     src = (const lfield *)lua_touserdata(L, 2);
@@ -509,45 +417,38 @@ static int grid_distance_field(lua_State *L) {
     astar_argerror(L, &F_DF, 2, "table or astar.Field expected, got %s",
                    luaL_typename(L, 2));
   }
-  readopts(L, &F_DF, 3, &o);
-  if (src != NULL && !o.has_scale)
+  astar_readopts(L, &F_DF, 3, FIELD_OPTS, &o);
+  if (src != NULL && !o.given[ASTAR_OPT_SCALE])
     astar_argerror(L, &F_DF, 3, "option 'scale' is required when the sources are a Field");
-  if (src == NULL && o.has_scale)
+  if (src == NULL && o.given[ASTAR_OPT_SCALE])
     astar_argerror(L, &F_DF, 3, "option 'scale' is only for a Field as sources");
   if (lg->m.busy) astar_error(L, "cannot search: a search on this grid is already running");
   astar_gridsearch(L, lg);
+  memset(&j, 0, sizeof j);
+  astar_grid_query_init(&j.q);
+  j.q.diagonal = (int)astar_opt(&o, ASTAR_OPT_DIAGONAL, j.q.diagonal);
+  astar_opt_params(&o, &j.q.params);
   spec.kind = ASTAR_PATH_GRID;
   spec.w = w;
   spec.h = h;
-  spec.nnodes = (uint32_t)(((size_t)w + 2) * ((size_t)h + 2));
+  spec.nnodes = (uint32_t)astar_grid_layout_nodes(w, h);
   spec.xy = NULL;
   f = newfield(L, &spec);                            /* ... field */
   if (src != NULL) {
     uint32_t i;
     for (i = 0; i < f->nnodes; i++)
       if (sdist[i] < HUGE_VAL) {
-        double v = o.scale * sdist[i];
+        double v = o.v[ASTAR_OPT_SCALE] * sdist[i];
         if (v > -HUGE_VAL && v < HUGE_VAL) f->dist[i] = v;
       }
   } else {
     readsources(L, &F_DF, 2, f);
   }
-  j.lg = lg; j.o = &o; j.f = f; j.rc = 0;
-  f->diagonal = o.q.diagonal;
-  j.n = compact(f, lg->g, o.q.params.max_cost);
-  if (j.n == 0) return 1;                           /* compact left it empty */
-  if (o.cost_idx == 0) {
-    j.rc = astar_grid_field(lg->g, lg->m.s, &o.q, f->next, f->dist, j.n);   /* pure C */
-  } else {
-    int st;
-    lua_pushcfunction(L, protected_field);
-    lua_pushlightuserdata(L, &j);
-    lua_pushvalue(L, o.cost_idx);
-    lg->m.busy = 1;
-    st = lua_pcall(L, 2, 0, 0);
-    lg->m.busy = 0;
-    if (st != LUA_OK) return lua_error(L);           /* the callback's error, unchanged */
-  }
+  j.lg = lg; j.f = f;
+  f->diagonal = j.q.diagonal;
+  j.n = astar_grid_sources(lg->g, j.q.params.max_cost, f->dist, f->next);
+  if (j.n == 0) return 1;                            /* nothing can start a path */
+  astar_map_run(L, &lg->m, o.fn[ASTAR_OPT_COST], 0, runfield, &j);
   if (j.rc < 0) return astar_raise(L, j.rc);
   fillcompacted(f, j.n, lg->m.s);
   return 1;                                          /* the field */

@@ -87,27 +87,14 @@ static uint32_t checknode(lua_State *L, const afn *f, int idx, const lgraph *lg)
 
 /* astar.graph([opts]) */
 static int graph_new(lua_State *L) {
-  int directed = 0, rc;
+  static const astar_optuse OPTS[] = {{ASTAR_OPT_DIRECTED, 0, NULL}, ASTAR_OPT_END};
+  astar_opts o;
+  int directed, rc;
   lgraph *lg;
   void *ud;
   astar_alloc fn;
-  if (!lua_isnoneornil(L, 1)) {
-    if (lua_type(L, 1) != LUA_TTABLE)
-      astar_argerror(L, &F_NEW, 1, "table expected, got %s", luaL_typename(L, 1));
-    lua_pushnil(L);
-    while (lua_next(L, 1)) {                         /* key value */
-      if (lua_type(L, -2) != LUA_TSTRING)
-        astar_argerror(L, &F_NEW, 1, "option names must be strings, got %s",
-                       luaL_typename(L, -2));
-      if (strcmp(lua_tostring(L, -2), "directed") != 0)
-        astar_argerror(L, &F_NEW, 1, "unknown option '%s'", lua_tostring(L, -2));
-      if (lua_type(L, -1) != LUA_TBOOLEAN)
-        astar_argerror(L, &F_NEW, 1, "option 'directed': boolean expected, got %s",
-                       luaL_typename(L, -1));
-      directed = lua_toboolean(L, -1);
-      lua_pop(L, 1);                                 /* key */
-    }
-  }
+  astar_readopts(L, &F_NEW, 1, OPTS, &o);
+  directed = (int)astar_opt(&o, ASTAR_OPT_DIRECTED, 0);
   {
     size_t head = (sizeof(lgraph) + sizeof(double) - 1) / sizeof(double) * sizeof(double);
     lg = (lgraph *)lua_newuserdatauv(L, head + GRAPH.recsize, 0);

@@ -74,7 +74,8 @@ static const optrow ROWS[ASTAR_OPT_N] = {
   {"goal", OT_ANY, R_NONE, NULL},
   {"neighbors", OT_FUNCTION, R_NONE, NULL},
   {"is_goal", OT_FUNCTION, R_NONE, NULL},
-  {"key", OT_FUNCTION, R_NONE, NULL}
+  {"key", OT_FUNCTION, R_NONE, NULL},
+  {"directed", OT_BOOLEAN, R_NONE, NULL}
 };
 
 const char *const *astar_diagonals(void) { return DIAGONALS; }

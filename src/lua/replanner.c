@@ -45,9 +45,9 @@ A replanner for an agent at (sx, sy) going to (gx, gy).
 @treturn Replanner
 */
 static int grid_replanner(lua_State *L) {
-  static const char *const DIAGONALS[] = {"no_corner_cutting", "never", "always",
-                                          "one_obstacle", NULL};
+  static const astar_optuse OPTS[] = {{ASTAR_OPT_DIAGONAL, 0, NULL}, ASTAR_OPT_END};
   lgrid *lg = astar_checkgrid(L, &F_NEW);
+  astar_opts o;
   int w = astar_grid_width(lg->g), h = astar_grid_height(lg->g), diag = 0, rc;
   int sx = astar_checkcoord(L, &F_NEW, 2, "x", w);
   int sy = astar_checkcoord(L, &F_NEW, 3, "y", h);
@@ -56,24 +56,8 @@ static int grid_replanner(lua_State *L) {
   lreplanner *r;
   void *ud;
   astar_alloc fn;
-  if (!lua_isnoneornil(L, 6)) {
-    if (lua_type(L, 6) != LUA_TTABLE)
-      astar_argerror(L, &F_NEW, 6, "table expected, got %s", luaL_typename(L, 6));
-    lua_pushnil(L);
-    while (lua_next(L, 6)) {
-      const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
-      if (k == NULL || strcmp(k, "diagonal") != 0)
-        astar_argerror(L, &F_NEW, 6, "unknown option '%s'", k ? k : luaL_typename(L, -2));
-      for (diag = 0; DIAGONALS[diag] != NULL; diag++)
-        if (lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), DIAGONALS[diag]) == 0)
-          break;
-      if (DIAGONALS[diag] == NULL)
-        astar_argerror(L, &F_NEW, 6, "option 'diagonal': invalid value '%s'",
-                       lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1)
-                                                      : luaL_typename(L, -1));
-      lua_pop(L, 1);
-    }
-  }
+  astar_readopts(L, &F_NEW, 6, OPTS, &o);
+  diag = (int)astar_opt(&o, ASTAR_OPT_DIAGONAL, ASTAR_DIAG_NO_CORNER_CUTTING);
   r = (lreplanner *)lua_newuserdatauv(L, sizeof *r, 1);
   r->d = NULL; r->lg = lg; r->diagonal = diag; r->buf = NULL; r->nbuf = 0;
   luaL_setmetatable(L, ASTAR_REPLANNER_MT);
@@ -127,7 +111,7 @@ repairing it, as `update` does): a Path, or `nil, message, code` with code
 static int rp_path(lua_State *L) {
   lreplanner *r = checkrp(L, "path");
   int w = astar_grid_width(r->lg->g), h = astar_grid_height(r->lg->g), rc;
-  size_t max = ((size_t)w + 2) * ((size_t)h + 2);
+  size_t max = astar_grid_layout_nodes(w, h);
   uint32_t *nodes;
   double cost, *v;
   long n, i;
