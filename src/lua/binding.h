@@ -36,16 +36,6 @@ int astar_checkrange(lua_State *L, const afn *f, int idx, const char *what, int 
 int astar_checkcoord(lua_State *L, const afn *f, int idx, const char *axis, int max);
 /* A cell value: number > 0 and finite, true (1) or false (0 = blocked). */
 double astar_checkcost(lua_State *L, const afn *f, int idx);
-/* The option whose value is on top, for error messages about the options
-** table at 'idx': a string of 'list' (returns its index), or a number. */
-int astar_optenum(lua_State *L, const afn *f, int idx, const char *name,
-                  const char *const list[]);
-double astar_optnum(lua_State *L, const afn *f, int idx, const char *name);
-/* Reads option 'k' (value on top) if it is one that every search shares:
-** weight, max_expansions, max_cost, partial, and within (when 'within' is
-** not NULL). Returns 1 if it was. */
-int astar_readparam(lua_State *L, const afn *f, int idx, const char *k, astar_params *p,
-                    double *within);
 /* ---- options (src/lua/options.c): one row per option, one message per rule ---- */
 enum {
   ASTAR_OPT_ALGORITHM, ASTAR_OPT_DIAGONAL, ASTAR_OPT_HEURISTIC, ASTAR_OPT_COST,

@@ -93,64 +93,6 @@ double astar_checkcost(lua_State *L, const afn *f, int idx) {
   return c;
 }
 
-int astar_optenum(lua_State *L, const afn *f, int idx, const char *name,
-                  const char *const list[]) {
-  int i;
-  const char *v;
-  if (lua_type(L, -1) != LUA_TSTRING)
-    astar_argerror(L, f, idx, "option '%s': string expected, got %s", name,
-                   luaL_typename(L, -1));
-  v = lua_tostring(L, -1);
-  for (i = 0; list[i] != NULL; i++)
-    if (strcmp(list[i], v) == 0) return i;
-  return astar_argerror(L, f, idx, "option '%s': invalid value '%s'", name, v);
-}
-
-double astar_optnum(lua_State *L, const afn *f, int idx, const char *name) {
-  if (lua_type(L, -1) != LUA_TNUMBER)
-    astar_argerror(L, f, idx, "option '%s': number expected, got %s", name,
-                   luaL_typename(L, -1));
-  return (double)lua_tonumber(L, -1);
-}
-
-int astar_readparam(lua_State *L, const afn *f, int idx, const char *k, astar_params *p,
-                    double *within) {
-  char buf[32];
-  if (strcmp(k, "weight") == 0) {
-    double w = astar_optnum(L, f, idx, k);
-    if (!(w >= 1.0 && w < HUGE_VAL))
-      astar_argerror(L, f, idx, "option 'weight': must be a finite number >= 1, got %s",
-                     astar_fmtnum(buf, w));
-    p->weight = w;
-  } else if (strcmp(k, "max_expansions") == 0) {
-    double n = astar_optnum(L, f, idx, k);
-    if (!(n >= 0 && n == floor(n) && n <= 9007199254740992.0))
-      astar_argerror(L, f, idx, "option 'max_expansions': must be an integer in "
-                     "[0, 2^53], got %s", astar_fmtnum(buf, n));
-    p->max_expansions = (uint64_t)n;
-  } else if (strcmp(k, "max_cost") == 0) {
-    double c = astar_optnum(L, f, idx, k);
-    if (!(c >= 0))
-      astar_argerror(L, f, idx, "option 'max_cost': must be a non-negative number, "
-                     "got %s", astar_fmtnum(buf, c));
-    p->max_cost = c;
-  } else if (strcmp(k, "within") == 0 && within != NULL) {
-    double r = astar_optnum(L, f, idx, k);
-    if (!(r >= 0 && r < HUGE_VAL))
-      astar_argerror(L, f, idx, "option 'within': must be a non-negative finite "
-                     "number, got %s", astar_fmtnum(buf, r));
-    *within = r;
-  } else if (strcmp(k, "partial") == 0) {
-    if (lua_type(L, -1) != LUA_TBOOLEAN)
-      astar_argerror(L, f, idx, "option 'partial': boolean expected, got %s",
-                     luaL_typename(L, -1));
-    p->partial = lua_toboolean(L, -1);
-  } else {
-    return 0;
-  }
-  return 1;
-}
-
 int astar_outcome(lua_State *L, const char *code, const char *fmt, ...) {
   va_list ap;
   lua_pushnil(L);

@@ -92,9 +92,6 @@ enum {
   P_KEYS, P_VALS, P_EMIT, P_SCRATCH
 };
 
-/* Option names for the slots O_START .. O_LAST, in order. */
-static const char *const SLOTNAMES[] = {"start", "goal", "goals", "neighbors", "heuristic",
-                                        "is_goal", "key", NULL};
 
 
 /* ---------------------------------------------------------------------- */
@@ -467,83 +464,33 @@ static int protected_search(lua_State *L) {
 /* Options                                                                 */
 /* ---------------------------------------------------------------------- */
 
-static double optnum(lua_State *L, const afn *f, const char *name) {
-  if (lua_type(L, -1) != LUA_TNUMBER)
-    astar_argerror(L, f, 1, "option '%s': number expected, got %s", name,
-                   luaL_typename(L, -1));
-  return (double)lua_tonumber(L, -1);
-}
+static const astar_optuse OPTS[] = {
+  {ASTAR_OPT_START, 0, NULL}, {ASTAR_OPT_GOAL, 0, NULL}, {ASTAR_OPT_GOALS, 0, NULL},
+  {ASTAR_OPT_NEIGHBORS, 0, NULL}, {ASTAR_OPT_HEURISTIC, ASTAR_OT_FUNCTION, NULL},
+  {ASTAR_OPT_IS_GOAL, 0, NULL}, {ASTAR_OPT_KEY, 0, NULL},
+  {ASTAR_OPT_ALGORITHM, ASTAR_OT_ENUM, ALGORITHMS}, {ASTAR_OPT_WEIGHT, 0, NULL},
+  {ASTAR_OPT_MAX_EXPANSIONS, 0, NULL}, {ASTAR_OPT_MAX_COST, 0, NULL},
+  {ASTAR_OPT_WITHIN, 0, NULL}, {ASTAR_OPT_PARTIAL, 0, NULL}, ASTAR_OPT_END
+};
 
 /* Reads the options table (argument 1) of function 'f' into 'r' and the stack
-** slots O_*. */
+** slots O_* (the first seven rows of OPTS, in order). */
 static void readopts(lua_State *L, const afn *f, irun *r) {
+  astar_opts o;
   int i, haskey;
   if (lua_type(L, 1) != LUA_TTABLE)
     astar_argerror(L, f, 1, "table expected, got %s", luaL_typename(L, 1));
   lua_settop(L, 1);
   for (i = O_START; i <= O_LAST; i++) lua_pushnil(L);
-  lua_pushnil(L);
-  while (lua_next(L, 1)) {                           /* ... key value */
-    const char *k;
-    char buf[32];
-    if (lua_type(L, -2) != LUA_TSTRING)
-      astar_argerror(L, f, 1, "option names must be strings, got %s", luaL_typename(L, -2));
-    k = lua_tostring(L, -2);
-    for (i = 0; SLOTNAMES[i] != NULL && strcmp(SLOTNAMES[i], k) != 0; i++) {}
-    if (SLOTNAMES[i] != NULL) {
-      int slot = O_START + i;
-      if (slot >= O_NEIGHBORS && !astar_iscallable(L, -1))
-        astar_argerror(L, f, 1, "option '%s': function expected, got %s", k,
-                       luaL_typename(L, -1));
-      if (slot == O_GOALS && lua_type(L, -1) != LUA_TTABLE)
-        astar_argerror(L, f, 1, "option 'goals': table expected, got %s",
-                       luaL_typename(L, -1));
-      lua_pushvalue(L, -1);
-      lua_replace(L, slot);
-    } else if (strcmp(k, "algorithm") == 0) {
-      const char *v;
-      if (lua_type(L, -1) != LUA_TSTRING)
-        astar_argerror(L, f, 1, "option 'algorithm': string expected, got %s",
-                       luaL_typename(L, -1));
-      v = lua_tostring(L, -1);
-      for (i = 0; ALGORITHMS[i] != NULL && strcmp(ALGORITHMS[i], v) != 0; i++) {}
-      if (ALGORITHMS[i] == NULL)
-        astar_argerror(L, f, 1, "option 'algorithm': invalid value '%s'", v);
-      r->p.algorithm = i;
-    } else if (strcmp(k, "weight") == 0) {
-      double w = optnum(L, f, k);
-      if (!(w >= 1.0 && w < HUGE_VAL))
-        astar_argerror(L, f, 1, "option 'weight': must be a finite number >= 1, got %s",
-                       astar_fmtnum(buf, w));
-      r->p.weight = w;
-    } else if (strcmp(k, "max_expansions") == 0) {
-      double n = optnum(L, f, k);
-      if (!(n >= 0 && n == floor(n) && n < 9007199254740992.0))
-        astar_argerror(L, f, 1, "option 'max_expansions': must be a non-negative integer, "
-                       "got %s", astar_fmtnum(buf, n));
-      r->p.max_expansions = (uint64_t)n;
-    } else if (strcmp(k, "max_cost") == 0) {
-      double c = optnum(L, f, k);
-      if (!(c >= 0))
-        astar_argerror(L, f, 1, "option 'max_cost': must be a non-negative number, got %s",
-                       astar_fmtnum(buf, c));
-      r->p.max_cost = c;
-    } else if (strcmp(k, "within") == 0) {
-      double w = optnum(L, f, k);
-      if (!(w >= 0 && w < HUGE_VAL))
-        astar_argerror(L, f, 1, "option 'within': must be a non-negative finite number, "
-                       "got %s", astar_fmtnum(buf, w));
-      r->within = w;
-    } else if (strcmp(k, "partial") == 0) {
-      if (lua_type(L, -1) != LUA_TBOOLEAN)
-        astar_argerror(L, f, 1, "option 'partial': boolean expected, got %s",
-                       luaL_typename(L, -1));
-      r->p.partial = lua_toboolean(L, -1);
-    } else {
-      astar_argerror(L, f, 1, "unknown option '%s'", k);
-    }
-    lua_pop(L, 1);                                   /* ... key */
+  astar_readopts(L, f, 1, OPTS, &o);
+  for (i = O_START; i <= O_LAST; i++) {
+    int at = o.fn[OPTS[i - O_START].id];
+    if (at) { lua_pushvalue(L, at); lua_replace(L, i); }
   }
+  lua_settop(L, O_LAST);
+  r->p.algorithm = (int)astar_opt(&o, ASTAR_OPT_ALGORITHM, r->p.algorithm);
+  astar_opt_params(&o, &r->p);
+  r->within = astar_opt(&o, ASTAR_OPT_WITHIN, r->within);
   /* what is required, and what does not go together */
   if (lua_isnil(L, O_START)) astar_argerror(L, f, 1, "option 'start' is required");
   if (lua_isnil(L, O_NEIGHBORS)) astar_argerror(L, f, 1, "option 'neighbors' is required");
