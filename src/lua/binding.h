@@ -246,6 +246,11 @@ void astar_checkidle(lua_State *L, lgrid *lg, const char *what);
 /* Creates the grid's search context if needed (raises on ENOMEM). */
 astar_search *astar_gridsearch(lua_State *L, lgrid *lg);
 
+/* Makes the metatable 'tname' with 'meta' and the method table 'methods'
+** (its __index); with a 'name', sets core[name] = methods and
+** core[name .. "_mt"] = the metatable (core on top of the stack). */
+void astar_newclass(lua_State *L, const char *tname, const char *name,
+                    const luaL_Reg *meta, const luaL_Reg *methods);
 /* Adds methods to the method table (__index) of the metatable 'tname'. */
 void astar_addmethods(lua_State *L, const char *tname, const luaL_Reg *l);
 

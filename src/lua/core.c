@@ -103,6 +103,24 @@ int astar_outcome(lua_State *L, const char *code, const char *fmt, ...) {
   return 3;
 }
 
+void astar_newclass(lua_State *L, const char *tname, const char *name,
+                    const luaL_Reg *meta, const luaL_Reg *methods) {
+  luaL_newmetatable(L, tname);                       /* core mt */
+  luaL_setfuncs(L, meta, 0);
+  lua_newtable(L);                                   /* core mt methods */
+  luaL_setfuncs(L, methods, 0);
+  lua_pushvalue(L, -1);
+  lua_setfield(L, -3, "__index");                    /* core mt methods */
+  if (name == NULL) {
+    lua_pop(L, 2);                                   /* core */
+    return;
+  }
+  lua_setfield(L, -3, name);                         /* core mt */
+  lua_pushfstring(L, "%s_mt", name);
+  lua_insert(L, -2);                                 /* core "Name_mt" mt */
+  lua_settable(L, -3);                               /* core */
+}
+
 void astar_addmethods(lua_State *L, const char *tname, const luaL_Reg *l) {
   luaL_getmetatable(L, tname);                       /* mt */
   lua_getfield(L, -1, "__index");                    /* mt methods */

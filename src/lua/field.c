@@ -564,12 +564,6 @@ static const luaL_Reg grid_methods[] = {
 };
 
 void astar_field_open(lua_State *L) {
-  luaL_newmetatable(L, ASTAR_FIELD_MT);              /* core mt */
-  luaL_setfuncs(L, field_meta, 0);
-  luaL_newlib(L, field_methods);                     /* core mt methods */
-  lua_pushvalue(L, -1);
-  lua_setfield(L, -3, "__index");                    /* core mt methods */
-  lua_setfield(L, -3, "Field");                      /* core mt */
-  lua_setfield(L, -2, "Field_mt");                   /* core */
+  astar_newclass(L, ASTAR_FIELD_MT, "Field", field_meta, field_methods);
   astar_addmethods(L, ASTAR_GRID_MT, grid_methods);
 }

@@ -984,13 +984,7 @@ static const luaL_Reg graph_meta[] = {
 };
 
 void astar_graph_open(lua_State *L) {
-  luaL_newmetatable(L, ASTAR_GRAPH_MT);              /* core mt */
-  luaL_setfuncs(L, graph_meta, 0);
-  luaL_newlib(L, graph_methods);                     /* core mt methods */
-  lua_pushvalue(L, -1);
-  lua_setfield(L, -3, "__index");                    /* core mt methods */
-  lua_setfield(L, -3, "Graph");                      /* core mt */
-  lua_setfield(L, -2, "Graph_mt");                   /* core */
+  astar_newclass(L, ASTAR_GRAPH_MT, "Graph", graph_meta, graph_methods);
   lua_pushcfunction(L, graph_new);
   lua_setfield(L, -2, "graph_new");
 }

@@ -765,12 +765,6 @@ static const luaL_Reg grid_funcs[] = {
 };
 
 void astar_grid_open(lua_State *L) {
-  luaL_newmetatable(L, ASTAR_GRID_MT);               /* core mt */
-  luaL_setfuncs(L, grid_meta, 0);
-  luaL_newlib(L, grid_methods);                      /* core mt methods */
-  lua_pushvalue(L, -1);
-  lua_setfield(L, -3, "__index");                    /* core mt methods */
-  lua_setfield(L, -3, "Grid");                       /* core mt */
-  lua_setfield(L, -2, "Grid_mt");                    /* core */
+  astar_newclass(L, ASTAR_GRID_MT, "Grid", grid_meta, grid_methods);
   luaL_setfuncs(L, grid_funcs, 0);
 }

@@ -767,12 +767,6 @@ static const luaL_Reg mesh_funcs[] = {
 };
 
 void astar_navmesh_open(lua_State *L) {
-  luaL_newmetatable(L, ASTAR_NAVMESH_MT);            /* core mt */
-  luaL_setfuncs(L, mesh_meta, 0);
-  luaL_newlib(L, navMesh_methods);                      /* core mt methods */
-  lua_pushvalue(L, -1);
-  lua_setfield(L, -3, "__index");
-  lua_setfield(L, -3, "NavMesh");
-  lua_setfield(L, -2, "NavMesh_mt");
+  astar_newclass(L, ASTAR_NAVMESH_MT, "NavMesh", mesh_meta, navMesh_methods);
   luaL_setfuncs(L, mesh_funcs, 0);
 }

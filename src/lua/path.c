@@ -312,11 +312,5 @@ static const luaL_Reg path_meta[] = {
 };
 
 void astar_path_open(lua_State *L) {
-  luaL_newmetatable(L, ASTAR_PATH_MT);               /* core mt */
-  luaL_setfuncs(L, path_meta, 0);
-  luaL_newlib(L, path_methods);                      /* core mt methods */
-  lua_pushvalue(L, -1);                              /* core mt methods methods */
-  lua_setfield(L, -3, "__index");                    /* core mt methods */
-  lua_setfield(L, -3, "Path");                       /* core mt */
-  lua_setfield(L, -2, "Path_mt");                    /* core */
+  astar_newclass(L, ASTAR_PATH_MT, "Path", path_meta, path_methods);
 }

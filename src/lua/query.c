@@ -315,11 +315,5 @@ static const luaL_Reg query_meta[] = {
 };
 
 void astar_query_open(lua_State *L) {
-  luaL_newmetatable(L, ASTAR_QUERY_MT);              /* core mt */
-  luaL_setfuncs(L, query_meta, 0);
-  luaL_newlib(L, query_methods);                     /* core mt methods */
-  lua_pushvalue(L, -1);
-  lua_setfield(L, -3, "__index");                    /* core mt methods */
-  lua_setfield(L, -3, "Query");                      /* core mt */
-  lua_setfield(L, -2, "Query_mt");                   /* core */
+  astar_newclass(L, ASTAR_QUERY_MT, "Query", query_meta, query_methods);
 }

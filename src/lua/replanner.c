@@ -223,10 +223,6 @@ static const luaL_Reg grid_extra[] = {
 };
 
 void astar_replanner_open(lua_State *L) {
-  luaL_newmetatable(L, ASTAR_REPLANNER_MT);          /* core mt */
-  luaL_setfuncs(L, rp_meta, 0);
-  luaL_newlib(L, replanner_methods);                        /* core mt methods */
-  lua_setfield(L, -2, "__index");                    /* core mt */
-  lua_pop(L, 1);                                     /* core */
+  astar_newclass(L, ASTAR_REPLANNER_MT, NULL, rp_meta, replanner_methods);
   astar_addmethods(L, ASTAR_GRID_MT, grid_extra);
 }
