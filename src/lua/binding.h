@@ -257,6 +257,21 @@ void astar_addmethods(lua_State *L, const char *tname, const luaL_Reg *l);
 /* Is the value at idx callable (a function, or has a __call metamethod)? */
 int astar_iscallable(lua_State *L, int idx);
 
+/* The Graph userdata; find's search record follows it. */
+typedef struct lgraph {
+  lmap m;              /* the pipeline's head (m.core == g) */
+  astar_graph *g;      /* NULL once closed */
+  astar_search *back;  /* the backward context of bidirectional finds */
+} lgraph;
+
+/* The open graph at stack index 1 (self of a method). */
+lgraph *astar_checkgraph(lua_State *L, const afn *f);
+/* What the value at idx is as a node id of 'g': 0 and *id (0-based) if a
+** live or disabled node; else 1 (not an integer), 2 (unknown) or 3 (removed). */
+int astar_graph_tonode(lua_State *L, const astar_graph *g, int idx, uint32_t *id);
+/* Points q's callback hooks at the graph trampolines reading c (NULL: none). */
+void astar_graph_hook(astar_graph_query *q, lcall *c);
+
 /* ---- distance fields (src/lua/field.c) ---- */
 typedef struct astar_fieldspec {
   int kind;              /* ASTAR_PATH_GRID or ASTAR_PATH_GRAPH */

@@ -456,6 +456,186 @@ static int grid_distance_field(lua_State *L) {
 
 
 /* ---------------------------------------------------------------------- */
+/* graph:distance_field                                                     */
+/* ---------------------------------------------------------------------- */
+
+/* The sources, the query and the outcome of a distance_field. */
+static const astar_optuse GRAPH_FIELD_OPTS[] = {
+  {ASTAR_OPT_MAX_COST, 0, NULL}, {ASTAR_OPT_COST, 0, NULL}, {ASTAR_OPT_SCALE, 0, NULL},
+  ASTAR_OPT_END
+};
+
+/* The sources, the query and the outcome of a graph's distance_field. */
+typedef struct fieldjob {
+  lgraph *lg;
+  astar_graph_query q;
+  const uint32_t *ids;
+  const double *g0;
+  size_t n;
+  int rc;
+} fieldjob;
+
+static void rungraph(lua_State *L, lcall *c, void *ud) {
+  fieldjob *j = (fieldjob *)ud;
+  astar_graph_query *q = &j->q;
+  astar_search *s = j->lg->m.s;
+  (void)L;
+  astar_graph_hook(q, c);
+  j->rc = astar_graph_prepare(j->lg->g, q, ASTAR_NONE, ASTAR_NONE);
+  if (j->rc == 0)
+    j->rc = astar_search_begin_multi(s, &q->back, j->ids, j->g0, j->n, ASTAR_NONE, &q->params);
+  if (j->rc == 0) j->rc = astar_search_step(s, UINT64_MAX);
+}
+
+/* The usable sources of distance_field, in scratch arrays (userdata). */
+typedef struct sources {
+  uint32_t *ids;
+  double *g0;
+  size_t n;
+} sources;
+
+/* Keeps source 'id' with value 'v' if it can start a path: enabled, and
+** not above max_cost (a node listed twice keeps its smallest value: the
+** engine's rule for repeated starts). */
+static void addsource(const lgraph *lg, const astar_opts *o, sources *src, uint32_t id,
+                      double v) {
+  if (astar_graph_node_state(lg->g, id) != ASTAR_GN_LIVE ||
+      !(v <= astar_opt(o, ASTAR_OPT_MAX_COST, HUGE_VAL)) || !(v > -HUGE_VAL))
+    return;
+  src->ids[src->n] = id;
+  src->g0[src->n++] = v;
+}
+
+static void graphsources(lua_State *L, lgraph *lg, const astar_opts *o, sources *src) {
+  int kind;
+  uint32_t nn, i;
+  const double *dist;
+  size_t cap;
+  if (astar_tofield(L, 2, &kind, &nn, &dist)) {      /* every reached node of a field */
+    if (kind != ASTAR_PATH_GRAPH)
+      astar_argerror(L, &F_DF, 2, "a graph's Field expected, got a grid's");
+    if (nn > astar_graph_size(lg->g))
+      astar_argerror(L, &F_DF, 2, "Field of a graph of %d nodes, this one has %d",
+                     (int)nn, (int)astar_graph_size(lg->g));
+    if (!o->given[ASTAR_OPT_SCALE])
+      astar_argerror(L, &F_DF, 3, "option 'scale' is required when the sources are "
+                     "a Field");
+    cap = nn > 0 ? nn : 1;
+    src->ids = (uint32_t *)lua_newuserdatauv(L, cap * sizeof(uint32_t), 0);
+    src->g0 = (double *)lua_newuserdatauv(L, cap * sizeof(double), 0);
+    src->n = 0;
+    for (i = 0; i < nn; i++)
+      if (dist[i] < HUGE_VAL) addsource(lg, o, src, i, o->v[ASTAR_OPT_SCALE] * dist[i]);
+    return;
+  }
+  if (lua_type(L, 2) != LUA_TTABLE)
+    astar_argerror(L, &F_DF, 2, "table or astar.Field expected, got %s",
+                   luaL_typename(L, 2));
+  if (o->given[ASTAR_OPT_SCALE])
+    astar_argerror(L, &F_DF, 3, "option 'scale' is only for a Field as sources");
+  cap = lua_rawlen(L, 2);
+  if (cap == 0) astar_argerror(L, &F_DF, 2, "empty list of sources");
+  src->ids = (uint32_t *)lua_newuserdatauv(L, cap * sizeof(uint32_t), 0);
+  src->g0 = (double *)lua_newuserdatauv(L, cap * sizeof(double), 0);
+  src->n = 0;
+  for (i = 1; i <= cap; i++) {
+    uint32_t id = 0;
+    double v = 0;
+    int st;
+    char buf[32];
+    lua_rawgeti(L, 2, (int)i);                       /* ... source */
+    if (lua_type(L, -1) == LUA_TTABLE) {             /* {id [, value]} */
+      lua_rawgeti(L, -1, 2);                         /* ... source value */
+      if (!lua_isnil(L, -1)) {
+        if (lua_type(L, -1) != LUA_TNUMBER)
+          astar_argerror(L, &F_DF, 2, "source %d: value must be a finite number, got %s",
+                         (int)i, luaL_typename(L, -1));
+        v = (double)lua_tonumber(L, -1);
+        if (!(v > -HUGE_VAL && v < HUGE_VAL))
+          astar_argerror(L, &F_DF, 2, "source %d: value must be a finite number, got %s",
+                         (int)i, astar_fmtnum(buf, v));
+      }
+      lua_pop(L, 1);
+      lua_rawgeti(L, -1, 1);                         /* ... source id */
+      lua_remove(L, -2);                             /* ... id */
+    }
+    st = astar_graph_tonode(L, lg->g, -1, &id);
+    if (st == 1)
+      astar_argerror(L, &F_DF, 2, "source %d is not a node id or {id [, value]}", (int)i);
+    if (st == 2)
+      astar_argerror(L, &F_DF, 2, "source %d: unknown node %s", (int)i,
+                     astar_fmtnum(buf, (double)lua_tonumber(L, -1)));
+    if (st == 3)
+      astar_argerror(L, &F_DF, 2, "source %d: node %d was removed", (int)i, (int)id + 1);
+    lua_pop(L, 1);
+    addsource(lg, o, src, id, v);
+  }
+}
+
+/***
+A distance field (Dijkstra map) over the graph: for every node, the cost of
+the cheapest path from it to the nearest source (along edge directions),
+plus that source's value, and the next node of that path. Results agree
+with `Graph:find`.
+
+`sources` is a list of node ids and `{id, value}` pairs (value: a finite
+number, default 0, negative allowed; a node listed twice keeps its smallest
+value; disabled sources and sources above `max_cost` are ignored; the list
+may not be empty), or a Field of this graph: then every node it reached is
+a source of value `opts.scale * distance` (`scale` required; negative: a
+flee map).
+@function Graph:distance_field
+@tparam table|Field sources
+@tparam[opt] table opts `max_cost` (nodes whose distance would exceed it
+stay unreached), `cost` (`function(from, to, base)` as `find`'s, called for
+the edge in its direction of travel, toward the source), `scale` (with a
+Field as sources). Unknown names are errors.
+@treturn Field
+*/
+static int graph_distance_field(lua_State *L) {
+  lgraph *lg = astar_checkgraph(L, &F_DF);
+  astar_opts o;
+  fieldjob j;
+  sources src;
+  astar_fieldspec spec;
+  double *xy;
+  uint32_t i, n;
+  lua_settop(L, 3);
+  if (lua_type(L, 2) != LUA_TTABLE && luaL_testudata(L, 2, ASTAR_FIELD_MT) == NULL)
+    astar_argerror(L, &F_DF, 2, "table or astar.Field expected, got %s",
+                   luaL_typename(L, 2));
+  astar_readopts(L, &F_DF, 3, GRAPH_FIELD_OPTS, &o);
+  memset(&j, 0, sizeof j);
+  astar_graph_query_init(&j.q);
+  astar_opt_params(&o, &j.q.params);
+  j.q.params.algorithm = ASTAR_ALG_DIJKSTRA;
+  graphsources(L, lg, &o, &src);
+  if (lg->m.busy) astar_error(L, "cannot search: a search on this graph is already running");
+  astar_map_search(L, &lg->m);
+  n = astar_graph_size(lg->g);
+  xy = (double *)lua_newuserdatauv(L, 2 * (size_t)(n > 0 ? n : 1) * sizeof(double), 0);
+  for (i = 0; i < n; i++) {
+    double p[3];
+    if (astar_graph_position(lg->g, i, p)) { xy[2 * i] = p[0]; xy[2 * i + 1] = p[1]; }
+    else xy[2 * i] = xy[2 * i + 1] = NAN;
+  }
+  memset(&spec, 0, sizeof spec);
+  spec.kind = ASTAR_PATH_GRAPH;
+  spec.nnodes = n;
+  spec.xy = xy;
+  if (src.n == 0) {                                  /* nothing can start a path */
+    astar_pushfield(L, &spec, NULL);
+    return 1;
+  }
+  j.lg = lg;
+  j.ids = src.ids; j.g0 = src.g0; j.n = src.n;
+  astar_map_run(L, &lg->m, o.fn[ASTAR_OPT_COST], 0, rungraph, &j);
+  if (j.rc < 0) astar_raise(L, j.rc);
+  astar_pushfield(L, &spec, lg->m.s);
+  return 1;
+}
+
+/* ---------------------------------------------------------------------- */
 /* Components                                                               */
 /* ---------------------------------------------------------------------- */
 
@@ -563,7 +743,13 @@ static const luaL_Reg grid_methods[] = {
   {NULL, NULL}
 };
 
+static const luaL_Reg graph_methods[] = {
+  {"distance_field", graph_distance_field},
+  {NULL, NULL}
+};
+
 void astar_field_open(lua_State *L) {
   astar_newclass(L, ASTAR_FIELD_MT, "Field", field_meta, field_methods);
   astar_addmethods(L, ASTAR_GRID_MT, grid_methods);
+  astar_addmethods(L, ASTAR_GRAPH_MT, graph_methods);
 }

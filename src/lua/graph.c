@@ -13,13 +13,6 @@ order they were added, each with an optional position; edges have costs > 0.
 #include <string.h>
 #include "binding.h"
 
-/* The Graph userdata; find's search record follows it. */
-typedef struct lgraph {
-  lmap m;              /* the pipeline's head (m.core == g) */
-  astar_graph *g;      /* NULL once closed */
-  astar_search *back;  /* the backward context of bidirectional finds */
-} lgraph;
-
 static const astar_kind GRAPH;
 
 static const afn F_NEW = {"graph", 0};
@@ -39,11 +32,10 @@ static const afn F_ENABLED = {"enabled", 1};
 static const afn F_COMPS = {"components", 1};
 static const afn F_COMP = {"component", 1};
 static const afn F_SAME = {"same_component", 1};
-static const afn F_FIELD = {"distance_field", 1};
 static const afn F_STATS = {"stats", 1};
 static const afn F_DIRECTED = {"directed", 1};
 
-static lgraph *checkgraph(lua_State *L, const afn *f) {
+lgraph *astar_checkgraph(lua_State *L, const afn *f) {
   return (lgraph *)astar_checkmap(L, &GRAPH, f);
 }
 
@@ -53,7 +45,7 @@ static void checkidle(lua_State *L, const lgraph *lg) {
 
 /* What the value at idx is as a node id of 'g': 0 and *id (0-based) if a
 ** live or disabled node; else 1 (not an integer), 2 (unknown) or 3 (removed). */
-static int tonode(lua_State *L, const astar_graph *g, int idx, uint32_t *id) {
+int astar_graph_tonode(lua_State *L, const astar_graph *g, int idx, uint32_t *id) {
   double x;
   if (lua_type(L, idx) != LUA_TNUMBER) return 1;
   x = (double)lua_tonumber(L, idx);
@@ -67,7 +59,7 @@ static int tonode(lua_State *L, const astar_graph *g, int idx, uint32_t *id) {
 static uint32_t checknode(lua_State *L, const afn *f, int idx, const lgraph *lg) {
   uint32_t id = 0;
   char buf[32];
-  switch (tonode(L, lg->g, idx, &id)) {
+  switch (astar_graph_tonode(L, lg->g, idx, &id)) {
     case 0: break;
     case 1:
       if (lua_type(L, idx) != LUA_TNUMBER)
@@ -119,7 +111,7 @@ Adds a node, with a 2D or 3D position or none.
 @treturn int the new node's id (1, 2, 3... in order)
 */
 static int graph_add_node(lua_State *L) {
-  lgraph *lg = checkgraph(L, &F_ADDNODE);
+  lgraph *lg = astar_checkgraph(L, &F_ADDNODE);
   double pos[3];
   int dim = 0, i, rc;
   uint32_t id;
@@ -163,7 +155,7 @@ cost of the existing one.
 positions (an error if either has none, or they coincide)
 */
 static int graph_add_edge(lua_State *L) {
-  lgraph *lg = checkgraph(L, &F_ADDEDGE);
+  lgraph *lg = astar_checkgraph(L, &F_ADDEDGE);
   uint32_t a = checknode(L, &F_ADDEDGE, 2, lg), b = checknode(L, &F_ADDEDGE, 3, lg);
   double cost;
   int rc;
@@ -195,7 +187,7 @@ Removes the edge a -> b (undirected: a - b).
 @treturn boolean whether there was such an edge
 */
 static int graph_remove_edge(lua_State *L) {
-  lgraph *lg = checkgraph(L, &F_REMEDGE);
+  lgraph *lg = astar_checkgraph(L, &F_REMEDGE);
   uint32_t a = checknode(L, &F_REMEDGE, 2, lg), b = checknode(L, &F_REMEDGE, 3, lg);
   checkidle(L, lg);
   lua_pushboolean(L, astar_graph_remove_edge(lg->g, a, b));
@@ -210,7 +202,7 @@ Sets the cost of the existing edge a -> b; an error if there is none.
 @number cost > 0
 */
 static int graph_set_edge_cost(lua_State *L) {
-  lgraph *lg = checkgraph(L, &F_SETCOST);
+  lgraph *lg = astar_checkgraph(L, &F_SETCOST);
   uint32_t a = checknode(L, &F_SETCOST, 2, lg), b = checknode(L, &F_SETCOST, 3, lg);
   double c = checkedgecost(L, &F_SETCOST, 4);
   checkidle(L, lg);
@@ -228,7 +220,7 @@ The cost of the edge a -> b.
 @treturn number|nil the cost, or nil if there is no such edge
 */
 static int graph_edge_cost(lua_State *L) {
-  lgraph *lg = checkgraph(L, &F_EDGECOST);
+  lgraph *lg = astar_checkgraph(L, &F_EDGECOST);
   uint32_t a = checknode(L, &F_EDGECOST, 2, lg), b = checknode(L, &F_EDGECOST, 3, lg);
   double c = astar_graph_edge_cost(lg->g, a, b);
   if (c < 0) lua_pushnil(L);
@@ -242,7 +234,7 @@ Disables a node: searches never enter nor leave it; its edges stay.
 @int a
 */
 static int graph_disable_node(lua_State *L) {
-  lgraph *lg = checkgraph(L, &F_DISABLE);
+  lgraph *lg = astar_checkgraph(L, &F_DISABLE);
   uint32_t a = checknode(L, &F_DISABLE, 2, lg);
   checkidle(L, lg);
   astar_graph_set_enabled(lg->g, a, 0);
@@ -255,7 +247,7 @@ Enables a disabled node again.
 @int a
 */
 static int graph_enable_node(lua_State *L) {
-  lgraph *lg = checkgraph(L, &F_ENABLE);
+  lgraph *lg = astar_checkgraph(L, &F_ENABLE);
   uint32_t a = checknode(L, &F_ENABLE, 2, lg);
   checkidle(L, lg);
   astar_graph_set_enabled(lg->g, a, 1);
@@ -269,7 +261,7 @@ Whether a node is enabled.
 @treturn boolean
 */
 static int graph_enabled(lua_State *L) {
-  lgraph *lg = checkgraph(L, &F_ENABLED);
+  lgraph *lg = astar_checkgraph(L, &F_ENABLED);
   uint32_t a = checknode(L, &F_ENABLED, 2, lg);
   lua_pushboolean(L, astar_graph_node_state(lg->g, a) == ASTAR_GN_LIVE);
   return 1;
@@ -282,7 +274,7 @@ reused, and using it raises `node 3 was removed`.
 @int a
 */
 static int graph_remove_node(lua_State *L) {
-  lgraph *lg = checkgraph(L, &F_REMNODE);
+  lgraph *lg = astar_checkgraph(L, &F_REMNODE);
   uint32_t a = checknode(L, &F_REMNODE, 2, lg);
   checkidle(L, lg);
   astar_graph_remove_node(lg->g, a);
@@ -316,7 +308,7 @@ edited during the loop.
 @treturn function
 */
 static int graph_neighbors(lua_State *L) {
-  lgraph *lg = checkgraph(L, &F_NEIGHBORS);
+  lgraph *lg = astar_checkgraph(L, &F_NEIGHBORS);
   uint32_t a = checknode(L, &F_NEIGHBORS, 2, lg);
   lua_pushvalue(L, 1);
   lua_pushnumber(L, (lua_Number)a);
@@ -332,7 +324,7 @@ The number of nodes (removed ones excluded, disabled ones included).
 @treturn int
 */
 static int graph_node_count(lua_State *L) {
-  lgraph *lg = checkgraph(L, &F_NODECOUNT);
+  lgraph *lg = astar_checkgraph(L, &F_NODECOUNT);
   lua_pushinteger(L, (lua_Integer)astar_graph_node_count(lg->g));
   return 1;
 }
@@ -343,7 +335,7 @@ The number of edges (an undirected edge counts once).
 @treturn int
 */
 static int graph_edge_count(lua_State *L) {
-  lgraph *lg = checkgraph(L, &F_EDGECOUNT);
+  lgraph *lg = astar_checkgraph(L, &F_EDGECOUNT);
   lua_pushinteger(L, (lua_Integer)astar_graph_edge_count(lg->g));
   return 1;
 }
@@ -354,7 +346,7 @@ Whether the graph is directed.
 @treturn boolean
 */
 static int graph_directed(lua_State *L) {
-  lgraph *lg = checkgraph(L, &F_DIRECTED);
+  lgraph *lg = astar_checkgraph(L, &F_DIRECTED);
   lua_pushboolean(L, astar_graph_directed(lg->g));
   return 1;
 }
@@ -368,7 +360,7 @@ A node's position.
 @treturn number z (0 for nodes given in 2D)
 */
 static int graph_position(lua_State *L) {
-  lgraph *lg = checkgraph(L, &F_POSITION);
+  lgraph *lg = astar_checkgraph(L, &F_POSITION);
   uint32_t a = checknode(L, &F_POSITION, 2, lg);
   double xyz[3];
   if (!astar_graph_position(lg->g, a, xyz)) {
@@ -387,7 +379,7 @@ Memory and edit counters: `{allocations = n, edits = m}` (as `Grid:stats`).
 @treturn table
 */
 static int graph_stats(lua_State *L) {
-  lgraph *lg = checkgraph(L, &F_STATS);
+  lgraph *lg = astar_checkgraph(L, &F_STATS);
   size_t n = astar_graph_allocs(lg->g);
   int i;
   for (i = 0; i < 2; i++) {
@@ -443,7 +435,7 @@ component at once with `no_path`.
 @treturn int
 */
 static int graph_components(lua_State *L) {
-  lgraph *lg = checkgraph(L, &F_COMPS);
+  lgraph *lg = astar_checkgraph(L, &F_COMPS);
   lua_pushinteger(L, (lua_Integer)comps(L, lg));
   return 1;
 }
@@ -456,7 +448,7 @@ A node's component label.
 nil if the node is disabled
 */
 static int graph_component(lua_State *L) {
-  lgraph *lg = checkgraph(L, &F_COMP);
+  lgraph *lg = astar_checkgraph(L, &F_COMP);
   uint32_t a = checknode(L, &F_COMP, 2, lg), c;
   comps(L, lg);
   c = astar_graph_component(lg->g, a);
@@ -474,7 +466,7 @@ O(1) once the labels are current.
 @treturn boolean
 */
 static int graph_same_component(lua_State *L) {
-  lgraph *lg = checkgraph(L, &F_SAME);
+  lgraph *lg = astar_checkgraph(L, &F_SAME);
   uint32_t a = checknode(L, &F_SAME, 2, lg), b = checknode(L, &F_SAME, 3, lg), c;
   comps(L, lg);
   c = astar_graph_component(lg->g, a);
@@ -500,10 +492,6 @@ static const char *const HEURISTICS[] = {"euclidean", "zero", NULL};
 static const astar_optuse FIND_OPTS[] = {GRAPH_OPTS, ASTAR_OPT_END};
 static const astar_optuse QUERY_OPTS[] = {GRAPH_OPTS, {ASTAR_OPT_ON_CHANGE, 0, NULL},
                                           ASTAR_OPT_END};
-static const astar_optuse FIELD_OPTS[] = {
-  {ASTAR_OPT_MAX_COST, 0, NULL}, {ASTAR_OPT_COST, 0, NULL}, {ASTAR_OPT_SCALE, 0, NULL},
-  ASTAR_OPT_END
-};
 
 /* A graph search record: the core query, the ends (0-based) and the
 ** algorithm's name. */
@@ -524,7 +512,7 @@ static int readgoals(lua_State *L, const afn *f, int optidx, int gidx, lgraph *l
   for (i = 1; i <= n; i++) {
     char buf[32];
     lua_rawgeti(L, gidx, i);                         /* ... goal */
-    switch (tonode(L, lg->g, -1, &ids[i - 1])) {
+    switch (astar_graph_tonode(L, lg->g, -1, &ids[i - 1])) {
       case 0: break;
       case 1:
         astar_argerror(L, f, optidx, "option 'goals': goal %d is not a node id", i);
@@ -609,13 +597,13 @@ static double heur_cb(void *ud, uint32_t v, uint32_t goal) {
   return astar_cbheur(L, "node %d", (int)v + 1);
 }
 
-static void hookq(astar_graph_query *q, lcall *c) {
+void astar_graph_hook(astar_graph_query *q, lcall *c) {
   q->cost_fn = c != NULL && c->cost ? cost_cb : NULL;
   q->h_fn = c != NULL && c->heur ? heur_cb : NULL;
   q->cost_ud = q->h_ud = c;
 }
 
-static void gr_hook(void *rec, lcall *c) { hookq(&((grrec *)rec)->q, c); }
+static void gr_hook(void *rec, lcall *c) { astar_graph_hook(&((grrec *)rec)->q, c); }
 
 static int gr_begin(lmap *m, void *rec, astar_search *s) {
   grrec *r = (grrec *)rec;
@@ -732,180 +720,6 @@ searched until `q:step(n)`; see `Query`.
 */
 static int graph_query(lua_State *L) { return astar_map_query(L, &GRAPH); }
 
-/* ---------------------------------------------------------------------- */
-/* Distance fields                                                          */
-/* ---------------------------------------------------------------------- */
-
-/* The sources, the query and the outcome of a distance_field. */
-typedef struct fieldjob {
-  lgraph *lg;
-  astar_graph_query q;
-  const uint32_t *ids;
-  const double *g0;
-  size_t n;
-  int rc;
-} fieldjob;
-
-static void runfield(lua_State *L, lcall *c, void *ud) {
-  fieldjob *j = (fieldjob *)ud;
-  astar_graph_query *q = &j->q;
-  astar_search *s = j->lg->m.s;
-  (void)L;
-  hookq(q, c);
-  j->rc = astar_graph_prepare(j->lg->g, q, ASTAR_NONE, ASTAR_NONE);
-  if (j->rc == 0)
-    j->rc = astar_search_begin_multi(s, &q->back, j->ids, j->g0, j->n, ASTAR_NONE, &q->params);
-  if (j->rc == 0) j->rc = astar_search_step(s, UINT64_MAX);
-}
-
-/* The usable sources of distance_field, in scratch arrays (userdata). */
-typedef struct sources {
-  uint32_t *ids;
-  double *g0;
-  size_t n;
-} sources;
-
-/* Keeps source 'id' with value 'v' if it can start a path: enabled, and
-** not above max_cost (a node listed twice keeps its smallest value: the
-** engine's rule for repeated starts). */
-static void addsource(const lgraph *lg, const astar_opts *o, sources *src, uint32_t id,
-                      double v) {
-  if (astar_graph_node_state(lg->g, id) != ASTAR_GN_LIVE ||
-      !(v <= astar_opt(o, ASTAR_OPT_MAX_COST, HUGE_VAL)) || !(v > -HUGE_VAL))
-    return;
-  src->ids[src->n] = id;
-  src->g0[src->n++] = v;
-}
-
-static void readsources(lua_State *L, lgraph *lg, const astar_opts *o, sources *src) {
-  int kind;
-  uint32_t nn, i;
-  const double *dist;
-  size_t cap;
-  if (astar_tofield(L, 2, &kind, &nn, &dist)) {      /* every reached node of a field */
-    if (kind != ASTAR_PATH_GRAPH)
-      astar_argerror(L, &F_FIELD, 2, "a graph's Field expected, got a grid's");
-    if (nn > astar_graph_size(lg->g))
-      astar_argerror(L, &F_FIELD, 2, "Field of a graph of %d nodes, this one has %d",
-                     (int)nn, (int)astar_graph_size(lg->g));
-    if (!o->given[ASTAR_OPT_SCALE])
-      astar_argerror(L, &F_FIELD, 3, "option 'scale' is required when the sources are "
-                     "a Field");
-    cap = nn > 0 ? nn : 1;
-    src->ids = (uint32_t *)lua_newuserdatauv(L, cap * sizeof(uint32_t), 0);
-    src->g0 = (double *)lua_newuserdatauv(L, cap * sizeof(double), 0);
-    src->n = 0;
-    for (i = 0; i < nn; i++)
-      if (dist[i] < HUGE_VAL) addsource(lg, o, src, i, o->v[ASTAR_OPT_SCALE] * dist[i]);
-    return;
-  }
-  if (lua_type(L, 2) != LUA_TTABLE)
-    astar_argerror(L, &F_FIELD, 2, "table or astar.Field expected, got %s",
-                   luaL_typename(L, 2));
-  if (o->given[ASTAR_OPT_SCALE])
-    astar_argerror(L, &F_FIELD, 3, "option 'scale' is only for a Field as sources");
-  cap = lua_rawlen(L, 2);
-  if (cap == 0) astar_argerror(L, &F_FIELD, 2, "empty list of sources");
-  src->ids = (uint32_t *)lua_newuserdatauv(L, cap * sizeof(uint32_t), 0);
-  src->g0 = (double *)lua_newuserdatauv(L, cap * sizeof(double), 0);
-  src->n = 0;
-  for (i = 1; i <= cap; i++) {
-    uint32_t id = 0;
-    double v = 0;
-    int st;
-    char buf[32];
-    lua_rawgeti(L, 2, (int)i);                       /* ... source */
-    if (lua_type(L, -1) == LUA_TTABLE) {             /* {id [, value]} */
-      lua_rawgeti(L, -1, 2);                         /* ... source value */
-      if (!lua_isnil(L, -1)) {
-        if (lua_type(L, -1) != LUA_TNUMBER)
-          astar_argerror(L, &F_FIELD, 2, "source %d: value must be a finite number, got %s",
-                         (int)i, luaL_typename(L, -1));
-        v = (double)lua_tonumber(L, -1);
-        if (!(v > -HUGE_VAL && v < HUGE_VAL))
-          astar_argerror(L, &F_FIELD, 2, "source %d: value must be a finite number, got %s",
-                         (int)i, astar_fmtnum(buf, v));
-      }
-      lua_pop(L, 1);
-      lua_rawgeti(L, -1, 1);                         /* ... source id */
-      lua_remove(L, -2);                             /* ... id */
-    }
-    st = tonode(L, lg->g, -1, &id);
-    if (st == 1)
-      astar_argerror(L, &F_FIELD, 2, "source %d is not a node id or {id [, value]}", (int)i);
-    if (st == 2)
-      astar_argerror(L, &F_FIELD, 2, "source %d: unknown node %s", (int)i,
-                     astar_fmtnum(buf, (double)lua_tonumber(L, -1)));
-    if (st == 3)
-      astar_argerror(L, &F_FIELD, 2, "source %d: node %d was removed", (int)i, (int)id + 1);
-    lua_pop(L, 1);
-    addsource(lg, o, src, id, v);
-  }
-}
-
-/***
-A distance field (Dijkstra map) over the graph: for every node, the cost of
-the cheapest path from it to the nearest source (along edge directions),
-plus that source's value, and the next node of that path. Results agree
-with `Graph:find`.
-
-`sources` is a list of node ids and `{id, value}` pairs (value: a finite
-number, default 0, negative allowed; a node listed twice keeps its smallest
-value; disabled sources and sources above `max_cost` are ignored; the list
-may not be empty), or a Field of this graph: then every node it reached is
-a source of value `opts.scale * distance` (`scale` required; negative: a
-flee map).
-@function Graph:distance_field
-@tparam table|Field sources
-@tparam[opt] table opts `max_cost` (nodes whose distance would exceed it
-stay unreached), `cost` (`function(from, to, base)` as `find`'s, called for
-the edge in its direction of travel, toward the source), `scale` (with a
-Field as sources). Unknown names are errors.
-@treturn Field
-*/
-static int graph_distance_field(lua_State *L) {
-  lgraph *lg = checkgraph(L, &F_FIELD);
-  astar_opts o;
-  fieldjob j;
-  sources src;
-  astar_fieldspec spec;
-  double *xy;
-  uint32_t i, n;
-  lua_settop(L, 3);
-  if (lua_type(L, 2) != LUA_TTABLE && luaL_testudata(L, 2, ASTAR_FIELD_MT) == NULL)
-    astar_argerror(L, &F_FIELD, 2, "table or astar.Field expected, got %s",
-                   luaL_typename(L, 2));
-  astar_readopts(L, &F_FIELD, 3, FIELD_OPTS, &o);
-  memset(&j, 0, sizeof j);
-  astar_graph_query_init(&j.q);
-  astar_opt_params(&o, &j.q.params);
-  j.q.params.algorithm = ASTAR_ALG_DIJKSTRA;
-  readsources(L, lg, &o, &src);
-  if (lg->m.busy) astar_error(L, "cannot search: a search on this graph is already running");
-  astar_map_search(L, &lg->m);
-  n = astar_graph_size(lg->g);
-  xy = (double *)lua_newuserdatauv(L, 2 * (size_t)(n > 0 ? n : 1) * sizeof(double), 0);
-  for (i = 0; i < n; i++) {
-    double p[3];
-    if (astar_graph_position(lg->g, i, p)) { xy[2 * i] = p[0]; xy[2 * i + 1] = p[1]; }
-    else xy[2 * i] = xy[2 * i + 1] = NAN;
-  }
-  memset(&spec, 0, sizeof spec);
-  spec.kind = ASTAR_PATH_GRAPH;
-  spec.nnodes = n;
-  spec.xy = xy;
-  if (src.n == 0) {                                  /* nothing can start a path */
-    astar_pushfield(L, &spec, NULL);
-    return 1;
-  }
-  j.lg = lg;
-  j.ids = src.ids; j.g0 = src.g0; j.n = src.n;
-  astar_map_run(L, &lg->m, o.fn[ASTAR_OPT_COST], 0, runfield, &j);
-  if (j.rc < 0) astar_raise(L, j.rc);
-  astar_pushfield(L, &spec, lg->m.s);
-  return 1;
-}
-
 /***
 Whether a stored path is still good on this graph, in time proportional to
 its length: every node still there and enabled, every edge still there with
@@ -919,7 +733,7 @@ the cost it had when the path was found.
 */
 static int graph_check(lua_State *L) {
   static const afn F_CHECK = {"check", 1};
-  lgraph *lg = checkgraph(L, &F_CHECK);
+  lgraph *lg = astar_checkgraph(L, &F_CHECK);
   size_t n, i;
   const double *v = astar_path_graph(L, 2, &n);
   if (v == NULL)
@@ -970,7 +784,6 @@ static const luaL_Reg graph_methods[] = {
   {"components", graph_components},
   {"component", graph_component},
   {"same_component", graph_same_component},
-  {"distance_field", graph_distance_field},
   {"stats", graph_stats},
   {"close", graph_close},
   {NULL, NULL}
