@@ -229,7 +229,7 @@ describe("astar.query stepped to its end", function()
     assert.are.same(spath:table(), path:table())
     q = astar.query { start = 1, goal = 20, neighbors = line, max_expansions = 4 }
     assert.are.same({ "none", 4 }, { q:step(100) })
-    assert.are.same({ nil, "search limit reached before a goal was found", "limit" }, { q:result() })
+    assert.are.same({ nil, "search limit reached before the goal was found", "limit" }, { q:result() })
     q = astar.query { start = 1, goals = { 30, 40 }, neighbors = line }
     assert.are.equal("none", (q:step(100)))
     assert.are.same({ nil, "no path to any goal", "no_path" }, { q:result() })

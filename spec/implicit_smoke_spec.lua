@@ -241,9 +241,9 @@ describe("astar.search (smoke)", function()
     local q, msg, code = astar.search { start = 1001, goal = 10010, neighbors = grid4, max_expansions = 3 }
     assert.is_nil(q)
     assert.are.equal("limit", code)
-    assert.are.equal("search limit reached before a goal was found", msg)
+    assert.are.equal("search limit reached before the goal was found", msg)
     q, msg, code = astar.search { start = 1001, goal = 10010, neighbors = grid4, max_cost = 17 }
-    assert.are.same({ nil, "search limit reached before a goal was found", "limit" }, { q, msg, code })
+    assert.are.same({ nil, "search limit reached before the goal was found", "limit" }, { q, msg, code })
     q, msg, code = astar.search { start = 1001, goal = 10010, neighbors = grid4, heuristic = manhattan,
       max_expansions = 5, partial = true }
     assert.are.equal("partial", code)
@@ -251,7 +251,7 @@ describe("astar.search (smoke)", function()
     assert.are.equal(1001, q:get(1))
     assert.are.equal(14, manhattan(q:get(-1), 10010))   -- 5 expansions straight in
     q, msg, code = astar.search { start = 1001, goal = 77, neighbors = grid4 }
-    assert.are.same({ nil, "no path to the goal", "no_path" }, { q, msg, code })
+    assert.are.same({ nil, "no path from the start to the goal", "no_path" }, { q, msg, code })
     q, msg, code = astar.search { start = 1001, goals = { 77, 78 }, neighbors = grid4 }
     assert.are.same({ nil, "no path to any goal", "no_path" }, { q, msg, code })
 

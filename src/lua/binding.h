@@ -162,6 +162,23 @@ typedef struct lmap {
   void *rec;             /* find's search record (kind->recsize bytes) */
 } lmap;
 
+/* How a search's outcome becomes results (astar_report): 'rec' is the
+** search record the functions get. */
+typedef struct astar_reporter {
+  /* Pushes the Path of a search that ended with status rc: FOUND, or
+  ** NO_PATH / LIMIT when a partial path was asked for. Returns the number
+  ** of results: 0 (pushes nothing) when no partial path was asked for. */
+  int (*push)(lua_State *L, void *rec, astar_search *s, int rc);
+  /* Pushes the message of ASTAR_BLOCKED (which end, and why). */
+  void (*blocked)(lua_State *L, void *rec);
+  /* Pushes end 'which' (0 start, 1 goal) as messages name it, "(3, 4)" or
+  ** "node 3"; for a goal list pushes nothing and returns 0 ("any goal"). */
+  int (*endname)(lua_State *L, void *rec, int which);
+} astar_reporter;
+/* Pushes the results for the final status rc: a Path; nil, message, code;
+** or a partial Path, message, "partial". Raises for an error status. */
+int astar_report(lua_State *L, const astar_reporter *r, void *rec, astar_search *s, int rc);
+
 /*
 ** A map kind. 'rec' is the kind's search record: the core query (options,
 ** domain), the ends, and whatever the report needs. find uses the map's
@@ -185,15 +202,7 @@ struct astar_kind {
   int (*begin)(lmap *m, void *rec, astar_search *s);
   /* At most 'budget' expansions (NULL: astar_search_step). */
   int (*step)(lmap *m, void *rec, astar_search *s, uint64_t budget);
-  /* Pushes the Path of a search that ended with status rc: FOUND, or
-  ** NO_PATH / LIMIT when a partial path was asked for. Returns the number
-  ** of results: 0 (pushes nothing) when no partial path was asked for. */
-  int (*push)(lua_State *L, lmap *m, void *rec, astar_search *s, int rc);
-  /* Pushes the message of ASTAR_BLOCKED (which end, and why). */
-  void (*blocked)(lua_State *L, lmap *m, void *rec);
-  /* Pushes end 'which' (0 start, 1 goal) as messages name it, "(3, 4)" or
-  ** "node 3"; for the goal of a goal list pushes nothing and returns 0. */
-  int (*endname)(lua_State *L, void *rec, int which);
+  astar_reporter report;            /* the results of a finished search */
   uint64_t (*version)(const lmap *m);
   void (*recfree)(void *rec);      /* frees what a rec owns (NULL: nothing) */
   void (*release)(lmap *m);        /* frees the core map and the kind's own data */
@@ -210,8 +219,6 @@ astar_search *astar_map_search(lua_State *L, lmap *m);
 /* find and query of a kind: the whole Lua function. */
 int astar_map_find(lua_State *L, const astar_kind *k);
 int astar_map_query(lua_State *L, const astar_kind *k);
-/* Results for the final status rc of a search on rec (find's, query's). */
-int astar_map_report(lua_State *L, lmap *m, void *rec, astar_search *s, int rc);
 /* __gc of every kind (releases unless a search runs on the map). */
 int astar_map_gc(lua_State *L);
 /* close and __close of kind k: idempotent; raises while a search runs. */

@@ -182,33 +182,20 @@ int astar_map_find(lua_State *L, const astar_kind *k) {
   j.rc = 0;
   astar_map_run(L, m, cbcost(&o), cbheur(&o), runfind, &j);
   if (j.rc < 0 && j.rc != ASTAR_ECALLBACK) astar_raise(L, j.rc);
-  return astar_map_report(L, m, m->rec, m->s, j.rc);
+  return astar_report(L, &k->report, m->rec, m->s, j.rc);
 }
 
 /* ---------------------------------------------------------------------- */
 /* Results                                                                  */
 /* ---------------------------------------------------------------------- */
 
-/* Pushes "<what> (<goal>)" or "<what> <any>" for a goal or a goal list. */
-static void goalmsg(lua_State *L, const astar_kind *k, void *rec, const char *single,
-                    const char *many) {
-  if (k->endname(L, rec, 1)) {
-    lua_pushfstring(L, single, lua_tostring(L, -1));
-    lua_remove(L, -2);
-  } else {
-    lua_pushstring(L, many);
-  }
-}
-
-int astar_map_report(lua_State *L, lmap *m, void *rec, astar_search *s, int rc) {
-  const astar_kind *k = m->kind;
-  const char *why;
+int astar_report(lua_State *L, const astar_reporter *r, void *rec, astar_search *s, int rc) {
   switch (rc) {
     case ASTAR_FOUND:
-      return k->push(L, m, rec, s, rc);
+      return r->push(L, rec, s, rc);
     case ASTAR_BLOCKED:
       lua_pushnil(L);
-      k->blocked(L, m, rec);
+      r->blocked(L, rec);
       lua_pushliteral(L, "blocked");
       return 3;
     case ASTAR_NO_PATH:
@@ -217,30 +204,32 @@ int astar_map_report(lua_State *L, lmap *m, void *rec, astar_search *s, int rc) 
     default:
       return astar_raise(L, rc);
   }
-  if (k->push(L, m, rec, s, rc) > 0) {     /* a partial path (partial = true) */
+  if (r->push(L, rec, s, rc) > 0) {              /* a partial path (partial = true) */
     lua_pushstring(L, rc == ASTAR_NO_PATH ? "no path: partial path toward the goal"
                                           : "search limit reached: partial path toward "
                                             "the goal");
     lua_pushliteral(L, "partial");
     return 3;
   }
-  lua_pushnil(L);
-  if (rc == ASTAR_NO_PATH) {
-    why = "no_path";
-    if (k->endname(L, rec, 1)) {
-      k->endname(L, rec, 0);
-      lua_pushfstring(L, "no path from %s to %s", lua_tostring(L, -1), lua_tostring(L, -2));
-      lua_replace(L, -3);
-      lua_pop(L, 1);
-    } else {
-      lua_pushliteral(L, "no path to any goal");
-    }
-  } else {
-    why = "limit";
-    goalmsg(L, k, rec, "search limit reached before %s was found",
-            "search limit reached before a goal was found");
+  {
+    int top = lua_gettop(L), n;
+    const char *msg;
+    if (!r->endname(L, rec, 1))                  /* top+1: the goal */
+      msg = rc == ASTAR_NO_PATH ? "no path to any goal"
+                                : "search limit reached before a goal was found";
+    else if (rc == ASTAR_LIMIT)
+      msg = lua_pushfstring(L, "search limit reached before %s was found",
+                            lua_tostring(L, top + 1));
+    else if (r->endname(L, rec, 0))              /* top+2: the start */
+      msg = lua_pushfstring(L, "no path from %s to %s", lua_tostring(L, top + 2),
+                            lua_tostring(L, top + 1));
+    else
+      msg = "no path";
+    lua_pushnil(L);
+    lua_pushstring(L, msg);
+    for (n = lua_gettop(L) - top - 2; n > 0; n--) lua_remove(L, top + 1);
   }
-  lua_pushstring(L, why);
+  lua_pushstring(L, rc == ASTAR_NO_PATH ? "no_path" : "limit");
   return 3;
 }
 
@@ -287,7 +276,7 @@ static int mq_step(lquery *q, uint64_t budget) {
 static int mq_report(lua_State *L, lquery *q, int rc) {
   mquery *mq = MQ(q);
   if (rc < 0) astar_raise(L, rc);
-  return astar_map_report(L, mq->m, mq->rec, q->s, rc);
+  return astar_report(L, &mq->m->kind->report, mq->rec, q->s, rc);
 }
 
 static int *mq_busy(lquery *q) { return &MQ(q)->m->busy; }

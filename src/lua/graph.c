@@ -627,9 +627,9 @@ static int gr_step(lmap *m, void *rec, astar_search *s, uint64_t budget) {
 }
 
 /* Pushes the path the forward context holds, as a Path; 0 if none is wanted. */
-static int gr_push(lua_State *L, lmap *m, void *rec, astar_search *s, int rc) {
-  const astar_graph *g = ((lgraph *)m)->g;
+static int gr_push(lua_State *L, void *rec, astar_search *s, int rc) {
   const grrec *r = (const grrec *)rec;
+  const astar_graph *g = r->q.graph;
   const uint32_t *nodes;
   double cost, *v;
   astar_stats st;
@@ -662,9 +662,8 @@ static int gr_endname(lua_State *L, void *rec, int which) {
   return 1;
 }
 
-static void gr_blocked(lua_State *L, lmap *m, void *rec) {
+static void gr_blocked(lua_State *L, void *rec) {
   const grrec *r = (const grrec *)rec;
-  (void)m;
   if (r->q.blocked == 1) lua_pushfstring(L, "start node %d is disabled", (int)r->a + 1);
   else if (r->q.goals != NULL) lua_pushliteral(L, "every goal is disabled");
   else lua_pushfstring(L, "goal node %d is disabled", (int)r->b + 1);
@@ -684,7 +683,7 @@ static void gr_release(lmap *m) {
 
 static const astar_kind GRAPH = {
   "graph", ASTAR_GRAPH_MT, FIND_OPTS, QUERY_OPTS, sizeof(grrec),
-  gr_args, gr_hook, gr_begin, gr_step, gr_push, gr_blocked, gr_endname, gr_version, NULL,
+  gr_args, gr_hook, gr_begin, gr_step, {gr_push, gr_blocked, gr_endname}, gr_version, NULL,
   gr_release
 };
 

@@ -501,9 +501,9 @@ static int g_begin(lmap *m, void *rec, astar_search *s) {
 }
 
 /* Pushes the path the search context holds, as a Path; 0 if none is wanted. */
-static int g_push(lua_State *L, lmap *m, void *rec, astar_search *s, int rc) {
-  const astar_grid *g = ((lgrid *)m)->g;
+static int g_push(lua_State *L, void *rec, astar_search *s, int rc) {
   const astar_grid_query *q = &((grec *)rec)->q;
+  const astar_grid *g = q->grid;
   const uint32_t *nodes;
   double cost, *xy;
   astar_stats st;
@@ -537,9 +537,8 @@ static int g_endname(lua_State *L, void *rec, int which) {
   return 1;
 }
 
-static void g_blocked(lua_State *L, lmap *m, void *rec) {
+static void g_blocked(lua_State *L, void *rec) {
   const grec *r = (const grec *)rec;
-  (void)m;
   if (r->q.blocked == 1)
     lua_pushfstring(L, "start (%d, %d) is blocked", r->sx + 1, r->sy + 1);
   else if (r->q.goals != NULL)
@@ -558,7 +557,7 @@ static void g_release(lmap *m) {
 
 static const astar_kind GRID = {
   "grid", ASTAR_GRID_MT, FIND_OPTS, QUERY_OPTS, sizeof(grec),
-  g_args, g_hook, g_begin, NULL, g_push, g_blocked, g_endname, g_version, NULL, g_release
+  g_args, g_hook, g_begin, NULL, {g_push, g_blocked, g_endname}, g_version, NULL, g_release
 };
 
 /***

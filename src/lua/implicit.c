@@ -350,13 +350,6 @@ static void pushpath(lua_State *L, ijob *j, int found) {
   astar_compat_setuservalue(L, -2);                  /* path */
 }
 
-static int outcome(lua_State *L, const char *code, const char *msg) {
-  lua_pushnil(L);
-  lua_pushstring(L, msg);
-  lua_pushstring(L, code);
-  return 3;
-}
-
 /* Pushes a copy of the list at 'idx' (safe from the callbacks). */
 static void copylist(lua_State *L, int idx) {
   size_t n = lua_rawlen(L, idx), i;
@@ -420,28 +413,32 @@ static void setup(lua_State *L, ijob *j) {
   j->d.self = j;
 }
 
-/* Pushes what astar.search returns for the finished search of 'j'. */
+/* The results of a finished search (astar_report): the path's points are
+** node values; the goal is "the goal" unless there are several or a test. */
+static int i_push(lua_State *L, void *rec, astar_search *s, int rc) {
+  ijob *j = (ijob *)rec;
+  (void)s;
+  if (rc != ASTAR_FOUND && !j->run->p.partial) return 0;
+  pushpath(L, j, rc == ASTAR_FOUND);
+  return 1;
+}
+
+static void i_blocked(lua_State *L, void *rec) {
+  (void)rec;
+  lua_pushliteral(L, "the start is blocked");
+}
+
+static int i_endname(lua_State *L, void *rec, int which) {
+  const ijob *j = (const ijob *)rec;
+  if (which == 1 && (j->goalids != NULL || j->usergoal)) return 0;
+  lua_pushstring(L, which ? "the goal" : "the start");
+  return 1;
+}
+
+static const astar_reporter REPORT = {i_push, i_blocked, i_endname};
+
 static int results(lua_State *L, ijob *j, int rc) {
-  switch (rc) {
-    case ASTAR_FOUND:
-      pushpath(L, j, 1);
-      return 1;
-    case ASTAR_NO_PATH:
-    case ASTAR_LIMIT:
-      if (j->run->p.partial) {
-        pushpath(L, j, 0);
-        lua_pushstring(L, rc == ASTAR_NO_PATH ? "no path: partial path toward the goal"
-                                              : "search limit reached: partial path toward the goal");
-        lua_pushliteral(L, "partial");
-        return 3;
-      }
-      if (rc == ASTAR_NO_PATH)
-        return outcome(L, "no_path", j->goalids != NULL ? "no path to any goal"
-                                                        : "no path to the goal");
-      return outcome(L, "limit", "search limit reached before a goal was found");
-    default:
-      return astar_raise(L, rc);
-  }
+  return astar_report(L, &REPORT, j, j->s, rc);
 }
 
 /* Runs the search; arguments: irun, the option slots, the job (see P_*). */

@@ -384,14 +384,13 @@ static int nm_step(lmap *m, void *rec, astar_search *s, uint64_t budget) {
   return rc;
 }
 
-static int nm_push(lua_State *L, lmap *m, void *rec, astar_search *s, int rc) {
+static int nm_push(lua_State *L, void *rec, astar_search *s, int rc) {
   const nmrec *r = (const nmrec *)rec;
   const astar_navmesh_query *q = &r->q;
   astar_stats st;
   double *v;
   long i;
   char buf[32];
-  (void)m;
   if (rc != ASTAR_FOUND) return 0;
   if (r->n == 0)
     return astar_outcome(L, "no_path", "no path for radius %s: the way found is too narrow",
@@ -417,12 +416,11 @@ static int nm_endname(lua_State *L, void *rec, int which) {
   return 1;
 }
 
-static void nm_blocked(lua_State *L, lmap *m, void *rec) {
+static void nm_blocked(lua_State *L, void *rec) {
   static const char *const WHY[] = {"is not on the navmesh", "is on a polygon the flags "
                                     "exclude", "is closer than the radius to a wall"};
   const nmrec *r = (const nmrec *)rec;
   int goal = r->q.blocked != 1;
-  (void)m;
   nm_endname(L, rec, goal);
   lua_pushfstring(L, "%s %s %s", goal ? "goal" : "start", lua_tostring(L, -1),
                   WHY[r->q.blocked_why]);
@@ -443,7 +441,7 @@ static void nm_release(lmap *m) {
 
 static const astar_kind NAVMESH = {
   "navmesh", ASTAR_NAVMESH_MT, FIND_OPTS, QUERY_OPTS, sizeof(nmrec),
-  nm_args, nm_hook, nm_begin, nm_step, nm_push, nm_blocked, nm_endname, nm_version,
+  nm_args, nm_hook, nm_begin, nm_step, {nm_push, nm_blocked, nm_endname}, nm_version,
   nm_recfree, nm_release
 };
 
