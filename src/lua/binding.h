@@ -214,6 +214,8 @@ void astar_map_init(lmap *m, const astar_kind *k, void *rec);
 lmap *astar_checkmap(lua_State *L, const astar_kind *k, const afn *f);
 /* Raises "cannot <what> the <kind>: ..." while a search runs on the map. */
 void astar_map_idle(lua_State *L, const lmap *m, const char *what);
+/* Raises "cannot search: a search on this <kind> is already running". */
+void astar_map_searchable(lua_State *L, const lmap *m);
 /* The map's own search context, made if needed (raises on ENOMEM). */
 astar_search *astar_map_search(lua_State *L, lmap *m);
 /* find and query of a kind: the whole Lua function. */
@@ -248,8 +250,6 @@ typedef struct lgrid {
 
 /* The open, idle-or-busy grid at stack index 1 (self of a method). */
 lgrid *astar_checkgrid(lua_State *L, const afn *f);
-/* Raises unless no search runs on the grid (edits from callbacks). */
-void astar_checkidle(lua_State *L, lgrid *lg, const char *what);
 /* Creates the grid's search context if needed (raises on ENOMEM). */
 astar_search *astar_gridsearch(lua_State *L, lgrid *lg);
 

@@ -422,7 +422,7 @@ static int grid_distance_field(lua_State *L) {
     astar_argerror(L, &F_DF, 3, "option 'scale' is required when the sources are a Field");
   if (src == NULL && o.given[ASTAR_OPT_SCALE])
     astar_argerror(L, &F_DF, 3, "option 'scale' is only for a Field as sources");
-  if (lg->m.busy) astar_error(L, "cannot search: a search on this grid is already running");
+  astar_map_searchable(L, &lg->m);
   astar_gridsearch(L, lg);
   memset(&j, 0, sizeof j);
   astar_grid_query_init(&j.q);
@@ -610,7 +610,7 @@ static int graph_distance_field(lua_State *L) {
   astar_opt_params(&o, &j.q.params);
   j.q.params.algorithm = ASTAR_ALG_DIJKSTRA;
   graphsources(L, lg, &o, &src);
-  if (lg->m.busy) astar_error(L, "cannot search: a search on this graph is already running");
+  astar_map_searchable(L, &lg->m);
   astar_map_search(L, &lg->m);
   n = astar_graph_size(lg->g);
   xy = (double *)lua_newuserdatauv(L, 2 * (size_t)(n > 0 ? n : 1) * sizeof(double), 0);

@@ -40,6 +40,11 @@ void astar_map_idle(lua_State *L, const lmap *m, const char *what) {
                 m->kind->name);
 }
 
+void astar_map_searchable(lua_State *L, const lmap *m) {
+  if (m->busy)
+    astar_error(L, "cannot search: a search on this %s is already running", m->kind->name);
+}
+
 astar_search *astar_map_search(lua_State *L, lmap *m) {
   if (m->s == NULL) m->s = astar_pool_take(L, NULL);
   return m->s;
@@ -174,8 +179,7 @@ int astar_map_find(lua_State *L, const astar_kind *k) {
   lmap *m = astar_checkmap(L, k, &F_FIND);
   astar_opts o;
   findjob j;
-  if (m->busy)
-    astar_error(L, "cannot search: a search on this %s is already running", k->name);
+  astar_map_searchable(L, m);
   k->args(L, &F_FIND, m, m->rec, k->find_opts, &o);
   astar_map_search(L, m);
   j.m = m;

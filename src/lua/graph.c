@@ -39,10 +39,6 @@ lgraph *astar_checkgraph(lua_State *L, const afn *f) {
   return (lgraph *)astar_checkmap(L, &GRAPH, f);
 }
 
-static void checkidle(lua_State *L, const lgraph *lg) {
-  if (lg->m.busy) astar_error(L, "cannot edit the graph: a search on this graph is running");
-}
-
 /* What the value at idx is as a node id of 'g': 0 and *id (0-based) if a
 ** live or disabled node; else 1 (not an integer), 2 (unknown) or 3 (removed). */
 int astar_graph_tonode(lua_State *L, const astar_graph *g, int idx, uint32_t *id) {
@@ -125,7 +121,7 @@ static int graph_add_node(lua_State *L) {
                        "xyz"[i], astar_fmtnum(buf, pos[i]));
     }
   }
-  checkidle(L, lg);
+  astar_map_idle(L, &lg->m, "edit");
   if (astar_graph_size(lg->g) >= ASTAR_GRAPH_MAX_NODES)
     astar_error(L, "graph full: at most %d nodes", (int)ASTAR_GRAPH_MAX_NODES);
   rc = astar_graph_add_node(lg->g, pos, dim, &id);
@@ -173,7 +169,7 @@ static int graph_add_edge(lua_State *L) {
   } else {
     cost = checkedgecost(L, &F_ADDEDGE, 4);
   }
-  checkidle(L, lg);
+  astar_map_idle(L, &lg->m, "edit");
   rc = astar_graph_add_edge(lg->g, a, b, cost);
   if (rc != 0) astar_raise(L, rc);
   return 0;
@@ -189,7 +185,7 @@ Removes the edge a -> b (undirected: a - b).
 static int graph_remove_edge(lua_State *L) {
   lgraph *lg = astar_checkgraph(L, &F_REMEDGE);
   uint32_t a = checknode(L, &F_REMEDGE, 2, lg), b = checknode(L, &F_REMEDGE, 3, lg);
-  checkidle(L, lg);
+  astar_map_idle(L, &lg->m, "edit");
   lua_pushboolean(L, astar_graph_remove_edge(lg->g, a, b));
   return 1;
 }
@@ -205,7 +201,7 @@ static int graph_set_edge_cost(lua_State *L) {
   lgraph *lg = astar_checkgraph(L, &F_SETCOST);
   uint32_t a = checknode(L, &F_SETCOST, 2, lg), b = checknode(L, &F_SETCOST, 3, lg);
   double c = checkedgecost(L, &F_SETCOST, 4);
-  checkidle(L, lg);
+  astar_map_idle(L, &lg->m, "edit");
   if (!astar_graph_set_edge_cost(lg->g, a, b, c))
     astar_argerror(L, &F_SETCOST, 3, "no edge from node %d to node %d", (int)a + 1,
                    (int)b + 1);
@@ -236,7 +232,7 @@ Disables a node: searches never enter nor leave it; its edges stay.
 static int graph_disable_node(lua_State *L) {
   lgraph *lg = astar_checkgraph(L, &F_DISABLE);
   uint32_t a = checknode(L, &F_DISABLE, 2, lg);
-  checkidle(L, lg);
+  astar_map_idle(L, &lg->m, "edit");
   astar_graph_set_enabled(lg->g, a, 0);
   return 0;
 }
@@ -249,7 +245,7 @@ Enables a disabled node again.
 static int graph_enable_node(lua_State *L) {
   lgraph *lg = astar_checkgraph(L, &F_ENABLE);
   uint32_t a = checknode(L, &F_ENABLE, 2, lg);
-  checkidle(L, lg);
+  astar_map_idle(L, &lg->m, "edit");
   astar_graph_set_enabled(lg->g, a, 1);
   return 0;
 }
@@ -276,7 +272,7 @@ reused, and using it raises `node 3 was removed`.
 static int graph_remove_node(lua_State *L) {
   lgraph *lg = astar_checkgraph(L, &F_REMNODE);
   uint32_t a = checknode(L, &F_REMNODE, 2, lg);
-  checkidle(L, lg);
+  astar_map_idle(L, &lg->m, "edit");
   astar_graph_remove_node(lg->g, a);
   return 0;
 }

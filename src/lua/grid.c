@@ -276,10 +276,6 @@ static int grid_walkable(lua_State *L) {
   return 1;
 }
 
-void astar_checkidle(lua_State *L, lgrid *lg, const char *what) {
-  if (lg->m.busy) astar_error(L, "cannot %s: a search on this grid is running", what);
-}
-
 astar_search *astar_gridsearch(lua_State *L, lgrid *lg) {
   return astar_map_search(L, &lg->m);
 }
@@ -296,7 +292,7 @@ static int grid_set(lua_State *L) {
   int x = astar_checkcoord(L, &F_SET, 2, "x", astar_grid_width(lg->g));
   int y = astar_checkcoord(L, &F_SET, 3, "y", astar_grid_height(lg->g));
   double c = astar_checkcost(L, &F_SET, 4);
-  astar_checkidle(L, lg, "edit the grid");
+  astar_map_idle(L, &lg->m, "edit");
   astar_grid_set(lg->g, x, y, c);
   return 0;
 }
@@ -318,7 +314,7 @@ static int grid_fill(lua_State *L) {
   int w = astar_checkrange(L, &F_FILL, 4, "width", 0, W - x);
   int h = astar_checkrange(L, &F_FILL, 5, "height", 0, H - y);
   double c = astar_checkcost(L, &F_FILL, 6);
-  astar_checkidle(L, lg, "edit the grid");
+  astar_map_idle(L, &lg->m, "edit");
   astar_grid_fill(lg->g, x, y, w, h, c);
   return 0;
 }

@@ -572,7 +572,7 @@ static int mesh_set_cost(lua_State *L) {
   if (!(c > 0 && c < HUGE_VAL))
     astar_argerror(L, &F_SETCOST, 3, "cost must be a positive finite number, got %s (close a "
                    "polygon with set_flags(p, 0))", astar_fmtnum(buf, c));
-  if (lm->map.busy) astar_error(L, "cannot set_cost: a search on this navmesh is running");
+  astar_map_idle(L, &lm->map, "edit");
   astar_navmesh_set_cost(lm->m, p, c);
   return 0;
 }
@@ -601,7 +601,7 @@ static int mesh_set_flags(lua_State *L) {
   uint32_t p = checkpoly(L, &F_SETFLAGS, 2, lm), fl;
   lua_settop(L, 3);
   fl = toflags(L, &F_SETFLAGS, 3);
-  if (lm->map.busy) astar_error(L, "cannot set_flags: a search on this navmesh is running");
+  astar_map_idle(L, &lm->map, "edit");
   astar_navmesh_set_flags(lm->m, p, fl);
   return 0;
 }
