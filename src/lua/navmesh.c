@@ -148,6 +148,89 @@ static size_t getlist(lua_State *L, const char *name) {
   return (size_t)lua_rawlen(L, -1);
 }
 
+/* Raises unless the table at 1 has only the fields astar.navmesh knows. */
+static void checkfields(lua_State *L) {
+  lua_pushnil(L);
+  while (lua_next(L, 1)) {                            /* key value */
+    const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
+    if (k == NULL || (strcmp(k, "vertices") && strcmp(k, "polygons") && strcmp(k, "costs") &&
+                      strcmp(k, "flags")))
+      astar_argerror(L, &F_NEW, 1, "unknown field %s%s%s (expected vertices, polygons, costs, "
+                     "flags)", k ? "'" : "", k ? k : luaL_typename(L, -2), k ? "'" : "");
+    lua_pop(L, 1);
+  }
+}
+
+/* The vertex list at 2 into a scratch userdata (an error leaks nothing). */
+static double *readvertices(lua_State *L, size_t nv2) {
+  double *xy = (double *)lua_newuserdatauv(L, nv2 * sizeof(double), 0);
+  size_t i;
+  char buf[32];
+  for (i = 0; i < nv2; i++) {
+    lua_rawgeti(L, 2, (int)i + 1);
+    if (lua_type(L, -1) != LUA_TNUMBER)
+      astar_argerror(L, &F_NEW, 1, "field 'vertices': item %d is %s, not a number",
+                     (int)i + 1, luaL_typename(L, -1));
+    xy[i] = (double)lua_tonumber(L, -1);
+    if (!isfinite(xy[i]))
+      astar_argerror(L, &F_NEW, 1, "field 'vertices': item %d is %s, not a finite number",
+                     (int)i + 1, astar_fmtnum(buf, xy[i]));
+    lua_pop(L, 1);
+  }
+  return xy;
+}
+
+/* Polygon i's vertex indices (the list on top) into idx from *total, at
+** most cap in all (a list that grew since it was measured is an error). */
+static void readpolygon(lua_State *L, size_t i, size_t nv, uint32_t *idx, size_t *total,
+                        size_t cap) {
+  size_t k, n = (size_t)lua_rawlen(L, -1);
+  char buf[32];
+  if (n < 3) astar_error(L, "navmesh: polygon %d has fewer than 3 vertices", (int)i + 1);
+  if (n > cap - *total) astar_error(L, "navmesh: polygon %d changed during the call", (int)i + 1);
+  for (k = 1; k <= n; k++) {
+    double v;
+    lua_rawgeti(L, -1, (int)k);
+    v = lua_type(L, -1) == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : -1;
+    if (lua_type(L, -1) != LUA_TNUMBER || v != floor(v))
+      astar_error(L, "navmesh: polygon %d: item %d is not a vertex index (got %s)",
+                  (int)i + 1, (int)k, lua_type(L, -1) == LUA_TNUMBER
+                  ? astar_fmtnum(buf, v) : luaL_typename(L, -1));
+    if (!(v >= 1 && v <= (double)nv))
+      astar_error(L, "navmesh: polygon %d refers to vertex %s, which does not exist "
+                  "(there are %d)", (int)i + 1, astar_fmtnum(buf, v), (int)nv);
+    idx[(*total)++] = (uint32_t)v - 1;
+    lua_pop(L, 1);
+  }
+}
+
+/* The optional per-polygon list field 'name' ("costs" or "flags"). */
+static void perpolygon(lua_State *L, lmesh *lm, size_t np, const char *name) {
+  int costs = name[0] == 'c';
+  size_t i;
+  lua_getfield(L, 1, name);
+  if (!lua_isnil(L, -1)) {
+    if (lua_type(L, -1) != LUA_TTABLE || (size_t)lua_rawlen(L, -1) != np)
+      astar_argerror(L, &F_NEW, 1, "field '%s': expected a list of %d %s", name, (int)np,
+                     costs ? "numbers" : "integers");
+    for (i = 0; i < np; i++) {
+      double v;
+      lua_rawgeti(L, -1, (int)i + 1);
+      v = lua_type(L, -1) == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : -1;
+      if (costs && !(v > 0 && v < HUGE_VAL))
+        astar_argerror(L, &F_NEW, 1, "field 'costs': item %d must be a positive finite "
+                       "number", (int)i + 1);
+      if (!costs && !(v >= 0 && v <= 4294967295.0 && v == floor(v)))
+        astar_argerror(L, &F_NEW, 1, "field 'flags': item %d must be an integer in "
+                       "[0, 2^32 - 1]", (int)i + 1);
+      if (costs) astar_navmesh_set_cost(lm->m, (uint32_t)i, v);
+      else astar_navmesh_set_flags(lm->m, (uint32_t)i, (uint32_t)v);
+      lua_pop(L, 1);
+    }
+  }
+  lua_pop(L, 1);
+}
+
 /***
 A navigation mesh from convex polygons over shared vertices.
 @function astar.navmesh
@@ -156,7 +239,7 @@ A navigation mesh from convex polygons over shared vertices.
 @treturn NavMesh
 */
 static int mesh_new(lua_State *L) {
-  size_t nv2, np, i, total = 0;
+  size_t nv2, np, i, total = 0, cap;
   double *xy;
   uint32_t *start, *idx;
   lmesh *lm;
@@ -164,19 +247,10 @@ static int mesh_new(lua_State *L) {
   void *ud;
   astar_alloc fn = astar_allocator(L, &ud);
   int rc;
-  char buf[32];
   if (lua_type(L, 1) != LUA_TTABLE)
     astar_argerror(L, &F_NEW, 1, "table expected, got %s", luaL_typename(L, 1));
   lua_settop(L, 1);
-  lua_pushnil(L);
-  while (lua_next(L, 1)) {                            /* only the fields we know */
-    const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
-    if (k == NULL || (strcmp(k, "vertices") && strcmp(k, "polygons") && strcmp(k, "costs") &&
-                      strcmp(k, "flags")))
-      astar_argerror(L, &F_NEW, 1, "unknown field %s%s%s (expected vertices, polygons, costs, "
-                     "flags)", k ? "'" : "", k ? k : luaL_typename(L, -2), k ? "'" : "");
-    lua_pop(L, 1);
-  }
+  checkfields(L);
   nv2 = getlist(L, "vertices");                       /* 2 */
   np = getlist(L, "polygons");                        /* 3 */
   if (nv2 < 6 || nv2 % 2 != 0)
@@ -194,42 +268,17 @@ static int mesh_new(lua_State *L) {
     if (total > 0x7fffffff) astar_error(L, "navmesh: too many vertices");
   }
   /* scratch in userdata: an error below leaks nothing */
-  xy = (double *)lua_newuserdatauv(L, nv2 * sizeof(double), 0);                  /* 4 */
+  xy = readvertices(L, nv2);                                                     /* 4 */
   start = (uint32_t *)lua_newuserdatauv(L, (np + 1) * sizeof(uint32_t), 0);    /* 5 */
-  idx = (uint32_t *)lua_newuserdatauv(L, (total ? total : 1) * sizeof(uint32_t), 0); /* 6 */
-  for (i = 0; i < nv2; i++) {
-    lua_rawgeti(L, 2, (int)i + 1);
-    if (lua_type(L, -1) != LUA_TNUMBER)
-      astar_argerror(L, &F_NEW, 1, "field 'vertices': item %d is %s, not a number",
-                     (int)i + 1, luaL_typename(L, -1));
-    xy[i] = (double)lua_tonumber(L, -1);
-    if (!isfinite(xy[i]))
-      astar_argerror(L, &F_NEW, 1, "field 'vertices': item %d is %s, not a finite number",
-                     (int)i + 1, astar_fmtnum(buf, xy[i]));
-    lua_pop(L, 1);
-  }
+  cap = total ? total : 1;
+  idx = (uint32_t *)lua_newuserdatauv(L, cap * sizeof(uint32_t), 0);           /* 6 */
   total = 0;
   for (i = 0; i < np; i++) {
-    size_t k, n;
-    lua_rawgeti(L, 3, (int)i + 1);
-    n = (size_t)lua_rawlen(L, -1);
     start[i] = (uint32_t)total;
-    if (n < 3)
-      astar_error(L, "navmesh: polygon %d has fewer than 3 vertices", (int)i + 1);
-    for (k = 1; k <= n; k++) {
-      double v;
-      lua_rawgeti(L, -1, (int)k);
-      v = lua_type(L, -1) == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : -1;
-      if (lua_type(L, -1) != LUA_TNUMBER || v != floor(v))
-        astar_error(L, "navmesh: polygon %d: item %d is not a vertex index (got %s)",
-                    (int)i + 1, (int)k, lua_type(L, -1) == LUA_TNUMBER
-                    ? astar_fmtnum(buf, v) : luaL_typename(L, -1));
-      if (!(v >= 1 && v <= (double)(nv2 / 2)))
-        astar_error(L, "navmesh: polygon %d refers to vertex %s, which does not exist "
-                    "(there are %d)", (int)i + 1, astar_fmtnum(buf, v), (int)(nv2 / 2));
-      idx[total++] = (uint32_t)v - 1;
-      lua_pop(L, 1);
-    }
+    lua_rawgeti(L, 3, (int)i + 1);
+    if (lua_type(L, -1) != LUA_TTABLE)
+      astar_error(L, "navmesh: polygon %d changed during the call", (int)i + 1);
+    readpolygon(L, i, nv2 / 2, idx, &total, cap);
     lua_pop(L, 1);
   }
   start[np] = (uint32_t)total;
@@ -238,39 +287,8 @@ static int mesh_new(lua_State *L) {
   if (rc == ASTAR_EINVAL) return meshproblem(L, &pr);
   if (rc) return astar_raise(L, rc);
   lm->map.core = lm->m;
-  /* optional per-polygon costs and flags */
-  lua_getfield(L, 1, "costs");
-  if (!lua_isnil(L, -1)) {
-    if (lua_type(L, -1) != LUA_TTABLE || (size_t)lua_rawlen(L, -1) != np)
-      astar_argerror(L, &F_NEW, 1, "field 'costs': expected a list of %d numbers", (int)np);
-    for (i = 0; i < np; i++) {
-      double c;
-      lua_rawgeti(L, -1, (int)i + 1);
-      c = lua_type(L, -1) == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : -1;
-      if (!(c > 0 && c < HUGE_VAL))
-        astar_argerror(L, &F_NEW, 1, "field 'costs': item %d must be a positive finite "
-                       "number", (int)i + 1);
-      astar_navmesh_set_cost(lm->m, (uint32_t)i, c);
-      lua_pop(L, 1);
-    }
-  }
-  lua_pop(L, 1);
-  lua_getfield(L, 1, "flags");
-  if (!lua_isnil(L, -1)) {
-    if (lua_type(L, -1) != LUA_TTABLE || (size_t)lua_rawlen(L, -1) != np)
-      astar_argerror(L, &F_NEW, 1, "field 'flags': expected a list of %d integers", (int)np);
-    for (i = 0; i < np; i++) {
-      double f;
-      lua_rawgeti(L, -1, (int)i + 1);
-      f = lua_type(L, -1) == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : -1;
-      if (!(f >= 0 && f <= 4294967295.0 && f == floor(f)))
-        astar_argerror(L, &F_NEW, 1, "field 'flags': item %d must be an integer in "
-                       "[0, 2^32 - 1]", (int)i + 1);
-      astar_navmesh_set_flags(lm->m, (uint32_t)i, (uint32_t)f);
-      lua_pop(L, 1);
-    }
-  }
-  lua_pop(L, 1);
+  perpolygon(L, lm, np, "costs");
+  perpolygon(L, lm, np, "flags");
   return 1;
 }
 
