@@ -187,6 +187,10 @@ long astar_search_path(astar_search *s, const uint32_t **nodes, double *cost);
 
 /* Statistics of the current or last search (allocs: over the context's life). */
 void astar_search_stats(const astar_search *s, astar_stats *st);
+/* Ends the context's search with 'status' (ASTAR_NO_PATH, ASTAR_BLOCKED)
+** without expanding anything, for a map kind that knew the outcome before
+** searching: no path, zeroed statistics. */
+void astar_search_finish(astar_search *s, int status);
 
 /*
 ** For expand functions: a buffer for at least n edges, owned by 's' and

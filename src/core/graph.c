@@ -600,6 +600,7 @@ int astar_graph_prepare(astar_graph *g, astar_graph_query *q, uint32_t start,
 int astar_graph_find(astar_graph *g, astar_search *s, astar_search *back,
                      astar_graph_query *q, uint32_t start, uint32_t goal) {
   int rc = astar_graph_prepare(g, q, start, goal);
+  if (rc > 0) astar_search_finish(s, rc);
   if (rc != 0) return rc;
   if (q->bidirectional) {
     uint32_t one = q->goal;

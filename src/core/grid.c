@@ -452,6 +452,7 @@ int astar_grid_find(astar_grid *g, astar_search *s, astar_grid_query *q,
                     int sx, int sy, int gx, int gy) {
   uint32_t start, goal;
   int rc = astar_grid_prepare(g, q, sx, sy, gx, gy, &start, &goal);
+  if (rc > 0) astar_search_finish(s, rc);
   if (rc != 0) return rc;
   return astar_search_run(s, &q->domain, start, goal, &q->params);
 }

@@ -115,6 +115,14 @@ astar_edge *astar_search_edges(astar_search *s, size_t n) {
   return s->edges;
 }
 
+void astar_search_finish(astar_search *s, int status) {
+  s->state = status;
+  s->found = s->best = NONE;
+  s->peer = NULL;
+  s->p.partial = 0;
+  memset(&s->st, 0, sizeof s->st);
+}
+
 void astar_search_stats(const astar_search *s, astar_stats *st) {
   *st = s->st;
   st->allocs = s->mem.allocs;

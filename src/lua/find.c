@@ -149,6 +149,13 @@ void astar_map_run(lua_State *L, lmap *m, int cost, int heur,
   if (st != LUA_OK) lua_error(L);                    /* the callback's error, unchanged */
 }
 
+/* kind->begin; an outcome known before searching ends the context too. */
+static int begin(lmap *m, void *rec, astar_search *s) {
+  int rc = m->kind->begin(m, rec, s);
+  if (rc > 0) astar_search_finish(s, rc);
+  return rc;
+}
+
 static int step(lmap *m, void *rec, astar_search *s, uint64_t budget) {
   if (m->kind->step != NULL) return m->kind->step(m, rec, s, budget);
   return astar_search_step(s, budget);
@@ -164,7 +171,7 @@ static void runfind(lua_State *L, lcall *c, void *ud) {
   lmap *m = j->m;
   (void)L;
   m->kind->hook(m->rec, c);
-  j->rc = m->kind->begin(m, m->rec, m->s);
+  j->rc = begin(m, m->rec, m->s);
   if (j->rc == 0) j->rc = step(m, m->rec, m->s, UINT64_MAX);
   if (c != NULL) m->kind->hook(m->rec, NULL);        /* c dies with this frame */
 }
@@ -267,7 +274,7 @@ static int mq_begin(lua_State *L, lquery *q) {
   mquery *mq = MQ(q);
   int rc;
   mq->m->kind->hook(mq->rec, (mq->c.cost || mq->c.heur) ? &mq->c : NULL);
-  rc = mq->m->kind->begin(mq->m, mq->rec, q->s);
+  rc = begin(mq->m, mq->rec, q->s);
   if (rc < 0) astar_raise(L, rc);
   return rc;
 }
