@@ -26,7 +26,7 @@ SHARED ?= ../shared
 export ASTAR_MOVINGAI ?= $(abspath $(SHARED)/benchmarks/movingai)
 
 .PHONY: all setup build demo test test54 testjit ctest asan werror check-core lint docs \
-        love bench rock ci clean
+        love bench rock sources ci clean
 
 all: build
 
@@ -87,6 +87,11 @@ check-core:
 lint:
 	@sh ./setup.sh --dev
 	luacheck --no-color .
+	lua5.4 tools/sources.lua
+
+# The rockspec's and config.ld's copies of the source lists, from the tree.
+sources:
+	lua5.4 tools/sources.lua --write
 
 docs:
 	@sh ./setup.sh --dev

@@ -21,18 +21,21 @@ build = {
   modules = {
     ["astar.core"] = {
       sources = {
-        "src/core/grid.c", "src/core/mem.c", "src/core/search.c", "src/core/graph.c",
-        "src/core/dstar.c", "src/core/navmesh.c", "src/lua/replanner.c", "src/lua/navmesh.c",
-        "src/lua/core.c", "src/lua/grid.c", "src/lua/path.c",
-        "src/lua/graph.c", "src/lua/field.c", "src/lua/implicit.c", "src/lua/query.c",
+        "src/core/dstar.c", "src/core/graph.c", "src/core/grid.c", "src/core/mem.c",
+        "src/core/navmesh.c", "src/core/search.c", "src/lua/core.c", "src/lua/field.c",
+        "src/lua/find.c", "src/lua/graph.c", "src/lua/grid.c", "src/lua/implicit.c",
+        "src/lua/navmesh.c", "src/lua/options.c", "src/lua/path.c", "src/lua/query.c",
+        "src/lua/replanner.c"
       },
       incdirs = { "src/core" },
       libraries = { "m" },
     },
-    astar = "lua/astar.lua",
+    -- modules (tools/sources.lua)
+    ["astar"] = "lua/astar.lua",
     ["astar.movingai"] = "lua/astar/movingai.lua",
-    ["astar.scheduler"] = "lua/astar/scheduler.lua",
     ["astar.navmesh"] = "lua/astar/navmesh.lua",
+    ["astar.scheduler"] = "lua/astar/scheduler.lua",
+    -- end of modules
   },
 }
 test = {
