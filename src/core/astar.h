@@ -40,6 +40,12 @@
 ** bytes of ptr (ptr may be NULL, then osize is meaningless), or NULL on
 ** failure, in which case ptr is untouched. */
 typedef void *(*astar_alloc)(void *ud, void *ptr, size_t osize, size_t nsize);
+/* An allocator and the number of allocations made through it. */
+typedef struct astar_mem {
+  astar_alloc fn;
+  void *ud;
+  size_t allocs;
+} astar_mem;
 
 /* Status codes. Non-negative codes are search outcomes, negative ones errors. */
 enum {
@@ -771,6 +777,9 @@ typedef struct astar_navmesh_query {
   astar_navmesh *mesh;
   double sx, sy, gx, gy, R, hscale;
   uint32_t spoly, gpoly;
+  uint32_t snode, gnode;   /* the portal search's start and goal nodes */
+  astar_mem mem;           /* the mesh's allocator, copied: the buffers below
+                           ** can be freed after the mesh was */
   int blocked;             /* after ASTAR_BLOCKED: 1 start, 2 goal */
   int blocked_why;         /* 0 off the mesh, 1 closed by flags, 2 too close to a wall */
   double *pt;  size_t cpt;     /* a point per node (2 doubles) */
@@ -806,7 +815,23 @@ void astar_navmesh_query_free(astar_navmesh_query *q);
 */
 int astar_navmesh_prepare(astar_navmesh *m, astar_navmesh_query *q, double sx, double sy,
                           double gx, double gy, uint32_t *start, uint32_t *goal);
-/* prepare + astar_search_run. */
+/*
+** Starts a search on 'm' from (sx, sy) to (gx, gy) for time-sliced steps:
+** prepare, then the exact interval search (uniform polygon costs, no
+** radius, no cost_fn) or the portal search in 's'. Returns 0, or
+** ASTAR_BLOCKED (see q->blocked), ASTAR_EINVAL, ASTAR_ENOMEM.
+*/
+int astar_navmesh_begin(astar_navmesh *m, astar_search *s, astar_navmesh_query *q,
+                        double sx, double sy, double gx, double gy);
+/*
+** At most 'budget' expansions of the search begun by astar_navmesh_begin:
+** ASTAR_RUNNING, or a final status as astar_search_step's. With a radius a
+** path found too close to a wall closes the portal there and searches again
+** (at most ASTAR_NM_BANS times), within the same steps.
+*/
+int astar_navmesh_step(astar_navmesh *m, astar_search *s, astar_navmesh_query *q,
+                       uint64_t budget);
+/* begin + step until the search ends. */
 int astar_navmesh_find(astar_navmesh *m, astar_search *s, astar_navmesh_query *q,
                        double sx, double sy, double gx, double gy);
 /*

@@ -6,13 +6,6 @@
 
 #include "astar.h"
 
-/* An allocator and the number of allocations made through it. */
-typedef struct astar_mem {
-  astar_alloc fn;
-  void *ud;
-  size_t allocs;
-} astar_mem;
-
 /*
 ** Ensures '*p' holds at least 'need' elements of 'elem' bytes, growing the
 ** capacity '*cap' geometrically. Returns 0, or ASTAR_ENOMEM with '*p' and

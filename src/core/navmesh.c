@@ -710,8 +710,8 @@ void astar_navmesh_query_init(astar_navmesh_query *q) {
 }
 
 void astar_navmesh_query_free(astar_navmesh_query *q) {
-  if (q->mesh != NULL) {
-    astar_mem *a = &q->mesh->mem;
+  if (q->mem.fn != NULL) {
+    astar_mem *a = &q->mem;
     astar__free(a, q->pt, q->cpt * sizeof(double));
     astar__free(a, q->out, q->cout * sizeof(double));
     astar__free(a, q->corr, q->ccorr * sizeof(uint32_t));
@@ -907,12 +907,16 @@ int astar_navmesh_prepare(astar_navmesh *m, astar_navmesh_query *q, double sx, d
   if (!(q->radius >= 0 && q->radius < HUGE_VAL) || !isfinite(sx) || !isfinite(sy) ||
       !isfinite(gx) || !isfinite(gy))
     return ASTAR_EINVAL;
-  if (q->mesh != NULL && q->mesh != m) astar_navmesh_query_free(q);
+  if (q->mesh != m) {                  /* buffers from another mesh's allocator */
+    astar_navmesh_query_free(q);
+    q->mem.fn = m->mem.fn;
+    q->mem.ud = m->mem.ud;
+  }
   q->mesh = m;
   q->sx = sx; q->sy = sy; q->gx = gx; q->gy = gy;
   q->R = q->radius / cos(ARC_STEP / 2);
   q->blocked = 0; q->ncorr = 0; q->nban = 0; q->ready = 0; q->nout = 0;
-  if (astar__reserve(&m->mem, (void **)&q->pt, &q->cpt, need, sizeof(double)))
+  if (astar__reserve(&q->mem, (void **)&q->pt, &q->cpt, need, sizeof(double)))
     return ASTAR_ENOMEM;
   q->spoly = endpoint(q, sx, sy);
   if (q->spoly == NONE) { q->blocked = 1; return ASTAR_BLOCKED; }
@@ -932,29 +936,45 @@ int astar_navmesh_prepare(astar_navmesh *m, astar_navmesh_query *q, double sx, d
 
 static int straighten(astar_navmesh_query *q, astar_search *s, double *wx, double *wy);
 static void ban(astar_navmesh_query *q, double x, double y);
-static int exact(astar_navmesh_query *q);
+static int exact_begin(astar_navmesh_query *q);
+static int exact_step(astar_navmesh_query *q, uint64_t budget);
 
-int astar_navmesh_find(astar_navmesh *m, astar_search *s, astar_navmesh_query *q,
-                       double sx, double sy, double gx, double gy) {
-  uint32_t st, go;
-  int rc = astar_navmesh_prepare(m, q, sx, sy, gx, gy, &st, &go);
+int astar_navmesh_begin(astar_navmesh *m, astar_search *s, astar_navmesh_query *q,
+                        double sx, double sy, double gx, double gy) {
+  int rc = astar_navmesh_prepare(m, q, sx, sy, gx, gy, &q->snode, &q->gnode);
   if (rc) return rc;
   q->exact = q->radius == 0 && q->cost_fn == NULL && m->mincost == m->maxcost;
+  if (q->exact) return exact_begin(q);
+  return astar_search_begin(s, &q->domain, q->snode, q->gnode, &q->params);
+}
+
+int astar_navmesh_step(astar_navmesh *m, astar_search *s, astar_navmesh_query *q,
+                       uint64_t budget) {
+  double wx = 0, wy = 0;
+  int rc;
+  (void)m;
   if (q->exact) {
-    rc = exact(q);
+    rc = exact_step(q, budget);
     q->ready = rc == ASTAR_FOUND;
     return rc;
   }
-  for (;;) {
-    double wx = 0, wy = 0;
-    rc = astar_search_run(s, &q->domain, st, go, &q->params);
-    if (rc != ASTAR_FOUND) return rc;
-    rc = straighten(q, s, &wx, &wy);
-    if (rc <= 0) { q->ready = rc == 0; return rc < 0 ? rc : ASTAR_FOUND; }
-    /* too close to a wall for the radius: close the portal there, search again */
-    if (q->nban >= ASTAR_NM_BANS) return ASTAR_NO_PATH;
-    ban(q, wx, wy);
-  }
+  rc = astar_search_step(s, budget);
+  if (rc != ASTAR_FOUND) return rc;
+  rc = straighten(q, s, &wx, &wy);
+  if (rc <= 0) { q->ready = rc == 0; return rc < 0 ? rc : ASTAR_FOUND; }
+  /* too close to a wall for the radius: close the portal there, search again */
+  if (q->nban >= ASTAR_NM_BANS) return ASTAR_NO_PATH;
+  ban(q, wx, wy);
+  rc = astar_search_begin(s, &q->domain, q->snode, q->gnode, &q->params);
+  return rc != 0 ? rc : ASTAR_RUNNING;
+}
+
+int astar_navmesh_find(astar_navmesh *m, astar_search *s, astar_navmesh_query *q,
+                       double sx, double sy, double gx, double gy) {
+  int rc = astar_navmesh_begin(m, s, q, sx, sy, gx, gy);
+  if (rc) return rc;
+  do rc = astar_navmesh_step(m, s, q, UINT64_MAX); while (rc == ASTAR_RUNNING);
+  return rc;
 }
 
 /* ------------------------------------------------------------------ */
@@ -977,7 +997,7 @@ static int hasportal(const astar_navmesh *m, uint32_t p, uint32_t portal) {
 static int unloop(astar_navmesh_query *q) {
   size_t n = q->ncorr, c = 0, i, old = q->cppos;
   uint32_t *poly = q->corr, *port = q->corr + n;
-  if (astar__reserve(&q->mesh->mem, (void **)&q->ppos, &q->cppos, q->mesh->np,
+  if (astar__reserve(&q->mem, (void **)&q->ppos, &q->cppos, q->mesh->np,
                      sizeof(uint32_t)))
     return ASTAR_ENOMEM;
   if (q->cppos > old) memset(q->ppos + old, 0xff, (q->cppos - old) * sizeof(uint32_t));
@@ -1005,7 +1025,7 @@ static int corridor(astar_navmesh_query *q, const uint32_t *nodes, long n) {
   const astar_navmesh *m = q->mesh;
   uint32_t *poly, *port;
   long k, c = 1;
-  if (astar__reserve(&q->mesh->mem, (void **)&q->corr, &q->ccorr, 2 * (size_t)n + 2,
+  if (astar__reserve(&q->mem, (void **)&q->corr, &q->ccorr, 2 * (size_t)n + 2,
                      sizeof(uint32_t)))
     return ASTAR_ENOMEM;
   poly = q->corr; port = q->corr + n + 1;           /* at most n polygons */
@@ -1049,7 +1069,7 @@ static int nearer(const fpt *o, const fpt *a, const fpt *b) {
 
 static int pushpt(astar_navmesh_query *q, size_t *n, double x, double y) {
   if (*n > 0 && q->out[2 * *n - 2] == x && q->out[2 * *n - 1] == y) return 0;
-  if (astar__reserve(&q->mesh->mem, (void **)&q->out, &q->cout, 2 * *n + 2, sizeof(double)))
+  if (astar__reserve(&q->mem, (void **)&q->out, &q->cout, 2 * *n + 2, sizeof(double)))
     return ASTAR_ENOMEM;
   q->out[2 * *n] = x; q->out[2 * *n + 1] = y;
   (*n)++;
@@ -1203,7 +1223,7 @@ static long funnel(astar_navmesh_query *q) {
   size_t cap = np + 2 + 64, need = (2 * (np + 1) + cap) * sizeof(fpt) / sizeof(double) + 1;
   const uint32_t *poly = q->corr, *port = q->corr + np;
   fpt *L, *Rt, apex, left, right, *c;
-  if (astar__reserve(&q->mesh->mem, (void **)&q->ctr, &q->cctr, need, sizeof(double)))
+  if (astar__reserve(&q->mem, (void **)&q->ctr, &q->cctr, need, sizeof(double)))
     return ASTAR_ENOMEM;
   L = (fpt *)(void *)q->ctr; Rt = L + (np + 1); c = Rt + (np + 1);
   /* portals as (left, right) ends: 0 the start, np the goal */
@@ -1445,7 +1465,7 @@ static int pless(const pnode *a, const pnode *b) {
 }
 
 static int ppush(astar_navmesh_query *q, const pnode *n) {
-  astar_mem *mem = &q->mesh->mem;
+  astar_mem *mem = &q->mem;
   size_t i;
   pnode *pn;
   if (astar__reserve(mem, &q->pn, &q->cpn, q->npn + 1, sizeof(pnode)) ||
@@ -1614,7 +1634,7 @@ static int palong(astar_navmesh_query *q, uint32_t parent, double x, double y, u
   if (at != NONE && at != z && at != PN(q)[parent].root) {     /* the bend at 'at' */
     n.rx = x; n.ry = y; n.g = n.f = g; n.tl = n.tr = 0; n.root = at; n.he = NONE;
     n.poly = P; n.parent = parent; n.kind = PN_WAY;
-    if (astar__reserve(&q->mesh->mem, &q->pn, &q->cpn, q->npn + 1, sizeof(pnode)))
+    if (astar__reserve(&q->mem, &q->pn, &q->cpn, q->npn + 1, sizeof(pnode)))
       return ASTAR_ENOMEM;
     PN(q)[q->npn] = n;
     parent = (uint32_t)q->npn++;
@@ -1739,10 +1759,10 @@ static int pexpand(astar_navmesh_query *q, uint32_t ni) {
 
 /* The exact search; on success the path is in q->out (q->nout points) and
 ** the corridor in q->corr. */
-static int exact(astar_navmesh_query *q) {
+/* Starts the exact search: the start's polygons' nodes on the heap. */
+static int exact_begin(astar_navmesh_query *q) {
   astar_navmesh *m = q->mesh;
-  astar_mem *mem = &m->mem;
-  uint32_t fin = NONE;
+  astar_mem *mem = &q->mem;
   int i, rc;
   memset(&q->st, 0, sizeof q->st);
   q->npn = q->nheap = 0;
@@ -1766,15 +1786,33 @@ static int exact(astar_navmesh_query *q) {
     n.root = NONE; n.he = NONE; n.poly = q->sp[i]; n.parent = NONE; n.kind = PN_POINT;
     if ((rc = ppush(q, &n)) != 0) return rc;
   }
+  return 0;
+}
+
+static int exact_path(astar_navmesh_query *q, uint32_t fin);
+
+/* At most 'budget' expansions of the exact search. */
+static int exact_step(astar_navmesh_query *q, uint64_t budget) {
+  uint64_t stop = q->st.expanded + budget < q->st.expanded ? UINT64_MAX
+                                                           : q->st.expanded + budget;
+  int rc;
   while (q->nheap > 0) {
-    uint32_t ni = ppop(q);
-    pnode *n = &PN(q)[ni];
-    if (n->kind == PN_FINAL) { fin = ni; break; }  /* the goal */
+    uint32_t ni;
+    if (PN(q)[q->heap[0]].kind == PN_FINAL) return exact_path(q, ppop(q));   /* the goal */
     if (q->st.expanded >= q->params.max_expansions) return ASTAR_LIMIT;
+    if (q->st.expanded >= stop) return ASTAR_RUNNING;
+    ni = ppop(q);
     q->st.expanded++;
     if ((rc = pexpand(q, ni)) != 0) return rc;
   }
-  if (fin == NONE) return q->params.max_cost < HUGE_VAL ? ASTAR_LIMIT : ASTAR_NO_PATH;
+  return q->params.max_cost < HUGE_VAL ? ASTAR_LIMIT : ASTAR_NO_PATH;
+}
+
+/* The path of the exact search that popped the goal's node 'fin'. */
+static int exact_path(astar_navmesh_query *q, uint32_t fin) {
+  astar_navmesh *m = q->mesh;
+  astar_mem *mem = &q->mem;
+  int rc;
   {
     /* the path: the goal, then the roots back to the start */
     const pnode *pn = PN(q);

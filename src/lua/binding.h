@@ -204,6 +204,8 @@ struct astar_kind {
   int (*step)(lmap *m, void *rec, astar_search *s, uint64_t budget);
   astar_reporter report;            /* the results of a finished search */
   uint64_t (*version)(const lmap *m);
+  /* The statistics of the search on rec (NULL: those of its context). */
+  void (*stats)(void *rec, astar_search *s, astar_stats *st);
   void (*recfree)(void *rec);      /* frees what a rec owns (NULL: nothing) */
   void (*release)(lmap *m);        /* frees the core map and the kind's own data */
 };
@@ -322,6 +324,7 @@ typedef struct astar_queryops {
   /* at most 'budget' expansions (NULL: astar_search_step) */
   int (*step)(lquery *q, uint64_t budget);
   void (*free)(lquery *q);                      /* at __gc (NULL: nothing) */
+  void (*stats)(lquery *q, astar_stats *st);    /* NULL: the context's */
 } astar_queryops;
 
 struct lquery {

@@ -172,7 +172,9 @@ static void runfind(lua_State *L, lcall *c, void *ud) {
   (void)L;
   m->kind->hook(m->rec, c);
   j->rc = begin(m, m->rec, m->s);
-  if (j->rc == 0) j->rc = step(m, m->rec, m->s, UINT64_MAX);
+  if (j->rc == 0)
+    do j->rc = step(m, m->rec, m->s, UINT64_MAX);    /* a kind may restart: navmesh bans */
+    while (j->rc == ASTAR_RUNNING);
   if (c != NULL) m->kind->hook(m->rec, NULL);        /* c dies with this frame */
 }
 
@@ -290,6 +292,12 @@ static int mq_report(lua_State *L, lquery *q, int rc) {
   return astar_report(L, &mq->m->kind->report, mq->rec, q->s, rc);
 }
 
+static void mq_stats(lquery *q, astar_stats *st) {
+  mquery *mq = MQ(q);
+  if (mq->m->kind->stats != NULL) mq->m->kind->stats(mq->rec, q->s, st);
+  else astar_search_stats(q->s, st);
+}
+
 static int *mq_busy(lquery *q) { return &MQ(q)->m->busy; }
 
 static astar_pool *mq_pool(lquery *q) {
@@ -303,7 +311,7 @@ static void mq_free(lquery *q) {
 }
 
 static const astar_queryops MAP_QUERY = {
-  "map", mq_open, mq_begin, mq_report, mq_busy, mq_pool, mq_bind, mq_step, mq_free
+  "map", mq_open, mq_begin, mq_report, mq_busy, mq_pool, mq_bind, mq_step, mq_free, mq_stats
 };
 
 /* Arguments are read into a record on the C stack first: the Query
@@ -320,6 +328,7 @@ int astar_map_query(lua_State *L, const astar_kind *k) {
   mquery *mq;
   int keep;
   if (k->recsize > sizeof rec) return astar_error(L, "astar: record of %s too large", k->name);
+  memset(&rec, 0, k->recsize);                       /* no buffers yet */
   keep = k->args(L, &F_QUERY, m, &rec, k->query_opts, &o);
   q = astar_newquery(L, &MAP_QUERY, offsetof(mquery, rec) + k->recsize, 1, 0, 0);
   q->what = k->name;

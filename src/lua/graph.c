@@ -679,7 +679,7 @@ static void gr_release(lmap *m) {
 
 static const astar_kind GRAPH = {
   "graph", ASTAR_GRAPH_MT, FIND_OPTS, QUERY_OPTS, sizeof(grrec),
-  gr_args, gr_hook, gr_begin, gr_step, {gr_push, gr_blocked, gr_endname}, gr_version, NULL,
+  gr_args, gr_hook, gr_begin, gr_step, {gr_push, gr_blocked, gr_endname}, gr_version, NULL, NULL,
   gr_release
 };
 

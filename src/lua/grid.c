@@ -553,7 +553,7 @@ static void g_release(lmap *m) {
 
 static const astar_kind GRID = {
   "grid", ASTAR_GRID_MT, FIND_OPTS, QUERY_OPTS, sizeof(grec),
-  g_args, g_hook, g_begin, NULL, {g_push, g_blocked, g_endname}, g_version, NULL, g_release
+  g_args, g_hook, g_begin, NULL, {g_push, g_blocked, g_endname}, g_version, NULL, NULL, g_release
 };
 
 /***

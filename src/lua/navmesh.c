@@ -384,22 +384,26 @@ static void nm_hook(void *rec, lcall *c) {
 }
 
 static int nm_begin(lmap *m, void *rec, astar_search *s) {
-  (void)m; (void)rec; (void)s;
-  return 0;                                          /* all in nm_step */
+  nmrec *r = (nmrec *)rec;
+  r->n = 0;
+  return astar_navmesh_begin(((lmesh *)m)->m, s, &r->q, r->sx, r->sy, r->gx, r->gy);
 }
 
-/* The search and the straightened path (the cost callback prices it). */
+/* Steps the search; once found, the straightened path (the cost callback
+** prices it, so it runs here, under the protection of the step). */
 static int nm_step(lmap *m, void *rec, astar_search *s, uint64_t budget) {
   nmrec *r = (nmrec *)rec;
-  int rc;
-  (void)budget;
-  r->n = 0;
-  rc = astar_navmesh_find(((lmesh *)m)->m, s, &r->q, r->sx, r->sy, r->gx, r->gy);
+  int rc = astar_navmesh_step(((lmesh *)m)->m, s, &r->q, budget);
   if (rc == ASTAR_FOUND) {
     r->n = astar_navmesh_result(&r->q, s, &r->pts, &r->cost);
     if (r->n < 0) return (int)r->n;
   }
   return rc;
+}
+
+static void nm_stats(void *rec, astar_search *s, astar_stats *st) {
+  const astar_navmesh_query *q = &((nmrec *)rec)->q;
+  if (q->exact) *st = q->st; else astar_search_stats(s, st);
 }
 
 static int nm_push(lua_State *L, void *rec, astar_search *s, int rc) {
@@ -413,7 +417,7 @@ static int nm_push(lua_State *L, void *rec, astar_search *s, int rc) {
   if (r->n == 0)
     return astar_outcome(L, "no_path", "no path for radius %s: the way found is too narrow",
                          astar_fmtnum(buf, q->radius));
-  if (q->exact) st = q->st; else astar_search_stats(s, &st);
+  nm_stats(rec, s, &st);
   v = astar_newpath(L, (size_t)r->n, ASTAR_PATH_MESH, r->cost, &st,
                     ALGORITHMS[q->params.algorithm == ASTAR_ALG_DIJKSTRA], 0);
   memcpy(v, r->pts, 2 * (size_t)r->n * sizeof(double));
@@ -460,7 +464,7 @@ static void nm_release(lmap *m) {
 static const astar_kind NAVMESH = {
   "navmesh", ASTAR_NAVMESH_MT, FIND_OPTS, QUERY_OPTS, sizeof(nmrec),
   nm_args, nm_hook, nm_begin, nm_step, {nm_push, nm_blocked, nm_endname}, nm_version,
-  nm_recfree, nm_release
+  nm_stats, nm_recfree, nm_release
 };
 
 /***
@@ -483,6 +487,21 @@ polygon), `heuristic` ("euclidean" or "zero"), `algorithm` ("astar",
 @treturn[2] string "no_path", "blocked" or "limit"
 */
 static int mesh_find(lua_State *L) { return astar_map_find(L, &NAVMESH); }
+
+/***
+Starts a time-sliced search: the same arguments and options as `find`, plus
+`on_change = "restart"` (default: if the mesh's costs or flags change while
+the query runs, the search starts again) or `"stale"`. Nothing is searched
+until `q:step(n)`; the result is what `find` returns. See `Query`.
+@function NavMesh:query
+@number x0
+@number y0
+@number x1
+@number y1
+@tparam[opt] table opts
+@treturn Query
+*/
+static int mesh_query(lua_State *L) { return astar_map_query(L, &NAVMESH); }
 
 /***
 The polygon that contains (x, y), or nil (a bucket grid, not a scan).
@@ -727,7 +746,7 @@ Sizes: `{polygons = , vertices = , portals = , allocs = }` and the bounding box
 static int mesh_stats(lua_State *L) {
   lmesh *lm = checkmesh(L, &F_STATS);
   double box[4];
-  size_t allocs = astar_navmesh_allocs(lm->m);
+  size_t allocs = astar_navmesh_allocs(lm->m) + ((nmrec *)lm->map.rec)->q.mem.allocs;
   if (lm->map.s != NULL) {
     astar_stats st;
     astar_search_stats(lm->map.s, &st);
@@ -752,6 +771,7 @@ static int mesh_stats(lua_State *L) {
 
 static const luaL_Reg navMesh_methods[] = {
   {"find", mesh_find},
+  {"query", mesh_query},
   {"locate", mesh_locate},
   {"nearest", mesh_nearest},
   {"clearance", mesh_clearance},

@@ -123,6 +123,11 @@ static void finish(lua_State *L, lquery *q, int rc) {
   release(q, q->ops->pool(q));
 }
 
+static void stats(lquery *q, astar_stats *st) {
+  if (q->ops->stats != NULL) q->ops->stats(q, st);
+  else astar_search_stats(q->s, st);
+}
+
 /* The body of q:step, protected: 1 query, 2 cost, 3 heuristic, 4 budget. */
 static int protected_step(lua_State *L) {
   lquery *q = (lquery *)((char *)lua_touserdata(L, 1) + sizeof(qstate));
@@ -151,11 +156,11 @@ static int protected_step(lua_State *L) {
     }
   }
   q->ops->bind(L, q);
-  astar_search_stats(q->s, &qs->st);
+  stats(q, &qs->st);
   before = qs->st.expanded;
   rc = q->ops->step != NULL ? q->ops->step(q, (uint64_t)budget)
                             : astar_search_step(q->s, (uint64_t)budget);
-  astar_search_stats(q->s, &qs->st);
+  stats(q, &qs->st);
   qs->spent = qs->st.expanded - before;
   if (rc != ASTAR_RUNNING) finish(L, q, rc);
   return 0;
