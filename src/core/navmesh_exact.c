@@ -1,0 +1,428 @@
+/*
+** navmesh_exact.c - the exact search over intervals (Polyanya: Cui, Harabor
+** and Grastien, IJCAI 2017) for meshes of uniform cost without a radius.
+*/
+#include "navmesh_impl.h"
+
+/* ------------------------------------------------------------------ */
+/* Exact search over intervals                                          */
+/* ------------------------------------------------------------------ */
+/*
+** When every polygon costs the same, no radius and no callback: the search
+** of Cui, Harabor and Grastien's Polyanya (IJCAI 2017), which is exact. A
+** node is a root (the start, or a wall corner where the path bends) and an
+** interval of an edge seen from it; g is the root's distance from the start
+** and h the length of the shortest way from the root through the interval
+** to the goal. Expanding a node projects its interval across the polygon
+** behind it: the part of the far edges inside the cone keeps the root; the
+** parts outside it get the interval's end as their root if that end is a
+** wall corner. A root reached again at a larger g is not searched again.
+*/
+
+
+
+#define PN(q) ((pnode *)(q)->pn)
+
+static int pless(const pnode *a, const pnode *b) {
+  return a->f < b->f || (a->f == b->f && a->g > b->g);
+}
+
+static int ppush(astar_navmesh_query *q, const pnode *n) {
+  astar_mem *mem = &q->mem;
+  size_t i;
+  pnode *pn;
+  if (astar__reserve(mem, &q->pn, &q->cpn, q->npn + 1, sizeof(pnode)) ||
+      astar__reserve(mem, (void **)&q->heap, &q->cheap, q->nheap + 1, sizeof(uint32_t)))
+    return ASTAR_ENOMEM;
+  pn = PN(q);
+  pn[q->npn] = *n;
+  i = q->nheap++;
+  while (i > 0 && pless(&pn[q->npn], &pn[q->heap[(i - 1) / 2]])) {
+    q->heap[i] = q->heap[(i - 1) / 2];
+    i = (i - 1) / 2;
+  }
+  q->heap[i] = (uint32_t)q->npn++;
+  q->st.generated++;
+  return 0;
+}
+
+static uint32_t ppop(astar_navmesh_query *q) {
+  pnode *pn = PN(q);
+  uint32_t top = q->heap[0], last = q->heap[--q->nheap];
+  size_t i = 0, n = q->nheap;
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= n) break;
+    if (c + 1 < n && pless(&pn[q->heap[c + 1]], &pn[q->heap[c]])) c++;
+    if (!pless(&pn[q->heap[c]], &pn[last])) break;
+    q->heap[i] = q->heap[c];
+    i = c;
+  }
+  if (n > 0) q->heap[i] = last;
+  return top;
+}
+
+static int ingoal(const astar_navmesh_query *q, uint32_t p) {
+  int i;
+  for (i = 0; i < q->ngp; i++) if (q->gp[i] == p) return 1;
+  return 0;
+}
+
+/* May the corner at incidence 'slot' (vertex, polygon) be a root at cost g
+** (not reached before at less)? */
+static int fresh(astar_navmesh_query *q, uint32_t slot, double g) {
+  if (q->vs[slot] == q->stamp && g > q->vg[slot] * (1 + 1e-12) + 1e-12) return 0;
+  q->vs[slot] = q->stamp; q->vg[slot] = g;
+  return 1;
+}
+
+/* Pushes the node (root, interval on half-edge he of polygon Q) with its f. */
+static int pchild(astar_navmesh_query *q, uint32_t parent, double rx, double ry,
+                  uint32_t root, double g, uint32_t he, double tl, double tr) {
+  const astar_navmesh *m = q->mesh;
+  pnode n;
+  double x, y, w = q->params.algorithm == ASTAR_ALG_DIJKSTRA ? 0 : q->params.weight;
+  if (tl < 1e-9) tl = 0;                           /* ends at a vertex: exactly */
+  if (tr > 1 - 1e-9) tr = 1;
+  astar__nm_portalpoint(m, he, tl, tr, rx, ry, q->gx, q->gy, &x, &y);
+  n.rx = rx; n.ry = ry; n.g = g;
+  n.f = g + w * (hypot(x - rx, y - ry) + hypot(q->gx - x, q->gy - y));
+  if (n.f > q->params.max_cost) return 0;
+  n.tl = tl; n.tr = tr; n.root = root; n.he = he; n.poly = m->hpoly[he]; n.parent = parent;
+  n.kind = PN_INTERVAL;
+  return ppush(q, &n);
+}
+
+/* Which way may the edge h of the polygon be entered from the node? */
+static int open_edge(const astar_navmesh_query *q, uint32_t h) {
+  uint32_t n = q->mesh->hn[h];
+  return n != NONE && astar__nm_allowed(q->mesh, n, q->include, q->exclude) &&
+         !(q->nban > 0 && astar__nm_banned(q, q->mesh->hp[h]));
+}
+
+/* The polygons around corner z that polygon P reaches by turning around z
+** through portals (at most FAN): fan[0] = P; from[i] is the half-edge of
+** fan[i] it was entered by and via[i] the fan index it came from. Returns
+** how many, and in *slot the incidence (z, polygon) that names this side of
+** z (its smallest polygon): roots are pruned per side, as two regions that
+** only touch at z are apart. */
+#define FAN 32
+static int fan(const astar_navmesh_query *q, uint32_t z, uint32_t P, uint32_t *fanp,
+               uint32_t *from, int *via, uint32_t *slot) {
+  const astar_navmesh *m = q->mesh;
+  uint32_t rep = P, s;
+  int nf = 1, i;
+  fanp[0] = P; from[0] = NONE; via[0] = -1;
+  for (i = 0; i < nf; i++) {
+    uint32_t Q = fanp[i], h;
+    for (h = m->pstart[Q]; h < m->pstart[Q + 1]; h++) {
+      uint32_t R;
+      int j;
+      if ((m->hv[h] != z && m->hv[nexthe(m, h)] != z) || !open_edge(q, h)) continue;
+      R = m->hn[h];
+      for (j = 0; j < nf && fanp[j] != R; j++) {}
+      if (j < nf || nf == FAN) continue;
+      fanp[nf] = R; from[nf] = m->htw[h]; via[nf] = i; nf++;
+      if (R < rep) rep = R;
+    }
+  }
+  for (s = m->vps[z]; s < m->vps[z + 1] && m->vpl[s] != rep; s++) {}
+  *slot = s;
+  return nf;
+}
+
+static uint32_t sideslot(const astar_navmesh_query *q, uint32_t z, uint32_t P) {
+  uint32_t fanp[FAN], from[FAN], slot;
+  int via[FAN];
+  fan(q, z, P, fanp, from, via, &slot);
+  return slot;
+}
+
+/* A bend at corner z of polygon P (cost g), seen on through half-edge he. */
+static int pturn(astar_navmesh_query *q, uint32_t parent, uint32_t z, double g, uint32_t P,
+                 uint32_t he, double tl, double tr) {
+  const astar_navmesh *m = q->mesh;
+  if (!fresh(q, sideslot(q, z, P), g)) return 0;
+  return pchild(q, parent, VX(m, z), VY(m, z), z, g, he, tl, tr);
+}
+
+static int pfinal(astar_navmesh_query *q, uint32_t parent, double rx, double ry,
+                  uint32_t root, double g, uint32_t poly) {
+  pnode n;
+  n.rx = rx; n.ry = ry; n.root = root; n.g = g + hypot(q->gx - rx, q->gy - ry);
+  n.f = n.g; n.tl = n.tr = 0; n.he = NONE; n.poly = poly; n.parent = parent;
+  n.kind = PN_FINAL;
+  if (n.f > q->params.max_cost) return 0;
+  return ppush(q, &n);
+}
+
+
+/* A bend at corner z (a wall vertex of polygon P, which the node 'parent'
+** looks into) reached at cost g: z sees the whole of every polygon around
+** it that can be reached from P by turning around z through portals (not
+** across a wall: two regions that only touch at z stay apart). Each gets a
+** node rooted at z that sees all of it. */
+static int pcorner(astar_navmesh_query *q, uint32_t parent, uint32_t z, double g, uint32_t P) {
+  const astar_navmesh *m = q->mesh;
+  uint32_t fanp[FAN], from[FAN], idx[FAN], slot;
+  int via[FAN], nf = fan(q, z, P, fanp, from, via, &slot), i, rc;
+  double w = q->params.algorithm == ASTAR_ALG_DIJKSTRA ? 0 : q->params.weight;
+  if (!fresh(q, slot, g)) return 0;
+  for (i = 0; i < nf; i++) {                       /* parents: the way round, for the corridor */
+    pnode n;
+    n.rx = VX(m, z); n.ry = VY(m, z); n.g = g; n.root = z; n.he = from[i]; n.poly = fanp[i];
+    n.tl = n.tr = 0; n.parent = i > 0 ? idx[via[i]] : parent; n.kind = PN_POINT;
+    n.f = g + w * hypot(q->gx - n.rx, q->gy - n.ry);
+    if (n.f > q->params.max_cost) return 0;
+    idx[i] = (uint32_t)q->npn;
+    if ((rc = ppush(q, &n)) != 0) return rc;
+  }
+  return 0;
+}
+
+/* Along a wall: the point (x, y) (vertex 'at', or NONE), reached at cost g,
+** lies on the line of edge h of polygon P. The way on goes straight to the
+** edge's nearer end z, a corner, which sees the polygon across h whole.
+** When the path bends at 'at' first, a node records that bend. */
+static int palong(astar_navmesh_query *q, uint32_t parent, double x, double y, uint32_t at,
+                  double g, uint32_t h, uint32_t P) {
+  const astar_navmesh *m = q->mesh;
+  uint32_t p = m->hv[h], w = m->hv[nexthe(m, h)], z;
+  double dp = hypot(VX(m, p) - x, VY(m, p) - y), dw = hypot(VX(m, w) - x, VY(m, w) - y);
+  double wt = q->params.algorithm == ASTAR_ALG_DIJKSTRA ? 0 : q->params.weight;
+  pnode n;
+  z = dp <= dw ? p : w;
+  if (z == at) return pcorner(q, parent, z, g, P);   /* the bend is at the edge's end */
+  if (!astar__nm_wallvertex(q, z)) return 0;
+  if (at != NONE && at != z && at != PN(q)[parent].root) {     /* the bend at 'at' */
+    n.rx = x; n.ry = y; n.g = n.f = g; n.tl = n.tr = 0; n.root = at; n.he = NONE;
+    n.poly = P; n.parent = parent; n.kind = PN_WAY;
+    if (astar__reserve(&q->mem, &q->pn, &q->cpn, q->npn + 1, sizeof(pnode)))
+      return ASTAR_ENOMEM;
+    PN(q)[q->npn] = n;
+    parent = (uint32_t)q->npn++;
+  }
+  g += fmin(dp, dw);
+  if (!fresh(q, sideslot(q, z, P), g)) return 0;
+  n.rx = VX(m, z); n.ry = VY(m, z); n.g = g; n.root = z; n.he = m->htw[h]; n.poly = m->hn[h];
+  n.tl = n.tr = 0; n.parent = parent; n.kind = PN_POINT;
+  n.f = g + wt * hypot(q->gx - n.rx, q->gy - n.ry);
+  if (n.f > q->params.max_cost) return 0;
+  return ppush(q, &n);
+}
+
+/* Where A + s (B - A) >= 0 for s in [0, 1]: [*lo, *hi] (empty: lo > hi). */
+static void halfrange(double A, double B, double *lo, double *hi) {
+  if (A >= 0 && B >= 0) { *lo = 0; *hi = 1; }
+  else if (A < 0 && B < 0) { *lo = 1; *hi = 0; }
+  else if (A < 0) { *lo = A / (A - B); *hi = 1; }
+  else { *lo = 0; *hi = A / (A - B); }
+}
+
+/* The rest of [0, 1] outside the range [lo, hi] (one piece, as the range
+** touches an end or is empty); 0 if it is (almost) nothing. */
+static int outside(double lo, double hi, double *o0, double *o1) {
+  if (lo > hi) { *o0 = 0; *o1 = 1; return 1; }
+  if (lo > 1e-12) { *o0 = 0; *o1 = lo; return 1; }
+  if (hi < 1 - 1e-12) { *o0 = hi; *o1 = 1; return 1; }
+  return 0;
+}
+
+static int pexpand(astar_navmesh_query *q, uint32_t ni) {
+  const astar_navmesh *m = q->mesh;
+  pnode n = PN(q)[ni];
+  uint32_t P = n.poly, a0 = m->pstart[P], k = m->pstart[P + 1] - a0, in, j;
+  uint32_t u, v;
+  double ax, ay, bx, by, ex, ey;
+  int cornu, cornv, rc;
+  if (n.kind == PN_POINT) {                        /* a start or a corner: all is seen */
+    if (ingoal(q, P) && (rc = pfinal(q, ni, n.rx, n.ry, n.root, n.g, P)) != 0) return rc;
+    for (j = 0; j < k; j++) {
+      uint32_t h = a0 + j, p = m->hv[h], w = m->hv[nexthe(m, h)];
+      double dx = VX(m, w) - VX(m, p), dy = VY(m, w) - VY(m, p);
+      if (!open_edge(q, h)) continue;
+      if (fabs(cross2(dx, dy, n.rx - VX(m, p), n.ry - VY(m, p))) <= m->eps * hypot(dx, dy)) {
+        /* on the edge's line: along it to its nearer end, a corner to turn at */
+        double dp = hypot(VX(m, p) - n.rx, VY(m, p) - n.ry);
+        double dw = hypot(VX(m, w) - n.rx, VY(m, w) - n.ry);
+        if (fmax(dp, dw) > hypot(dx, dy) + m->eps &&
+            (rc = palong(q, ni, n.rx, n.ry, n.root, n.g, h, P)) != 0)
+          return rc;
+        continue;
+      }
+      if ((rc = pchild(q, ni, n.rx, n.ry, n.root, n.g, m->htw[h], 0, 1)) != 0) return rc;
+    }
+    return 0;
+  }
+  in = n.he - a0;
+  u = m->hv[n.he]; v = m->hv[nexthe(m, n.he)];
+  ex = VX(m, v) - VX(m, u); ey = VY(m, v) - VY(m, u);
+  ax = VX(m, u) + n.tl * ex; ay = VY(m, u) + n.tl * ey;     /* left end (toward u) */
+  bx = VX(m, u) + n.tr * ex; by = VY(m, u) + n.tr * ey;     /* right end (toward v) */
+  if (n.tl == 0) ax = VX(m, u), ay = VY(m, u);
+  if (n.tr == 1) bx = VX(m, v), by = VY(m, v);
+  cornu = n.tl == 0 && astar__nm_wallvertex(q, u);
+  cornv = n.tr == 1 && astar__nm_wallvertex(q, v);
+  if (ingoal(q, P)) {                              /* the goal: through the cone or an end */
+    double oR = cross2(bx - n.rx, by - n.ry, q->gx - n.rx, q->gy - n.ry);
+    double oL = cross2(ax - n.rx, ay - n.ry, q->gx - n.rx, q->gy - n.ry);
+    if (oR >= 0 && oL <= 0) rc = pfinal(q, ni, n.rx, n.ry, n.root, n.g, P);
+    else if (oR < 0 && cornv)
+      rc = pfinal(q, ni, bx, by, v, n.g + hypot(bx - n.rx, by - n.ry), P);
+    else if (oL > 0 && cornu)
+      rc = pfinal(q, ni, ax, ay, u, n.g + hypot(ax - n.rx, ay - n.ry), P);
+    else rc = 0;
+    if (rc) return rc;
+  }
+  for (j = 1; j < k; j++) {                        /* the far edges, right to left */
+    uint32_t h = a0 + (in + j) % k, p = m->hv[h], w = m->hv[nexthe(m, h)];
+    double px = VX(m, p), py = VY(m, p), wx = VX(m, w), wy = VY(m, w);
+    double A, B, C, D, lo, hi, r0, r1, l0, l1, o0, o1, len = hypot(wx - px, wy - py);
+    if (!open_edge(q, h)) continue;
+    if (fabs(cross2(wx - px, wy - py, n.rx - px, n.ry - py)) <= m->eps * len) {
+      int nearp = hypot(px - n.rx, py - n.ry) <= hypot(wx - n.rx, wy - n.ry);
+      double zx = nearp ? px : wx, zy = nearp ? py : wy;
+      if (cross2(bx - n.rx, by - n.ry, zx - n.rx, zy - n.ry) >= -m->eps * len &&
+          cross2(ax - n.rx, ay - n.ry, zx - n.rx, zy - n.ry) <= m->eps * len &&
+          (nearp ? p : w) != n.root &&
+          (rc = palong(q, ni, n.rx, n.ry, n.root, n.g, h, P)) != 0)
+        return rc;
+      continue;                                    /* along the root's line */
+    }
+    A = cross2(bx - n.rx, by - n.ry, px - n.rx, py - n.ry);    /* >= 0: left of right ray */
+    B = cross2(bx - n.rx, by - n.ry, wx - n.rx, wy - n.ry);
+    C = -cross2(ax - n.rx, ay - n.ry, px - n.rx, py - n.ry);   /* >= 0: right of left ray */
+    D = -cross2(ax - n.rx, ay - n.ry, wx - n.rx, wy - n.ry);
+    halfrange(A, B, &r0, &r1);                     /* where the edge is inside each ray */
+    halfrange(C, D, &l0, &l1);
+    lo = fmax(r0, l0); hi = fmin(r1, l1);
+    /* in the twin half-edge (w -> p) fractions are 1 - s */
+    if (hi - lo > 1e-12 &&
+        (rc = pchild(q, ni, n.rx, n.ry, n.root, n.g, m->htw[h], 1 - hi, 1 - lo)) != 0)
+      return rc;
+    /* outside the cone: the path bends at the interval's end, if it is a corner; an
+    ** edge on a line through that corner needs all its polygons (pcorner) */
+    if (cornv && outside(r0, r1, &o0, &o1)) {
+      if (fabs(cross2(wx - px, wy - py, bx - px, by - py)) <= m->eps * len) {
+        if ((rc = palong(q, ni, bx, by, v, n.g + hypot(bx - n.rx, by - n.ry), h, P)) != 0)
+          return rc;
+      } else if ((rc = pturn(q, ni, v, n.g + hypot(bx - n.rx, by - n.ry), P, m->htw[h],
+                           1 - o1, 1 - o0)) != 0) return rc;
+    }
+    if (cornu && outside(l0, l1, &o0, &o1)) {
+      if (fabs(cross2(wx - px, wy - py, ax - px, ay - py)) <= m->eps * len) {
+        if ((rc = palong(q, ni, ax, ay, u, n.g + hypot(ax - n.rx, ay - n.ry), h, P)) != 0)
+          return rc;
+      } else if ((rc = pturn(q, ni, u, n.g + hypot(ax - n.rx, ay - n.ry), P, m->htw[h],
+                           0 + (1 - o1), 1 - o0)) != 0) return rc;
+    }
+  }
+  return 0;
+}
+
+/* The exact search; on success the path is in q->out (q->nout points) and
+** the corridor in q->corr. */
+/* Starts the exact search: the start's polygons' nodes on the heap. */
+int astar__nm_exact_begin(astar_navmesh_query *q) {
+  astar_navmesh *m = q->mesh;
+  astar_mem *mem = &q->mem;
+  int i, rc;
+  memset(&q->st, 0, sizeof q->st);
+  q->npn = q->nheap = 0;
+  {
+    size_t old = q->cvs;
+    if (astar__reserve(mem, (void **)&q->vg, &q->cvg, 2 * (size_t)m->nh, sizeof(double)) ||
+        astar__reserve(mem, (void **)&q->vs, &q->cvs, 2 * (size_t)m->nh, sizeof(uint32_t)))
+      return ASTAR_ENOMEM;
+    if (q->cvs > old) memset(q->vs + old, 0, (q->cvs - old) * sizeof(uint32_t));
+  }
+  if (q->stamp == 0 || q->stamp == UINT32_MAX) {
+    memset(q->vs, 0, q->cvs * sizeof(uint32_t));
+    q->stamp = 0;
+  }
+  q->stamp++;
+  q->nsp = astar__nm_holders(m, q->sx, q->sy, 1, q->include, q->exclude, q->sp, 8);
+  q->ngp = astar__nm_holders(m, q->gx, q->gy, 1, q->include, q->exclude, q->gp, 8);
+  for (i = 0; i < q->nsp; i++) {                   /* start nodes, expanded at once */
+    pnode n;
+    n.rx = q->sx; n.ry = q->sy; n.g = 0; n.f = 0; n.tl = n.tr = 0;
+    n.root = NONE; n.he = NONE; n.poly = q->sp[i]; n.parent = NONE; n.kind = PN_POINT;
+    if ((rc = ppush(q, &n)) != 0) return rc;
+  }
+  return 0;
+}
+
+static int exact_path(astar_navmesh_query *q, uint32_t fin);
+
+/* At most 'budget' expansions of the exact search. */
+int astar__nm_exact_step(astar_navmesh_query *q, uint64_t budget) {
+  uint64_t stop = q->st.expanded + budget < q->st.expanded ? UINT64_MAX
+                                                           : q->st.expanded + budget;
+  int rc;
+  while (q->nheap > 0) {
+    uint32_t ni;
+    if (PN(q)[q->heap[0]].kind == PN_FINAL) return exact_path(q, ppop(q));   /* the goal */
+    if (q->st.expanded >= q->params.max_expansions) return ASTAR_LIMIT;
+    if (q->st.expanded >= stop) return ASTAR_RUNNING;
+    ni = ppop(q);
+    q->st.expanded++;
+    if ((rc = pexpand(q, ni)) != 0) return rc;
+  }
+  return q->params.max_cost < HUGE_VAL ? ASTAR_LIMIT : ASTAR_NO_PATH;
+}
+
+/* The path of the exact search that popped the goal's node 'fin'. */
+static int exact_path(astar_navmesh_query *q, uint32_t fin) {
+  astar_navmesh *m = q->mesh;
+  astar_mem *mem = &q->mem;
+  int rc;
+  {
+    /* the path: the goal, then the roots back to the start */
+    const pnode *pn = PN(q);
+    size_t np = 1, nc = 0, k;
+    uint32_t x;
+    double len = 0;
+    for (x = fin; x != NONE; x = pn[x].parent) { np++; nc++; }
+    if (astar__reserve(mem, (void **)&q->out, &q->cout, 2 * np, sizeof(double)) ||
+        astar__reserve(mem, (void **)&q->corr, &q->ccorr, 2 * nc + 2, sizeof(uint32_t)))
+      return ASTAR_ENOMEM;
+    q->out[0] = q->gx; q->out[1] = q->gy; np = 1;
+    for (x = fin; x != NONE; x = pn[x].parent) {
+      double rx = pn[x].rx, ry = pn[x].ry;
+      if (rx != q->out[2 * np - 2] || ry != q->out[2 * np - 1]) {
+        q->out[2 * np] = rx; q->out[2 * np + 1] = ry; np++;
+      }
+    }
+    for (k = 0; k < np / 2; k++) {                 /* start first */
+      double tx = q->out[2 * k], ty = q->out[2 * k + 1];
+      q->out[2 * k] = q->out[2 * (np - 1 - k)]; q->out[2 * k + 1] = q->out[2 * (np - 1 - k) + 1];
+      q->out[2 * (np - 1 - k)] = tx; q->out[2 * (np - 1 - k) + 1] = ty;
+    }
+    for (k = 1; k < np; k++)
+      len += hypot(q->out[2 * k] - q->out[2 * k - 2], q->out[2 * k + 1] - q->out[2 * k - 1]);
+    q->nout = np;
+    q->pcost = len * m->cost[pn[fin].poly];
+    /* the corridor: the nodes' polygons (not twice in a row) and the portals
+    ** they were entered by, collected backwards: polygons from the front,
+    ** portals from the back of q->corr, then joined */
+    nc = 0;
+    {
+      size_t npt = 0, cap = q->ccorr;
+      uint32_t last = NONE, lastportal = NONE;
+      for (x = pn[fin].parent; x != NONE; x = pn[x].parent) {
+        if (pn[x].kind == PN_WAY || pn[x].poly == last) continue;
+        if (last != NONE) q->corr[cap - 1 - npt++] = lastportal;
+        q->corr[nc++] = last = pn[x].poly;
+        lastportal = pn[x].he != NONE ? m->hp[pn[x].he] : NONE;
+      }
+      for (k = 0; k < nc / 2; k++) {
+        uint32_t t = q->corr[k]; q->corr[k] = q->corr[nc - 1 - k]; q->corr[nc - 1 - k] = t;
+      }
+      for (k = 0; k < npt; k++) q->corr[nc + k] = q->corr[cap - npt + k];
+    }
+    q->ncorr = nc;
+    if ((rc = astar__nm_unloop(q)) != 0) return rc;
+  }
+  return ASTAR_FOUND;
+}
+

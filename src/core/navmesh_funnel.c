@@ -1,0 +1,471 @@
+/*
+** navmesh_funnel.c - from the portal search's nodes to a path: the polygon
+** corridor, the funnel (string pulling, widened around corners for a radius),
+** the path's cost and clearance, and closing portals too narrow for it.
+*/
+#include "navmesh_impl.h"
+
+/* ------------------------------------------------------------------ */
+/* Corridor, funnel, cost                                               */
+/* ------------------------------------------------------------------ */
+
+/* The polygon of half-edge h's portal that is not p. */
+static uint32_t across(const astar_navmesh *m, uint32_t portal, uint32_t p) {
+  uint32_t h = m->phe[portal];
+  return m->hpoly[h] == p ? m->hn[h] : m->hpoly[h];
+}
+
+static int hasportal(const astar_navmesh *m, uint32_t p, uint32_t portal) {
+  uint32_t h = m->phe[portal];
+  return m->hpoly[h] == p || m->hn[h] == p;
+}
+
+/* Drops the loops of the corridor q->corr (polygons, then portals): when a
+** polygon comes again, what lies between its two visits goes. */
+int astar__nm_unloop(astar_navmesh_query *q) {
+  size_t n = q->ncorr, c = 0, i, old = q->cppos;
+  uint32_t *poly = q->corr, *port = q->corr + n;
+  if (astar__reserve(&q->mem, (void **)&q->ppos, &q->cppos, q->mesh->np,
+                     sizeof(uint32_t)))
+    return ASTAR_ENOMEM;
+  if (q->cppos > old) memset(q->ppos + old, 0xff, (q->cppos - old) * sizeof(uint32_t));
+  for (i = 0; i < n; i++) {
+    uint32_t X = poly[i];
+    if (q->ppos[X] != NONE) {
+      size_t j = q->ppos[X], t;
+      for (t = j + 1; t < c; t++) q->ppos[poly[t]] = NONE;
+      c = j + 1;
+    } else {
+      if (c > 0) port[c - 1] = port[i - 1];
+      poly[c] = X; q->ppos[X] = (uint32_t)c; c++;
+    }
+  }
+  for (i = 0; i < c; i++) q->ppos[poly[i]] = NONE;
+  memmove(poly + c, port, (c > 0 ? c - 1 : 0) * sizeof(uint32_t));
+  q->ncorr = c;
+  return 0;
+}
+
+/* Turns the engine's path (start, portals..., goal) into the corridor:
+** q->corr[0 .. n-1] polygons, then q->corr[n .. 2n-2] the portal between
+** polygons i and i+1. */
+static int corridor(astar_navmesh_query *q, const uint32_t *nodes, long n) {
+  const astar_navmesh *m = q->mesh;
+  uint32_t *poly, *port;
+  long k, c = 1;
+  if (astar__reserve(&q->mem, (void **)&q->corr, &q->ccorr, 2 * (size_t)n + 2,
+                     sizeof(uint32_t)))
+    return ASTAR_ENOMEM;
+  poly = q->corr; port = q->corr + n + 1;           /* at most n polygons */
+  poly[0] = q->spoly;
+  for (k = 1; k < n - 1; k++) {
+    uint32_t portal = nodes[k];
+    if (!hasportal(m, poly[c - 1], portal) && c > 1) c--;   /* touched a portal, came back */
+    port[c - 1] = portal;
+    poly[c] = across(m, portal, poly[c - 1]);
+    c++;
+  }
+  if (poly[c - 1] != q->gpoly && c > 1 && poly[c - 2] == q->gpoly) c--;
+  memmove(poly + c, port, (size_t)(c - 1) * sizeof(uint32_t));
+  q->ncorr = (size_t)c;
+  return astar__nm_unloop(q);
+}
+
+/* A funnel point: a centre, a signed radius (> 0: kept on the left), its
+** mesh vertex (NONE: the start or goal) and side (1 left, -1 right). */
+typedef struct fpt { double x, y, r; uint32_t v; int side; } fpt;
+
+/* The direction (dx, dy) of the line leaving a (kept on side a.r) and
+** touching b (on side b.r); 0 if the two are one point. */
+static int tangent(const fpt *a, const fpt *b, double *dx, double *dy) {
+  double Dx = b->x - a->x, Dy = b->y - a->y, L = hypot(Dx, Dy), s, c;
+  if (L <= 1e-12 * (1 + fabs(a->x) + fabs(a->y))) return 0;
+  s = (b->r - a->r) / L;
+  if (s > 1) s = 1; else if (s < -1) s = -1;
+  c = sqrt(1 - s * s);
+  Dx /= L; Dy /= L;
+  *dx = Dx * c + Dy * s; *dy = Dy * c - Dx * s;
+  return 1;
+}
+
+static int samefpt(const fpt *a, const fpt *b) { return a->x == b->x && a->y == b->y; }
+
+/* Is a nearer to o than b is? */
+static int nearer(const fpt *o, const fpt *a, const fpt *b) {
+  return hypot(a->x - o->x, a->y - o->y) < hypot(b->x - o->x, b->y - o->y);
+}
+
+static int pushpt(astar_navmesh_query *q, size_t *n, double x, double y) {
+  if (*n > 0 && q->out[2 * *n - 2] == x && q->out[2 * *n - 1] == y) return 0;
+  if (astar__reserve(&q->mem, (void **)&q->out, &q->cout, 2 * *n + 2, sizeof(double)))
+    return ASTAR_ENOMEM;
+  q->out[2 * *n] = x; q->out[2 * *n + 1] = y;
+  (*n)++;
+  return 0;
+}
+
+/* Writes the path around the corners c[0 .. nc-1]: tangents, and arcs in
+** chords that stay r = R cos(ARC_STEP / 2) from the corner. */
+static long emit(astar_navmesh_query *q, const fpt *c, size_t nc) {
+  size_t n = 0, k;
+  double pdx = 0, pdy = 0;
+  for (k = 0; k < nc; k++) {
+    double dx = 0, dy = 0, ix, iy, ox, oy;
+    int has = k + 1 < nc && tangent(&c[k], &c[k + 1], &dx, &dy);
+    ix = c[k].x + c[k].r * pdy; iy = c[k].y - c[k].r * pdx;   /* touch points */
+    ox = c[k].x + c[k].r * dy;  oy = c[k].y - c[k].r * dx;
+    if (c[k].r == 0 || k == 0 || !has) {
+      if (pushpt(q, &n, k == 0 ? ox : ix, k == 0 ? oy : iy)) return ASTAR_ENOMEM;
+    } else {
+      double a0 = atan2(iy - c[k].y, ix - c[k].x), a1 = atan2(oy - c[k].y, ox - c[k].x);
+      double sweep = c[k].r > 0 ? a1 - a0 : a0 - a1, R = fabs(c[k].r);
+      int j, pieces;
+      while (sweep < 0) sweep += 2 * 3.14159265358979323846;
+      while (sweep >= 2 * 3.14159265358979323846) sweep -= 2 * 3.14159265358979323846;
+      pieces = (int)ceil(sweep / ARC_STEP - 1e-9);
+      if (pushpt(q, &n, ix, iy)) return ASTAR_ENOMEM;
+      for (j = 1; j < pieces; j++) {
+        double a = a0 + (c[k].r > 0 ? 1 : -1) * sweep * j / pieces;
+        if (pushpt(q, &n, c[k].x + R * cos(a), c[k].y + R * sin(a))) return ASTAR_ENOMEM;
+      }
+      if (pushpt(q, &n, ox, oy)) return ASTAR_ENOMEM;
+    }
+    pdx = dx; pdy = dy;
+  }
+  return (long)n;
+}
+
+/* The sum of the angles at vertex w of the polygons the query may use:
+** above pi, the walls around w poke into the walkable area. */
+static int reflex(const astar_navmesh_query *q, uint32_t w) {
+  const astar_navmesh *m = q->mesh;
+  double sum = 0;
+  uint32_t i;
+  for (i = m->vps[w]; i < m->vps[w + 1]; i++) {
+    uint32_t p = m->vpl[i], h, a = m->pstart[p], k = m->pstart[p + 1] - a;
+    if (!astar__nm_allowed(m, p, q->include, q->exclude)) continue;
+    for (h = 0; h < k && m->hv[a + h] != w; h++) {}
+    if (h < k) {
+      uint32_t u = m->hv[a + (h + k - 1) % k], v = m->hv[a + (h + 1) % k];
+      double ax = VX(m, v) - VX(m, w), ay = VY(m, v) - VY(m, w);
+      double bx = VX(m, u) - VX(m, w), by = VY(m, u) - VY(m, w);
+      sum += atan2(fabs(cross2(ax, ay, bx, by)), ax * bx + ay * by);   /* convex: in [0, pi] */
+    }
+  }
+  return sum > 3.14159265358979323846 * (1 + 1e-9);
+}
+
+/* Is corner k (between k-1 and k+1) taut: does the path turn around it on
+** its side? */
+static int taut(const fpt *c, size_t k) {
+  double ix, iy, ox, oy;
+  if (!tangent(&c[k - 1], &c[k], &ix, &iy) || !tangent(&c[k], &c[k + 1], &ox, &oy)) return 0;
+  return c[k].side * cross2(ix, iy, ox, oy) >= -1e-12;
+}
+
+/* Which side of the line p -> e the walls at corner w are on (1 left, -1
+** right): the side of w itself, or when w is on the line, of its walls. */
+static int wallside(const astar_navmesh_query *q, uint32_t w, double px, double py,
+                    double ex, double ey) {
+  const astar_navmesh *m = q->mesh;
+  double dx = ex - px, dy = ey - py, c = cross2(dx, dy, VX(m, w) - px, VY(m, w) - py), sum = 0;
+  uint32_t i;
+  if (fabs(c) > 1e-9 * (dx * dx + dy * dy)) return c > 0 ? 1 : -1;
+  for (i = m->vps[w]; i < m->vps[w + 1]; i++) {
+    uint32_t p = m->vpl[i], h;
+    for (h = m->pstart[p]; h < m->pstart[p + 1]; h++) {
+      uint32_t a = m->hv[h], b = m->hv[nexthe(m, h)], o;
+      if ((a != w && b != w) || !astar__nm_walledge(q, h)) continue;
+      o = a == w ? b : a;
+      sum += cross2(dx, dy, VX(m, o) - px, VY(m, o) - py);
+    }
+  }
+  return sum > 0 ? 1 : -1;
+}
+
+/* The wall corner closest to the line from c[k] to c[k+1] (nearer than R),
+** or NONE; its side of the line into *side. */
+static uint32_t intruder(const astar_navmesh_query *q, const fpt *c, size_t k, int *side) {
+  const astar_navmesh *m = q->mesh;
+  double dx, dy, px, py, ex, ey, best = q->R * (1 - 1e-7);
+  uint32_t x, y, x0, y0, x1, y1, i, found = NONE;
+  if (!tangent(&c[k], &c[k + 1], &dx, &dy)) return NONE;
+  px = c[k].x + c[k].r * dy; py = c[k].y - c[k].r * dx;
+  ex = c[k + 1].x + c[k + 1].r * dy; ey = c[k + 1].y - c[k + 1].r * dx;
+  astar__nm_brange(m, fmin(px, ex) - q->R, fmin(py, ey) - q->R, fmax(px, ex) + q->R,
+         fmax(py, ey) + q->R, &x0, &y0, &x1, &y1);
+  for (y = y0; y <= y1; y++)
+    for (x = x0; x <= x1; x++) {
+      size_t b = (size_t)y * m->bw + x;
+      for (i = m->bws[b]; i < m->bws[b + 1]; i++) {
+        uint32_t h = m->bwl[i], ends[2], e;
+        ends[0] = m->hv[h]; ends[1] = m->hv[nexthe(m, h)];
+        for (e = 0; e < 2; e++) {
+          uint32_t w = ends[e];
+          double cx, cy, d;
+          if (w == c[k].v || w == c[k + 1].v) continue;
+          d = segdist(VX(m, w), VY(m, w), px, py, ex, ey, &cx, &cy);
+          if (d < best && reflex(q, w)) {
+            best = d; found = w;
+            *side = wallside(q, w, px, py, ex, ey);
+          }
+        }
+      }
+    }
+  return found;
+}
+
+/* Turns the corners of the zero-radius path into the path of a disc of
+** radius R: wall corners get discs; corners the path no longer wraps are
+** dropped and wall corners it comes too close to are added, until neither
+** happens (or a bound on the rounds is reached). */
+static size_t widen(astar_navmesh_query *q, fpt *c, size_t nc, size_t cap) {
+  size_t k, rounds = 4 * nc + 64;
+  for (k = 1; k + 1 < nc; k++)
+    c[k].r = astar__nm_wallvertex(q, c[k].v) ? c[k].side * q->R : 0;
+  while (rounds-- > 0) {
+    int changed = 0, side = 0;
+    for (k = 1; k + 1 < nc && !changed; k++)
+      if (!taut(c, k)) {
+        memmove(c + k, c + k + 1, (nc - k - 1) * sizeof *c);
+        nc--; changed = 1;
+      }
+    for (k = 0; k + 1 < nc && !changed && nc < cap; k++) {
+      uint32_t w = intruder(q, c, k, &side);
+      if (w != NONE) {
+        memmove(c + k + 2, c + k + 1, (nc - k - 1) * sizeof *c);
+        c[k + 1].x = VX(q->mesh, w); c[k + 1].y = VY(q->mesh, w);
+        c[k + 1].v = w; c[k + 1].side = side; c[k + 1].r = side * q->R;
+        nc++; changed = 1;
+      }
+    }
+    if (!changed) break;
+  }
+  return nc;
+}
+
+/* The funnel (string pulling) over the corridor; with a radius, widened. */
+static long funnel(astar_navmesh_query *q) {
+  const astar_navmesh *m = q->mesh;
+  size_t np = q->ncorr, i, nc = 0, ai = 0, li = 0, ri = 0;
+  size_t cap = np + 2 + 64, need = (2 * (np + 1) + cap) * sizeof(fpt) / sizeof(double) + 1;
+  const uint32_t *poly = q->corr, *port = q->corr + np;
+  fpt *L, *Rt, apex, left, right, *c;
+  if (astar__reserve(&q->mem, (void **)&q->ctr, &q->cctr, need, sizeof(double)))
+    return ASTAR_ENOMEM;
+  L = (fpt *)(void *)q->ctr; Rt = L + (np + 1); c = Rt + (np + 1);
+  /* portals as (left, right) ends: 0 the start, np the goal */
+  L[0].x = Rt[0].x = q->sx; L[0].y = Rt[0].y = q->sy;
+  L[np].x = Rt[np].x = q->gx; L[np].y = Rt[np].y = q->gy;
+  L[0].v = Rt[0].v = L[np].v = Rt[np].v = NONE;
+  for (i = 1; i < np; i++) {
+    uint32_t p = poly[i - 1], h = m->phe[port[i - 1]], u, v;
+    if (m->hpoly[h] != p) h = m->htw[h];               /* the portal's side in p */
+    u = m->hv[h]; v = m->hv[nexthe(m, h)];            /* leaving p: v on the left */
+    L[i].x = VX(m, v); L[i].y = VY(m, v); L[i].v = v;
+    Rt[i].x = VX(m, u); Rt[i].y = VY(m, u); Rt[i].v = u;
+  }
+  for (i = 0; i <= np; i++) { L[i].r = Rt[i].r = 0; L[i].side = 1; Rt[i].side = -1; }
+  apex = L[0]; left = L[0]; right = Rt[0];
+  c[nc++] = apex;
+  for (i = 1; i <= np; i++) {
+    double rdx, rdy, ndx, ndy, ldx, ldy;
+    if (!tangent(&apex, &Rt[i], &ndx, &ndy) || samefpt(&right, &Rt[i])) {   /* right side */
+      right = Rt[i]; ri = i;
+    } else {
+      int hasr = !samefpt(&apex, &right) && tangent(&apex, &right, &rdx, &rdy);
+      if (!hasr || cross2(rdx, rdy, ndx, ndy) >= 0) {          /* tightens */
+        int hasl = !samefpt(&apex, &left) && tangent(&apex, &left, &ldx, &ldy);
+        if (!hasl || cross2(ndx, ndy, ldx, ldy) > 0) {
+          right = Rt[i]; ri = i;
+        } else {                                                /* over the left: a corner */
+          if (cross2(ndx, ndy, ldx, ldy) == 0 && nearer(&apex, &Rt[i], &left)) {
+            left = Rt[i]; li = i;                  /* one ray: the nearer end is the corner */
+          }
+          apex = left; c[nc++] = apex; ai = li;
+          left = right = apex; li = ri = ai;
+          i = ai;
+          continue;
+        }
+      }
+    }
+    if (!tangent(&apex, &L[i], &ndx, &ndy) || samefpt(&left, &L[i])) {      /* left side */
+      left = L[i]; li = i;
+    } else {
+      int hasl = !samefpt(&apex, &left) && tangent(&apex, &left, &ldx, &ldy);
+      if (!hasl || cross2(ndx, ndy, ldx, ldy) >= 0) {
+        int hasr = !samefpt(&apex, &right) && tangent(&apex, &right, &rdx, &rdy);
+        if (!hasr || cross2(rdx, rdy, ndx, ndy) > 0) {
+          left = L[i]; li = i;
+        } else {
+          if (cross2(rdx, rdy, ndx, ndy) == 0 && nearer(&apex, &L[i], &right)) {
+            right = L[i]; ri = i;
+          }
+          apex = right; c[nc++] = apex; ai = ri;
+          left = right = apex; li = ri = ai;
+          i = ai;
+          continue;
+        }
+      }
+    }
+  }
+  if (!samefpt(&c[nc - 1], &L[np])) c[nc++] = L[np];
+  else c[nc - 1] = L[np];
+  if (q->R > 0) nc = widen(q, c, nc, cap);
+  return emit(q, c, nc);
+}
+
+/* Where segment a-b crosses segment c-d (fraction along a-b), or -1. */
+static double crossing(double ax, double ay, double bx, double by,
+                       double cx, double cy, double dx, double dy, double eps) {
+  double ex = bx - ax, ey = by - ay, fx = dx - cx, fy = dy - cy;
+  double den = cross2(ex, ey, fx, fy), t, u, tol, el = hypot(ex, ey);
+  if (el == 0) return -1;
+  if (fabs(den) <= 1e-12 * el * hypot(fx, fy)) {      /* parallel: along the portal? */
+    double tc, td;
+    if (fabs(cross2(ex, ey, cx - ax, cy - ay)) > eps * el) return -1;
+    tc = ((cx - ax) * ex + (cy - ay) * ey) / (el * el);
+    td = ((dx - ax) * ex + (dy - ay) * ey) / (el * el);
+    if (fmax(tc, td) < -1e-9 || fmin(tc, td) > 1 + 1e-9) return -1;
+    t = fmin(1, fmax(tc, td));                     /* leaves it at the far end */
+    return t < 0 ? 0 : t;
+  }
+  t = cross2(cx - ax, cy - ay, fx, fy) / den;
+  u = cross2(cx - ax, cy - ay, ex, ey) / den;
+  tol = eps / (hypot(fx, fy) + eps);
+  if (t < -1e-9 || t > 1 + 1e-9 || u < -tol || u > 1 + tol) return -1;
+  return t < 0 ? 0 : t > 1 ? 1 : t;
+}
+
+/* The cost of the path: each polygon's stretch times its cost (or cost_fn). */
+static double pathcost(astar_navmesh_query *q, const double *pt, size_t n) {
+  const astar_navmesh *m = q->mesh;
+  size_t k, seg = 0, nc = q->ncorr;
+  const uint32_t *poly = q->corr, *port = q->corr + nc;
+  double total = 0, cx = pt[0], cy = pt[1], len = 0;
+  int uniform = q->cost_fn == NULL;
+  for (k = 1; k < nc && uniform; k++) uniform = m->cost[poly[k]] == m->cost[poly[0]];
+  if (uniform) {
+    for (k = 1; k < n; k++) len += hypot(pt[2 * k] - pt[2 * k - 2], pt[2 * k + 1] - pt[2 * k - 1]);
+    return len * m->cost[poly[0]];
+  }
+  for (k = 0; k < nc; k++) {
+    double piece = 0, base;
+    if (k + 1 < nc) {
+      uint32_t h = m->phe[port[k]], u = m->hv[h], v = m->hv[nexthe(m, h)];
+      size_t j;
+      for (j = seg; j + 1 < n; j++) {
+        double t = crossing(pt[2 * j], pt[2 * j + 1], pt[2 * j + 2], pt[2 * j + 3],
+                            VX(m, u), VY(m, u), VX(m, v), VY(m, v), m->eps);
+        if (t >= 0) {
+          double x = pt[2 * j] + t * (pt[2 * j + 2] - pt[2 * j]);
+          double y = pt[2 * j + 1] + t * (pt[2 * j + 3] - pt[2 * j + 1]);
+          size_t i;
+          for (i = seg; i < j; i++) {
+            piece += hypot(pt[2 * i + 2] - cx, pt[2 * i + 3] - cy);
+            cx = pt[2 * i + 2]; cy = pt[2 * i + 3];
+          }
+          piece += hypot(x - cx, y - cy);
+          cx = x; cy = y; seg = j;
+          break;
+        }
+      }
+    } else {
+      size_t i;
+      for (i = seg; i + 1 < n; i++) {
+        piece += hypot(pt[2 * i + 2] - cx, pt[2 * i + 3] - cy);
+        cx = pt[2 * i + 2]; cy = pt[2 * i + 3];
+      }
+    }
+    base = piece * m->cost[poly[k]];
+    if (q->cost_fn != NULL) {
+      double c = q->cost_fn(q->cost_ud, poly[k], k + 1 < nc ? poly[k + 1] : NONE, base);
+      if (c >= 0) base = c;
+    }
+    total += base;
+  }
+  return total;
+}
+
+/* The smallest distance between the path and a wall, looked for within 'r'
+** of the path (HUGE_VAL if no wall is that close), and the point of the
+** path where it is smallest in *wx, *wy. */
+static double pathclear(const astar_navmesh *m, const double *pt, size_t n, double r,
+                        double *wx, double *wy) {
+  double best = HUGE_VAL;
+  size_t k;
+  for (k = 0; k + 1 < n; k++) {
+    double ax = pt[2 * k], ay = pt[2 * k + 1], bx = pt[2 * k + 2], by = pt[2 * k + 3];
+    uint32_t x, y, x0, y0, x1, y1, i;
+    astar__nm_brange(m, fmin(ax, bx) - r, fmin(ay, by) - r, fmax(ax, bx) + r, fmax(ay, by) + r,
+           &x0, &y0, &x1, &y1);
+    for (y = y0; y <= y1; y++)
+      for (x = x0; x <= x1; x++) {
+        size_t b = (size_t)y * m->bw + x;
+        for (i = m->bws[b]; i < m->bws[b + 1]; i++) {
+          uint32_t h = m->bwl[i], u = m->hv[h], v = m->hv[nexthe(m, h)];
+          double d = segseg(ax, ay, bx, by, VX(m, u), VY(m, u), VX(m, v), VY(m, v));
+          if (d < best) {
+            double cx, cy, du, dv;
+            best = d;
+            du = segdist(VX(m, u), VY(m, u), ax, ay, bx, by, &cx, &cy);
+            *wx = cx; *wy = cy;
+            dv = segdist(VX(m, v), VY(m, v), ax, ay, bx, by, &cx, &cy);
+            if (dv < du) { *wx = cx; *wy = cy; }
+            if (segdist(ax, ay, VX(m, u), VY(m, u), VX(m, v), VY(m, v), &cx, &cy) < fmin(du, dv))
+              { *wx = ax; *wy = ay; }
+            if (segdist(bx, by, VX(m, u), VY(m, u), VX(m, v), VY(m, v), &cx, &cy) < fmin(du, dv))
+              { *wx = bx; *wy = by; }
+          }
+        }
+      }
+  }
+  return best;
+}
+
+/* Straightens the path the search found into q->out (q->nout points) and
+** prices it. Returns 0, ASTAR_NO_PATH if it passes closer than the radius
+** to a wall (then *wx, *wy is where), or ASTAR_ENOMEM. */
+int astar__nm_straighten(astar_navmesh_query *q, astar_search *s, double *wx, double *wy) {
+  const uint32_t *nodes;
+  double scost;
+  long n = astar_search_path(s, &nodes, &scost), np;
+  int rc;
+  if (n <= 0) return n < 0 ? (int)n : ASTAR_NO_PATH;
+  if ((rc = corridor(q, nodes, n)) != 0) return rc;
+  np = funnel(q);
+  if (np < 0) return (int)np;
+  q->nout = (size_t)np;
+  q->pcost = pathcost(q, q->out, (size_t)np);
+  q->clear = q->radius > 0 ? pathclear(q->mesh, q->out, (size_t)np, q->R, wx, wy) : HUGE_VAL;
+  return q->clear < q->radius * (1 - 1e-9) ? ASTAR_NO_PATH : 0;
+}
+
+/* Closes the corridor's portal nearest to (x, y) to the next searches. */
+void astar__nm_ban(astar_navmesh_query *q, double x, double y) {
+  const astar_navmesh *m = q->mesh;
+  size_t i;
+  double best = HUGE_VAL, cx, cy;
+  uint32_t pick = NONE;
+  for (i = 0; i + 1 < q->ncorr; i++) {
+    uint32_t portal = q->corr[q->ncorr + i], h = m->phe[portal], u = m->hv[h];
+    uint32_t v = m->hv[nexthe(m, h)];
+    double d = segdist(x, y, VX(m, u), VY(m, u), VX(m, v), VY(m, v), &cx, &cy);
+    if (d < best) { best = d; pick = portal; }
+  }
+  if (pick != NONE && q->nban < ASTAR_NM_BANS) q->ban[q->nban++] = pick;
+}
+
+long astar_navmesh_result(astar_navmesh_query *q, astar_search *s, const double **pts,
+                          double *cost) {
+  double wx, wy;
+  if (!q->ready) {
+    int rc = astar__nm_straighten(q, s, &wx, &wy);
+    if (rc < 0) return rc;
+    if (rc > 0) return 0;
+  }
+  *pts = q->out;
+  *cost = q->pcost;
+  return (long)q->nout;
+}
+

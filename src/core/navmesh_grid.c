@@ -1,0 +1,101 @@
+/*
+** navmesh_grid.c - a navmesh of a grid's walkable cells: greedy rectangles of
+** equal cost, with the corners of their neighbours on their sides.
+*/
+#include "navmesh_impl.h"
+
+/* ------------------------------------------------------------------ */
+/* From a grid                                                          */
+/* ------------------------------------------------------------------ */
+
+typedef struct grect { int x, y, w, h; double c; } grect;
+
+int astar_navmesh_from_grid(astar_navmesh **out, const astar_grid *g, double tile,
+                            uint32_t *cell_poly, astar_alloc alloc, void *ud) {
+  astar_mem a;
+  int W = astar_grid_width(g), H = astar_grid_height(g), x, y, rc = 0;
+  size_t cells = (size_t)W * H, lat = (size_t)(W + 1) * (H + 1), nr = 0, cr = 0, i;
+  size_t nidx = 0, cidx = 0;
+  uint32_t *own = cell_poly, *vid = NULL, *start = NULL, *idx = NULL, nv = 0, k;
+  double *xy = NULL;
+  grect *r = NULL;
+  *out = NULL;
+  if (!(tile > 0 && tile < HUGE_VAL)) return ASTAR_EINVAL;
+  a.fn = alloc; a.ud = ud; a.allocs = 0;
+  if (own == NULL && (own = (uint32_t *)astar__alloc(&a, cells * sizeof(uint32_t))) == NULL)
+    return ASTAR_ENOMEM;
+  vid = (uint32_t *)astar__alloc(&a, lat * sizeof(uint32_t));
+  if (vid == NULL) { rc = ASTAR_ENOMEM; goto done; }
+  memset(own, 0xff, cells * sizeof(uint32_t));
+  memset(vid, 0xff, lat * sizeof(uint32_t));
+  /* greedy rectangles: as wide as the row allows, then as tall as possible */
+  for (y = 0; y < H; y++)
+    for (x = 0; x < W; x++) {
+      double c = astar_grid_get(g, x, y);
+      int w = 1, h = 1, j;
+      if (c == 0 || own[(size_t)y * W + x] != NONE) continue;
+      while (x + w < W && astar_grid_get(g, x + w, y) == c && own[(size_t)y * W + x + w] == NONE)
+        w++;
+      for (; y + h < H; h++) {
+        for (j = 0; j < w; j++)
+          if (astar_grid_get(g, x + j, y + h) != c || own[(size_t)(y + h) * W + x + j] != NONE)
+            break;
+        if (j < w) break;
+      }
+      if (nr >= UINT32_MAX - 1) { rc = ASTAR_EINVAL; goto done; }
+      if (astar__reserve(&a, (void **)&r, &cr, nr + 1, sizeof *r)) { rc = ASTAR_ENOMEM; goto done; }
+      r[nr].x = x; r[nr].y = y; r[nr].w = w; r[nr].h = h; r[nr].c = c;
+      for (j = 0; j < h; j++) {
+        int t;
+        for (t = 0; t < w; t++) own[(size_t)(y + j) * W + x + t] = (uint32_t)nr;
+      }
+      vid[(size_t)y * (W + 1) + x] = vid[(size_t)y * (W + 1) + x + w] = 0;
+      vid[(size_t)(y + h) * (W + 1) + x] = vid[(size_t)(y + h) * (W + 1) + x + w] = 0;
+      nr++;
+    }
+  if (nr == 0) { rc = ASTAR_EINVAL; goto done; }
+  for (i = 0; i < lat; i++) if (vid[i] == 0) nv++;
+  xy = (double *)astar__alloc(&a, 2 * (size_t)nv * sizeof(double));
+  start = (uint32_t *)astar__alloc(&a, (nr + 1) * sizeof(uint32_t));
+  if (xy == NULL || start == NULL) { rc = ASTAR_ENOMEM; goto done; }
+  for (nv = 0, i = 0; i < lat; i++)
+    if (vid[i] == 0) {
+      vid[i] = nv;
+      xy[2 * (size_t)nv] = (double)(i % (size_t)(W + 1)) * tile;
+      xy[2 * (size_t)nv + 1] = (double)(i / (size_t)(W + 1)) * tile;
+      nv++;
+    } else vid[i] = NONE;
+  /* each rectangle: its corners and the corners of others on its sides */
+  for (i = 0; i < nr; i++) {
+    int x0 = r[i].x, y0 = r[i].y, x1 = x0 + r[i].w, y1 = y0 + r[i].h;
+    size_t need = nidx + 2 * ((size_t)r[i].w + r[i].h);
+    if (astar__reserve(&a, (void **)&idx, &cidx, need, sizeof(uint32_t))) {
+      rc = ASTAR_ENOMEM; goto done;
+    }
+    start[i] = (uint32_t)nidx;
+#define LATV(px, py) vid[(size_t)(py) * (W + 1) + (px)]
+#define TAKE(px, py) do { if (LATV(px, py) != NONE) idx[nidx++] = LATV(px, py); } while (0)
+    for (x = x0; x < x1; x++) TAKE(x, y0);
+    for (y = y0; y < y1; y++) TAKE(x1, y);
+    for (x = x1; x > x0; x--) TAKE(x, y1);
+    for (y = y1; y > y0; y--) TAKE(x0, y);
+#undef TAKE
+#undef LATV
+  }
+  start[nr] = (uint32_t)nidx;
+  rc = astar_navmesh_new(out, xy, nv, start, idx, (uint32_t)nr, NULL, alloc, ud);
+  if (rc == 0) {
+    for (k = 0; k < nr; k++) (*out)->cost[k] = r[k].c;
+    (*out)->minstale = (*out)->maxstale = 1;
+  }
+done:
+  if (own != cell_poly) astar__free(&a, own, cells * sizeof(uint32_t));
+  else if (rc != 0) memset(own, 0xff, cells * sizeof(uint32_t));
+  astar__free(&a, vid, lat * sizeof(uint32_t));
+  astar__free(&a, xy, 2 * (size_t)nv * sizeof(double));
+  astar__free(&a, start, (nr + 1) * sizeof(uint32_t));
+  astar__free(&a, idx, cidx * sizeof(uint32_t));
+  astar__free(&a, r, cr * sizeof *r);
+  return rc;
+}
+

@@ -1,0 +1,134 @@
+/*
+** navmesh_impl.h - what the navmesh files of the core share (not installed):
+** the mesh's layout, small geometry, the exact search's node, and the
+** functions one concept offers the others.
+**
+** Geometry is in doubles. Tolerances are relative to the size of the mesh
+** (m->eps = 1e-9 of its bounding box's larger side).
+*/
+#ifndef ASTAR_NAVMESH_IMPL_H
+#define ASTAR_NAVMESH_IMPL_H
+
+#include <math.h>
+#include <string.h>
+#include "core.h"
+#define NONE ASTAR_NONE
+#define ALLFLAGS 0xffffffffu
+/* Arcs around a corner are drawn in pieces of at most ARC_STEP radians, on a
+** circle of radius r / cos(ARC_STEP / 2): every chord then stays r away. */
+#define ARC_STEP (3.14159265358979323846 / 12)
+
+struct astar_navmesh {
+  astar_mem mem;
+  uint32_t nv, np, nh, nport, nwall;
+  double *xy;            /* nv points */
+  uint32_t *pstart;      /* np + 1: polygon p's half-edges are pstart[p] .. pstart[p+1]-1 */
+  uint32_t *hv;          /* nh: the vertex a half-edge starts at (counter-clockwise) */
+  uint32_t *hn;          /* nh: the polygon across it, or NONE (a wall) */
+  uint32_t *hp;          /* nh: its portal, or NONE */
+  uint32_t *hpoly;       /* nh: its polygon */
+  uint32_t *htw;         /* nh: the same edge in the polygon across, or NONE */
+  double *cost;          /* np */
+  uint32_t *flags;       /* np */
+  double mincost, maxcost;
+  int minstale, maxstale;
+  uint32_t *phe;         /* nport: the half-edge of each portal in its first polygon */
+  unsigned char *vwall;  /* nv: the vertex ends a wall edge */
+  uint32_t *vps, *vpl;   /* vertex -> polygons: vpl[vps[v] .. vps[v+1]-1] */
+  double box[4], cell, eps;
+  uint32_t bw, bh;       /* bucket grid */
+  uint32_t *bps, *bpl;   /* bucket -> polygons */
+  uint32_t *bws, *bwl;   /* bucket -> wall half-edges */
+  uint64_t version;
+};
+
+/* ------------------------------------------------------------------ */
+/* Small geometry                                                       */
+/* ------------------------------------------------------------------ */
+
+static inline double cross2(double ax, double ay, double bx, double by) { return ax * by - ay * bx; }
+
+/* Distance from p to segment ab; the closest point into *cx, *cy. */
+static inline double segdist(double px, double py, double ax, double ay, double bx, double by,
+                      double *cx, double *cy) {
+  double dx = bx - ax, dy = by - ay, l2 = dx * dx + dy * dy, t = 0;
+  if (l2 > 0) {
+    t = ((px - ax) * dx + (py - ay) * dy) / l2;
+    if (t < 0) t = 0; else if (t > 1) t = 1;
+  }
+  *cx = ax + t * dx; *cy = ay + t * dy;
+  return hypot(px - *cx, py - *cy);
+}
+
+static inline double segseg(double ax, double ay, double bx, double by,
+                     double cx, double cy, double dx, double dy) {
+  double d1, d2, d3, d4, qx, qy, m;
+  double o1 = cross2(bx - ax, by - ay, cx - ax, cy - ay);
+  double o2 = cross2(bx - ax, by - ay, dx - ax, dy - ay);
+  double o3 = cross2(dx - cx, dy - cy, ax - cx, ay - cy);
+  double o4 = cross2(dx - cx, dy - cy, bx - cx, by - cy);
+  if (((o1 > 0 && o2 < 0) || (o1 < 0 && o2 > 0)) && ((o3 > 0 && o4 < 0) || (o3 < 0 && o4 > 0)))
+    return 0;
+  d1 = segdist(ax, ay, cx, cy, dx, dy, &qx, &qy);
+  d2 = segdist(bx, by, cx, cy, dx, dy, &qx, &qy);
+  d3 = segdist(cx, cy, ax, ay, bx, by, &qx, &qy);
+  d4 = segdist(dx, dy, ax, ay, bx, by, &qx, &qy);
+  m = d1 < d2 ? d1 : d2;
+  if (d3 < m) m = d3;
+  return d4 < m ? d4 : m;
+}
+
+/* A node of the exact search (see there). */
+typedef struct pnode pnode;
+struct pnode {
+  double rx, ry;       /* the root */
+  double g, f;         /* the root's g; f = g + weight * h */
+  double tl, tr;       /* the interval on half-edge 'he': fractions from its start */
+  uint32_t root;       /* the root's vertex, NONE for the start */
+  uint32_t he;         /* half-edge of 'poly'; NONE: a start or final node */
+  uint32_t poly;       /* the polygon the node looks into */
+  uint32_t parent;
+  int kind;            /* PN_* */
+};
+enum { PN_INTERVAL, PN_POINT, PN_FINAL, PN_WAY };  /* PN_POINT: sees all its polygon;
+                                                  ** PN_WAY: a bend, kept for the path */
+
+#define VX(m, v) ((m)->xy[2 * (size_t)(v)])
+#define VY(m, v) ((m)->xy[2 * (size_t)(v) + 1])
+
+static inline uint32_t nexthe(const astar_navmesh *m, uint32_t h) {
+  uint32_t p = m->hpoly[h];
+  return h + 1 < m->pstart[p + 1] ? h + 1 : m->pstart[p];
+}
+
+/* What one concept offers the others (each in the file named above it). */
+
+/* navmesh.c */
+void astar__nm_brange(const astar_navmesh *m, double x0, double y0, double x1, double y1,
+                      uint32_t *bx0, uint32_t *by0, uint32_t *bx1, uint32_t *by1);
+double astar__nm_mincost(astar_navmesh *m);
+
+/* navmesh_locate.c */
+int astar__nm_allowed(const astar_navmesh *m, uint32_t p, uint32_t inc, uint32_t exc);
+int astar__nm_holders(const astar_navmesh *m, double x, double y, int filter, uint32_t inc,
+                      uint32_t exc, uint32_t *out, int max);
+uint32_t astar__nm_locatef(const astar_navmesh *m, double x, double y, uint32_t inc,
+                           uint32_t exc);
+
+/* navmesh_portal.c */
+int astar__nm_wallvertex(const astar_navmesh_query *q, uint32_t v);
+int astar__nm_walledge(const astar_navmesh_query *q, uint32_t h);
+int astar__nm_banned(const astar_navmesh_query *q, uint32_t portal);
+void astar__nm_portalpoint(const astar_navmesh *m, uint32_t h, double lo, double hi,
+                           double px, double py, double gx, double gy, double *x, double *y);
+
+/* navmesh_funnel.c */
+int astar__nm_straighten(astar_navmesh_query *q, astar_search *s, double *wx, double *wy);
+void astar__nm_ban(astar_navmesh_query *q, double x, double y);
+int astar__nm_unloop(astar_navmesh_query *q);
+
+/* navmesh_exact.c */
+int astar__nm_exact_begin(astar_navmesh_query *q);
+int astar__nm_exact_step(astar_navmesh_query *q, uint64_t budget);
+
+#endif

@@ -1,0 +1,150 @@
+/*
+** navmesh_locate.c - points on a navmesh: the polygon holding a point, the
+** nearest point, clearance to the walls, and raycasts.
+*/
+#include "navmesh_impl.h"
+
+/* ------------------------------------------------------------------ */
+/* Points                                                               */
+/* ------------------------------------------------------------------ */
+
+int astar__nm_allowed(const astar_navmesh *m, uint32_t p, uint32_t inc, uint32_t exc) {
+  return (m->flags[p] & inc) != 0 && (m->flags[p] & exc) == 0;
+}
+
+static int inpoly(const astar_navmesh *m, uint32_t p, double x, double y) {
+  uint32_t h;
+  for (h = m->pstart[p]; h < m->pstart[p + 1]; h++) {
+    uint32_t u = m->hv[h], v = m->hv[nexthe(m, h)];
+    double dx = VX(m, v) - VX(m, u), dy = VY(m, v) - VY(m, u);
+    if (cross2(dx, dy, x - VX(m, u), y - VY(m, u)) < -m->eps * hypot(dx, dy)) return 0;
+  }
+  return 1;
+}
+
+/* The polygons holding (x, y), at most 'max' into out, through the bucket
+** grid; with 'filter', only those the flags inc/exc allow. Returns how many. */
+int astar__nm_holders(const astar_navmesh *m, double x, double y, int filter, uint32_t inc,
+                   uint32_t exc, uint32_t *out, int max) {
+  uint32_t bx, by, i;
+  size_t b;
+  int n = 0;
+  if (!(x >= m->box[0] - m->eps && x <= m->box[2] + m->eps &&
+        y >= m->box[1] - m->eps && y <= m->box[3] + m->eps)) return 0;
+  astar__nm_brange(m, x, y, x, y, &bx, &by, &bx, &by);
+  b = (size_t)by * m->bw + bx;
+  for (i = m->bps[b]; i < m->bps[b + 1] && n < max; i++) {
+    uint32_t p = m->bpl[i];
+    if ((!filter || astar__nm_allowed(m, p, inc, exc)) && inpoly(m, p, x, y)) out[n++] = p;
+  }
+  return n;
+}
+
+/* The first polygon holding (x, y) that the flags allow. */
+uint32_t astar__nm_locatef(const astar_navmesh *m, double x, double y, uint32_t inc, uint32_t exc) {
+  uint32_t p;
+  return astar__nm_holders(m, x, y, 1, inc, exc, &p, 1) ? p : NONE;
+}
+
+uint32_t astar_navmesh_locate(const astar_navmesh *m, double x, double y) {
+  uint32_t p;
+  return astar__nm_holders(m, x, y, 0, 0, 0, &p, 1) ? p : NONE;
+}
+
+/* The wall half-edge nearest to (x, y) within 'limit': ring search over the
+** buckets. Returns the half-edge (NONE if none) and the point in *cx, *cy. */
+static uint32_t nearestwall(const astar_navmesh *m, double x, double y, double limit,
+                            double *best, double *cx, double *cy) {
+  uint32_t bx, by, found = NONE;
+  long r, rmax = (long)(m->bw > m->bh ? m->bw : m->bh);
+  double outside, px, py;
+  *best = limit;
+  px = fmin(fmax(x, m->box[0]), m->box[2]); py = fmin(fmax(y, m->box[1]), m->box[3]);
+  outside = hypot(x - px, y - py);
+  astar__nm_brange(m, px, py, px, py, &bx, &by, &bx, &by);
+  for (r = 0; r <= rmax; r++) {
+    long ix, iy;
+    if (r > 0 && outside + (double)(r - 1) * m->cell > *best) break;
+    for (iy = (long)by - r; iy <= (long)by + r; iy++) {
+      if (iy < 0 || iy >= (long)m->bh) continue;
+      for (ix = (long)bx - r; ix <= (long)bx + r; ix++) {
+        size_t b;
+        uint32_t i;
+        if (ix < 0 || ix >= (long)m->bw) continue;
+        if (iy != (long)by - r && iy != (long)by + r && ix != (long)bx - r && ix != (long)bx + r)
+          continue;                                    /* ring only */
+        b = (size_t)iy * m->bw + (size_t)ix;
+        for (i = m->bws[b]; i < m->bws[b + 1]; i++) {
+          uint32_t h = m->bwl[i], u = m->hv[h], v = m->hv[nexthe(m, h)];
+          double qx, qy, d = segdist(x, y, VX(m, u), VY(m, u), VX(m, v), VY(m, v), &qx, &qy);
+          if (d < *best) { *best = d; found = h; *cx = qx; *cy = qy; }
+        }
+      }
+    }
+  }
+  return found;
+}
+
+double astar_navmesh_clearance(const astar_navmesh *m, double x, double y) {
+  double d, cx, cy;
+  nearestwall(m, x, y, HUGE_VAL, &d, &cx, &cy);
+  return d;
+}
+
+uint32_t astar_navmesh_nearest(const astar_navmesh *m, double x, double y,
+                               double *nx, double *ny) {
+  double d;
+  uint32_t p = astar_navmesh_locate(m, x, y), h;
+  if (p != NONE) { *nx = x; *ny = y; return p; }
+  h = nearestwall(m, x, y, HUGE_VAL, &d, nx, ny);
+  return h == NONE ? NONE : m->hpoly[h];
+}
+
+int astar_navmesh_raycast(const astar_navmesh *m, double x0, double y0, double x1,
+                          double y1, uint32_t inc, uint32_t exc,
+                          double *hx, double *hy, uint32_t *hpoly) {
+  double dx = x1 - x0, dy = y1 - y0, t = 0;
+  uint32_t p = astar__nm_locatef(m, x0, y0, inc, exc), steps = 0, prev = NONE;
+  if (p == NONE) return -1;
+  for (;;) {
+    uint32_t h, exit = NONE;
+    double texit = HUGE_VAL, ex0, ey0;
+    for (h = m->pstart[p]; h < m->pstart[p + 1]; h++) {   /* where the ray leaves p */
+      uint32_t u = m->hv[h], v = m->hv[nexthe(m, h)];
+      double ex = VX(m, v) - VX(m, u), ey = VY(m, v) - VY(m, u);
+      double den = cross2(ex, ey, dx, dy);
+      if (den < 0) {
+        double te = cross2(ex, ey, x0 - VX(m, u), y0 - VY(m, u)) / -den;
+        if (te < texit) texit = te;
+      }
+    }
+    if (texit >= 1) return 1;
+    ex0 = x0 + dx * texit; ey0 = y0 + dy * texit;
+    /* the edge holding that point (collinear edges share the line; through
+    ** a vertex, prefer an edge into an allowed polygon not just left) */
+    for (h = m->pstart[p]; h < m->pstart[p + 1]; h++) {
+      uint32_t u = m->hv[h], v = m->hv[nexthe(m, h)];
+      double cx, cy;
+      if (cross2(VX(m, v) - VX(m, u), VY(m, v) - VY(m, u), dx, dy) >= 0) continue;
+      if (segdist(ex0, ey0, VX(m, u), VY(m, u), VX(m, v), VY(m, v), &cx, &cy) > 4 * m->eps)
+        continue;
+      if (exit == NONE || (m->hn[h] != NONE && m->hn[h] != prev &&
+                           astar__nm_allowed(m, m->hn[h], inc, exc))) exit = h;
+    }
+    if (texit < t) texit = t;
+    t = texit;
+    if (exit == NONE || m->hn[exit] == NONE || !astar__nm_allowed(m, m->hn[exit], inc, exc) || ++steps > 4 * m->np + 8) {
+      /* through a vertex into a polygon that only touches this one? */
+      uint32_t q = astar__nm_locatef(m, x0 + dx * (t + 1e-9), y0 + dy * (t + 1e-9), inc, exc);
+      if (q == NONE || q == p || steps > 4 * m->np + 8) {
+        *hx = x0 + dx * t; *hy = y0 + dy * t; *hpoly = p;
+        return 0;
+      }
+      prev = p; p = q;
+      continue;
+    }
+    prev = p;
+    p = m->hn[exit];
+  }
+}
+

@@ -1,0 +1,281 @@
+/*
+** navmesh_portal.c - the search over portals: the engine's domain (a node
+** per portal point, steps that are real segments), the ends, and the
+** begin/step/find entry points that choose between it and the exact search.
+*/
+#include "navmesh_impl.h"
+
+/* ------------------------------------------------------------------ */
+/* Search over portals                                                  */
+/* ------------------------------------------------------------------ */
+
+void astar_navmesh_query_init(astar_navmesh_query *q) {
+  memset(q, 0, sizeof *q);
+  q->include = ALLFLAGS;
+  astar_params_init(&q->params);
+}
+
+void astar_navmesh_query_free(astar_navmesh_query *q) {
+  if (q->mem.fn != NULL) {
+    astar_mem *a = &q->mem;
+    astar__free(a, q->pt, q->cpt * sizeof(double));
+    astar__free(a, q->out, q->cout * sizeof(double));
+    astar__free(a, q->corr, q->ccorr * sizeof(uint32_t));
+    astar__free(a, q->ctr, q->cctr * sizeof(double));
+    astar__free(a, q->pn, q->cpn * sizeof(pnode));
+    astar__free(a, q->heap, q->cheap * sizeof(uint32_t));
+    astar__free(a, q->vg, q->cvg * sizeof(double));
+    astar__free(a, q->vs, q->cvs * sizeof(uint32_t));
+    astar__free(a, q->ppos, q->cppos * sizeof(uint32_t));
+  }
+  q->pt = q->out = q->ctr = NULL; q->corr = NULL;
+  q->cpt = q->cout = q->ccorr = q->cctr = 0;
+  q->pn = NULL; q->heap = NULL; q->vg = NULL; q->vs = NULL; q->ppos = NULL; q->cppos = 0;
+  q->cpn = q->cheap = q->cvg = q->cvs = 0; q->npn = q->nheap = 0; q->stamp = 0;
+}
+
+/* A vertex the agent must keep its distance from: it ends a wall edge, or
+** touches a polygon the query may not enter. */
+int astar__nm_wallvertex(const astar_navmesh_query *q, uint32_t v) {
+  const astar_navmesh *m = q->mesh;
+  uint32_t i;
+  if (m->vwall[v]) return 1;
+  for (i = m->vps[v]; i < m->vps[v + 1]; i++)
+    if (!astar__nm_allowed(m, m->vpl[i], q->include, q->exclude)) return 1;
+  return 0;
+}
+
+int astar__nm_walledge(const astar_navmesh_query *q, uint32_t h) {
+  uint32_t n = q->mesh->hn[h];
+  return n == NONE || !astar__nm_allowed(q->mesh, n, q->include, q->exclude);
+}
+
+/* The usable part [lo, hi] (fractions from u to v) of half-edge h's portal
+** for the query's radius; 0 if it is narrower than the agent. */
+static int usable(const astar_navmesh_query *q, uint32_t h, double *lo, double *hi) {
+  const astar_navmesh *m = q->mesh;
+  uint32_t u = m->hv[h], v = m->hv[nexthe(m, h)];
+  double len;
+  *lo = 0; *hi = 1;
+  if (q->R <= 0) return 1;
+  len = hypot(VX(m, v) - VX(m, u), VY(m, v) - VY(m, u));
+  if (astar__nm_wallvertex(q, u)) *lo = q->R / len;
+  if (astar__nm_wallvertex(q, v)) *hi = 1 - q->R / len;
+  return *lo <= *hi;
+}
+
+/* Whether an agent of radius R fits through polygon p from its edge 'in' to
+** its edge 'out' (local indices): the walls on the two sides of the way
+** must stay 2R apart. */
+static int fits(const astar_navmesh_query *q, uint32_t p, uint32_t in, uint32_t out) {
+  const astar_navmesh *m = q->mesh;
+  uint32_t a = m->pstart[p], k = m->pstart[p + 1] - a, i, j;
+  double need = 2 * q->R;
+  /* side 1: vertices in+1 .. out, edges in+1 .. out-1; side 2: out+1 .. in */
+  for (i = (in + 1) % k;; i = (i + 1) % k) {           /* vertex i of side 1 */
+    int wv = astar__nm_wallvertex(q, m->hv[a + i]);
+    for (j = (out + 1) % k;; j = (j + 1) % k) {       /* vertex j of side 2 */
+      uint32_t vi = m->hv[a + i], vj = m->hv[a + j];
+      double cx, cy;
+      if (wv && astar__nm_wallvertex(q, vj) &&
+          hypot(VX(m, vi) - VX(m, vj), VY(m, vi) - VY(m, vj)) < need) return 0;
+      if (j != in && astar__nm_walledge(q, a + j) && wv) {      /* edge j -> j+1 of side 2 */
+        uint32_t w = m->hv[a + (j + 1) % k];
+        if (segdist(VX(m, vi), VY(m, vi), VX(m, vj), VY(m, vj), VX(m, w), VY(m, w), &cx, &cy)
+            < need) return 0;
+      }
+      if (i != out && astar__nm_walledge(q, a + i) && astar__nm_wallvertex(q, vj)) {   /* edge i -> i+1, side 1 */
+        uint32_t w = m->hv[a + (i + 1) % k];
+        if (segdist(VX(m, vj), VY(m, vj), VX(m, vi), VY(m, vi), VX(m, w), VY(m, w), &cx, &cy)
+            < need) return 0;
+      }
+      if (j == in) break;
+    }
+    if (i == out) break;
+  }
+  return 1;
+}
+
+/* The point of half-edge h's usable part [lo, hi] that minimises the walk
+** from p to it and on to g. */
+void astar__nm_portalpoint(const astar_navmesh *m, uint32_t h, double lo, double hi,
+                        double px, double py, double gx, double gy, double *x, double *y) {
+  uint32_t u = m->hv[h], v = m->hv[nexthe(m, h)];
+  double ax = VX(m, u), ay = VY(m, u), dx = VX(m, v) - ax, dy = VY(m, v) - ay;
+  double l2 = dx * dx + dy * dy, sp, sg, tp, tg, t;
+  sp = cross2(dx, dy, px - ax, py - ay);
+  sg = cross2(dx, dy, gx - ax, gy - ay);
+  tp = ((px - ax) * dx + (py - ay) * dy) / l2;
+  tg = ((gx - ax) * dx + (gy - ay) * dy) / l2;
+  if ((sp > 0 && sg > 0) || (sp < 0 && sg < 0)) sg = -sg;   /* same side: mirror g */
+  t = sp != sg ? tp + (tg - tp) * sp / (sp - sg) : (tp + tg) / 2;
+  if (!(t > lo)) t = lo;
+  if (t > hi) t = hi;
+  *x = ax + t * dx; *y = ay + t * dy;
+}
+
+int astar__nm_banned(const astar_navmesh_query *q, uint32_t portal) {
+  size_t i;
+  for (i = 0; i < q->nban; i++) if (q->ban[i] == portal) return 1;
+  return 0;
+}
+
+/* The engine's nodes: portals 0 .. nport-1, then the start and the goal. */
+static int nm_expand(void *self, uint32_t node, astar_search *s) {
+  astar_navmesh_query *q = (astar_navmesh_query *)self;
+  const astar_navmesh *m = q->mesh;
+  uint32_t snode = m->nport, gnode = m->nport + 1, side, n = 0, pl[2], npl;
+  double px, py;
+  astar_edge *e;
+  if (node == gnode) return 0;
+  if (node == snode) {
+    px = q->sx; py = q->sy; pl[0] = q->spoly; npl = 1;
+  } else {
+    double g, lo, hi, ppx, ppy;
+    uint32_t parent, h = m->phe[node];
+    astar_search_node(s, node, &g, &parent);
+    ppx = q->pt[2 * (size_t)parent]; ppy = q->pt[2 * (size_t)parent + 1];
+    usable(q, h, &lo, &hi);
+    astar__nm_portalpoint(m, h, lo, hi, ppx, ppy, q->gx, q->gy, &px, &py);
+    pl[0] = m->hpoly[h]; pl[1] = m->hn[h]; npl = 2;
+  }
+  q->pt[2 * (size_t)node] = px; q->pt[2 * (size_t)node + 1] = py;
+  e = astar_search_edges(s, (size_t)(m->pstart[pl[0] + 1] - m->pstart[pl[0]]) +
+                             (npl > 1 ? m->pstart[pl[1] + 1] - m->pstart[pl[1]] : 0) + 2);
+  if (e == NULL) return ASTAR_ENOMEM;
+  for (side = 0; side < npl; side++) {
+    uint32_t p = pl[side], a = m->pstart[p], k = m->pstart[p + 1] - a, i, in = NONE;
+    double c = m->cost[p];
+    if (!astar__nm_allowed(m, p, q->include, q->exclude)) continue;
+    if (node != snode) {                          /* the portal's side in p */
+      uint32_t h = m->phe[node];
+      in = (m->hpoly[h] == p ? h : m->htw[h]) - a;
+    }
+    for (i = 0; i < k; i++) {
+      uint32_t h = a + i, to = m->hp[h];
+      double lo, hi, x, y, base;
+      if (to == NONE || i == in || !astar__nm_allowed(m, m->hn[h], q->include, q->exclude)) continue;
+      if (q->nban > 0 && astar__nm_banned(q, to)) continue;
+      if (!usable(q, h, &lo, &hi)) continue;
+      if (q->R > 0 && in != NONE && !fits(q, p, in, i)) continue;
+      astar__nm_portalpoint(m, h, lo, hi, px, py, q->gx, q->gy, &x, &y);
+      base = hypot(x - px, y - py) * c;
+      if (q->cost_fn != NULL) {
+        base = q->cost_fn(q->cost_ud, p, m->hn[h], base);
+        if (base < 0) continue;
+      }
+      e[n].to = to; e[n].cost = base; n++;
+    }
+    if (p == q->gpoly) {
+      double base = hypot(q->gx - px, q->gy - py) * c;
+      if (q->cost_fn != NULL) base = q->cost_fn(q->cost_ud, p, NONE, base);
+      if (base >= 0) { e[n].to = gnode; e[n].cost = base; n++; }
+    }
+  }
+  return (int)n;
+}
+
+static double nm_heuristic(void *self, uint32_t node) {
+  const astar_navmesh_query *q = (const astar_navmesh_query *)self;
+  const astar_navmesh *m = q->mesh;
+  double lo, hi, cx, cy;
+  uint32_t h, u, v;
+  if (node == m->nport + 1) return 0;
+  if (node == m->nport) return q->hscale * hypot(q->gx - q->sx, q->gy - q->sy);
+  h = m->phe[node]; u = m->hv[h]; v = m->hv[nexthe(m, h)];
+  usable(q, h, &lo, &hi);
+  if (lo > hi) lo = hi = 0.5;
+  {
+    double ax = VX(m, u), ay = VY(m, u), dx = VX(m, v) - ax, dy = VY(m, v) - ay;
+    return q->hscale * segdist(q->gx, q->gy, ax + lo * dx, ay + lo * dy, ax + hi * dx,
+                               ay + hi * dy, &cx, &cy);
+  }
+}
+
+/* The start or goal polygon; sets q->blocked_why on failure. */
+static uint32_t endpoint(astar_navmesh_query *q, double x, double y) {
+  const astar_navmesh *m = q->mesh;
+  uint32_t p = astar__nm_locatef(m, x, y, q->include, q->exclude);
+  if (p == NONE) {
+    q->blocked_why = astar_navmesh_locate(m, x, y) == NONE ? 0 : 1;
+    return NONE;
+  }
+  if (q->radius > 0 && astar_navmesh_clearance(m, x, y) < q->radius * (1 - 1e-9)) {
+    q->blocked_why = 2;
+    return NONE;
+  }
+  return p;
+}
+
+int astar_navmesh_prepare(astar_navmesh *m, astar_navmesh_query *q, double sx, double sy,
+                          double gx, double gy, uint32_t *start, uint32_t *goal) {
+  size_t need = 2 * ((size_t)m->nport + 2);
+  if (!(q->radius >= 0 && q->radius < HUGE_VAL) || !isfinite(sx) || !isfinite(sy) ||
+      !isfinite(gx) || !isfinite(gy))
+    return ASTAR_EINVAL;
+  if (q->mesh != m) {                  /* buffers from another mesh's allocator */
+    astar_navmesh_query_free(q);
+    q->mem.fn = m->mem.fn;
+    q->mem.ud = m->mem.ud;
+  }
+  q->mesh = m;
+  q->sx = sx; q->sy = sy; q->gx = gx; q->gy = gy;
+  q->R = q->radius / cos(ARC_STEP / 2);
+  q->blocked = 0; q->ncorr = 0; q->nban = 0; q->ready = 0; q->nout = 0;
+  if (astar__reserve(&q->mem, (void **)&q->pt, &q->cpt, need, sizeof(double)))
+    return ASTAR_ENOMEM;
+  q->spoly = endpoint(q, sx, sy);
+  if (q->spoly == NONE) { q->blocked = 1; return ASTAR_BLOCKED; }
+  q->gpoly = endpoint(q, gx, gy);
+  if (q->gpoly == NONE) { q->blocked = 2; return ASTAR_BLOCKED; }
+  q->hscale = astar__nm_mincost(m);
+  if (q->params.algorithm == ASTAR_ALG_DIJKSTRA) q->hscale = 0;
+  q->domain.nnodes = m->nport + 2;
+  q->domain.expand = nm_expand;
+  q->domain.heuristic = nm_heuristic;
+  q->domain.is_goal = NULL;
+  q->domain.edge_cost = NULL;
+  q->domain.self = q;
+  *start = m->nport; *goal = m->nport + 1;
+  return 0;
+}
+
+
+int astar_navmesh_begin(astar_navmesh *m, astar_search *s, astar_navmesh_query *q,
+                        double sx, double sy, double gx, double gy) {
+  int rc = astar_navmesh_prepare(m, q, sx, sy, gx, gy, &q->snode, &q->gnode);
+  if (rc) return rc;
+  q->exact = q->radius == 0 && q->cost_fn == NULL && m->mincost == m->maxcost;
+  if (q->exact) return astar__nm_exact_begin(q);
+  return astar_search_begin(s, &q->domain, q->snode, q->gnode, &q->params);
+}
+
+int astar_navmesh_step(astar_navmesh *m, astar_search *s, astar_navmesh_query *q,
+                       uint64_t budget) {
+  double wx = 0, wy = 0;
+  int rc;
+  (void)m;
+  if (q->exact) {
+    rc = astar__nm_exact_step(q, budget);
+    q->ready = rc == ASTAR_FOUND;
+    return rc;
+  }
+  rc = astar_search_step(s, budget);
+  if (rc != ASTAR_FOUND) return rc;
+  rc = astar__nm_straighten(q, s, &wx, &wy);
+  if (rc <= 0) { q->ready = rc == 0; return rc < 0 ? rc : ASTAR_FOUND; }
+  /* too close to a wall for the radius: close the portal there, search again */
+  if (q->nban >= ASTAR_NM_BANS) return ASTAR_NO_PATH;
+  astar__nm_ban(q, wx, wy);
+  rc = astar_search_begin(s, &q->domain, q->snode, q->gnode, &q->params);
+  return rc != 0 ? rc : ASTAR_RUNNING;
+}
+
+int astar_navmesh_find(astar_navmesh *m, astar_search *s, astar_navmesh_query *q,
+                       double sx, double sy, double gx, double gy) {
+  int rc = astar_navmesh_begin(m, s, q, sx, sy, gx, gy);
+  if (rc) return rc;
+  do rc = astar_navmesh_step(m, s, q, UINT64_MAX); while (rc == ASTAR_RUNNING);
+  return rc;
+}
+
