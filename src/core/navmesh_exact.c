@@ -228,6 +228,31 @@ static int outside(double lo, double hi, double *o0, double *o1) {
   return 0;
 }
 
+/* Expands a start or corner node 'ni': it sees all of its polygon. */
+static int pseen(astar_navmesh_query *q, uint32_t ni, const pnode *np) {
+  const astar_navmesh *m = q->mesh;
+  pnode n = *np;
+  uint32_t P = n.poly, a0 = m->pstart[P], k = m->pstart[P + 1] - a0, j;
+  int rc;
+  if (ingoal(q, P) && (rc = pfinal(q, ni, n.rx, n.ry, n.root, n.g, P)) != 0) return rc;
+  for (j = 0; j < k; j++) {
+    uint32_t h = a0 + j, p = m->hv[h], w = m->hv[nexthe(m, h)];
+    double dx = VX(m, w) - VX(m, p), dy = VY(m, w) - VY(m, p);
+    if (!open_edge(q, h)) continue;
+    if (fabs(cross2(dx, dy, n.rx - VX(m, p), n.ry - VY(m, p))) <= m->eps * hypot(dx, dy)) {
+      /* on the edge's line: along it to its nearer end, a corner to turn at */
+      double dp = hypot(VX(m, p) - n.rx, VY(m, p) - n.ry);
+      double dw = hypot(VX(m, w) - n.rx, VY(m, w) - n.ry);
+      if (fmax(dp, dw) > hypot(dx, dy) + m->eps &&
+          (rc = palong(q, ni, n.rx, n.ry, n.root, n.g, h, P)) != 0)
+        return rc;
+      continue;
+    }
+    if ((rc = pchild(q, ni, n.rx, n.ry, n.root, n.g, m->htw[h], 0, 1)) != 0) return rc;
+  }
+  return 0;
+}
+
 static int pexpand(astar_navmesh_query *q, uint32_t ni) {
   const astar_navmesh *m = q->mesh;
   pnode n = PN(q)[ni];
@@ -235,25 +260,7 @@ static int pexpand(astar_navmesh_query *q, uint32_t ni) {
   uint32_t u, v;
   double ax, ay, bx, by, ex, ey;
   int cornu, cornv, rc;
-  if (n.kind == PN_POINT) {                        /* a start or a corner: all is seen */
-    if (ingoal(q, P) && (rc = pfinal(q, ni, n.rx, n.ry, n.root, n.g, P)) != 0) return rc;
-    for (j = 0; j < k; j++) {
-      uint32_t h = a0 + j, p = m->hv[h], w = m->hv[nexthe(m, h)];
-      double dx = VX(m, w) - VX(m, p), dy = VY(m, w) - VY(m, p);
-      if (!open_edge(q, h)) continue;
-      if (fabs(cross2(dx, dy, n.rx - VX(m, p), n.ry - VY(m, p))) <= m->eps * hypot(dx, dy)) {
-        /* on the edge's line: along it to its nearer end, a corner to turn at */
-        double dp = hypot(VX(m, p) - n.rx, VY(m, p) - n.ry);
-        double dw = hypot(VX(m, w) - n.rx, VY(m, w) - n.ry);
-        if (fmax(dp, dw) > hypot(dx, dy) + m->eps &&
-            (rc = palong(q, ni, n.rx, n.ry, n.root, n.g, h, P)) != 0)
-          return rc;
-        continue;
-      }
-      if ((rc = pchild(q, ni, n.rx, n.ry, n.root, n.g, m->htw[h], 0, 1)) != 0) return rc;
-    }
-    return 0;
-  }
+  if (n.kind == PN_POINT) return pseen(q, ni, &n);  /* a start or a corner */
   in = n.he - a0;
   u = m->hv[n.he]; v = m->hv[nexthe(m, n.he)];
   ex = VX(m, v) - VX(m, u); ey = VY(m, v) - VY(m, u);
@@ -320,8 +327,6 @@ static int pexpand(astar_navmesh_query *q, uint32_t ni) {
   return 0;
 }
 
-/* The exact search; on success the path is in q->out (q->nout points) and
-** the corridor in q->corr. */
 /* Starts the exact search: the start's polygons' nodes on the heap. */
 int astar__nm_exact_begin(astar_navmesh_query *q) {
   astar_navmesh *m = q->mesh;
