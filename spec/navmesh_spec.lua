@@ -1392,8 +1392,7 @@ describe("navmesh bad arguments", function()
     O("unknown option 'within'", { within = 1 })
     O("unknown option 'goals'", { goals = {} })
     O("option names must be strings, got number", { 1 })
-    O("option 'partial' is not supported on navmeshes", { partial = true })
-    O("option 'partial' is not supported on navmeshes", { partial = false })
+    O("option 'partial': boolean expected, got number", { partial = 1 })
     for _, b in ipairs({ { -1, "-1" }, { NAN, "nan" }, { INF, "inf" }, { -INF, "-inf" } }) do
       O("option 'radius': must be a non-negative finite number, got " .. b[2], { radius = b[1] })
     end

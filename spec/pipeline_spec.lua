@@ -155,6 +155,25 @@ describe("find and query agree", function()
     assert.is_true(H.close(H.shortest_euclidean(dom, 2, 8, 18, 8), r.cost, 1e-9))
   end)
 
+  it("on navmeshes: partial paths end nearer the goal, in find and query alike", function()
+    local g = astar.grid(13, 5)                      -- a comb, and the goal's column walled off
+    for x = 2, 12, 2 do g:fill(x, x % 4 == 0 and 1 or 2, 1, 4, false) end
+    g:fill(12, 1, 1, 5, false)
+    local m = astar.navmesh.from_grid(g)
+    for _, o in ipairs({ {}, { cost = function(_, _, base) return base end }, { radius = 0.2 },
+      { max_expansions = 2 }, { max_expansions = 0 } }) do
+      local r = agree(m, 0.5, 0.5, 12.5, 4.5, o)
+      assert.is_false(r.ok)
+      o.partial = true
+      r = agree(m, 0.5, 0.5, 12.5, 4.5, o)
+      assert.are.same({ true, "partial" }, { r.ok, r.code })
+      assert.are.same({ 0.5, 0.5 }, r.first)
+      local d0 = math.sqrt(12 ^ 2 + 4 ^ 2)
+      local d1 = math.sqrt((12.5 - r.last[1]) ^ 2 + (4.5 - r.last[2]) ^ 2)
+      assert.is_true(d1 < d0 or o.max_expansions == 0)
+    end
+  end)
+
   it("on navmeshes: a query restarts after set_cost and ends stale with on_change = 'stale'", function()
     local g = astar.grid(13, 5)                      -- a comb: walls from alternate sides
     for x = 2, 12, 2 do g:fill(x, x % 4 == 0 and 1 or 2, 1, 4, false) end

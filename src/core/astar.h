@@ -778,6 +778,8 @@ typedef struct astar_navmesh_query {
   double sx, sy, gx, gy, R, hscale;
   uint32_t spoly, gpoly;
   uint32_t snode, gnode;   /* the portal search's start and goal nodes */
+  uint32_t pbest;          /* partial paths of the exact search: the expanded */
+  double pbx, pby, pbd;    /* node nearest the goal, that point, its distance */
   astar_mem mem;           /* the mesh's allocator, copied: the buffers below
                            ** can be freed after the mesh was */
   int blocked;             /* after ASTAR_BLOCKED: 1 start, 2 goal */
@@ -843,6 +845,16 @@ int astar_navmesh_find(astar_navmesh *m, astar_search *s, astar_navmesh_query *q
 */
 long astar_navmesh_result(astar_navmesh_query *q, astar_search *s, const double **pts,
                           double *cost);
+/*
+** After a search that ended with ASTAR_NO_PATH or ASTAR_LIMIT and had
+** params.partial set: a path toward the goal, as astar_navmesh_result gives
+** one: from the start to the reached point nearest the goal (a portal point
+** the portal search reached, or the point of an interval the exact search
+** saw). Returns its number of points (0: none, e.g. too narrow for the
+** radius), or ASTAR_ENOMEM.
+*/
+long astar_navmesh_partial(astar_navmesh_query *q, astar_search *s, const double **pts,
+                           double *cost);
 
 
 #endif

@@ -327,6 +327,25 @@ static int pexpand(astar_navmesh_query *q, uint32_t ni) {
   return 0;
 }
 
+/* Node ni's point nearest the goal: its root, or on its interval. */
+static double nearest_goal(const astar_navmesh_query *q, const pnode *n, double *x, double *y) {
+  const astar_navmesh *m = q->mesh;
+  *x = n->rx; *y = n->ry;
+  if (n->kind == PN_INTERVAL) {
+    uint32_t u = m->hv[n->he], v = m->hv[nexthe(m, n->he)];
+    double ex = VX(m, v) - VX(m, u), ey = VY(m, v) - VY(m, u);
+    segdist(q->gx, q->gy, VX(m, u) + n->tl * ex, VY(m, u) + n->tl * ey,
+            VX(m, u) + n->tr * ex, VY(m, u) + n->tr * ey, x, y);
+  }
+  return hypot(q->gx - *x, q->gy - *y);
+}
+
+/* Keeps the expanded node that comes nearest the goal, for partial paths. */
+static void keepbest(astar_navmesh_query *q, uint32_t ni) {
+  double x, y, d = nearest_goal(q, &PN(q)[ni], &x, &y);
+  if (q->pbest == NONE || d < q->pbd) { q->pbest = ni; q->pbx = x; q->pby = y; q->pbd = d; }
+}
+
 /* Starts the exact search: the start's polygons' nodes on the heap. */
 int astar__nm_exact_begin(astar_navmesh_query *q) {
   astar_navmesh *m = q->mesh;
@@ -334,6 +353,7 @@ int astar__nm_exact_begin(astar_navmesh_query *q) {
   int i, rc;
   memset(&q->st, 0, sizeof q->st);
   q->npn = q->nheap = 0;
+  q->pbest = NONE;
   {
     size_t old = q->cvs;
     if (astar__reserve(mem, (void **)&q->vg, &q->cvg, 2 * (size_t)m->nh, sizeof(double)) ||
@@ -354,80 +374,92 @@ int astar__nm_exact_begin(astar_navmesh_query *q) {
     n.root = NONE; n.he = NONE; n.poly = q->sp[i]; n.parent = NONE; n.kind = PN_POINT;
     if ((rc = ppush(q, &n)) != 0) return rc;
   }
+  if (q->npn > 0) keepbest(q, 0);                  /* a partial path is at least the start */
   return 0;
 }
 
-static int exact_path(astar_navmesh_query *q, uint32_t fin);
+static int exact_path(astar_navmesh_query *q, uint32_t last, double ex, double ey, int found);
 
-/* At most 'budget' expansions of the exact search. */
 int astar__nm_exact_step(astar_navmesh_query *q, uint64_t budget) {
   uint64_t stop = q->st.expanded + budget < q->st.expanded ? UINT64_MAX
                                                            : q->st.expanded + budget;
   int rc;
   while (q->nheap > 0) {
     uint32_t ni;
-    if (PN(q)[q->heap[0]].kind == PN_FINAL) return exact_path(q, ppop(q));   /* the goal */
+    if (PN(q)[q->heap[0]].kind == PN_FINAL)                       /* the goal */
+      return exact_path(q, ppop(q), q->gx, q->gy, 1);
     if (q->st.expanded >= q->params.max_expansions) return ASTAR_LIMIT;
     if (q->st.expanded >= stop) return ASTAR_RUNNING;
     ni = ppop(q);
     q->st.expanded++;
+    if (q->params.partial && PN(q)[ni].kind != PN_WAY) keepbest(q, ni);
     if ((rc = pexpand(q, ni)) != 0) return rc;
   }
   return q->params.max_cost < HUGE_VAL ? ASTAR_LIMIT : ASTAR_NO_PATH;
 }
 
-/* The path of the exact search that popped the goal's node 'fin'. */
-static int exact_path(astar_navmesh_query *q, uint32_t fin) {
-  astar_navmesh *m = q->mesh;
-  astar_mem *mem = &q->mem;
+long astar__nm_exact_partial(astar_navmesh_query *q) {
   int rc;
-  {
-    /* the path: the goal, then the roots back to the start */
-    const pnode *pn = PN(q);
-    size_t np = 1, nc = 0, k;
-    uint32_t x;
-    double len = 0;
-    for (x = fin; x != NONE; x = pn[x].parent) { np++; nc++; }
-    if (astar__reserve(mem, (void **)&q->out, &q->cout, 2 * np, sizeof(double)) ||
-        astar__reserve(mem, (void **)&q->corr, &q->ccorr, 2 * nc + 2, sizeof(uint32_t)))
-      return ASTAR_ENOMEM;
-    q->out[0] = q->gx; q->out[1] = q->gy; np = 1;
-    for (x = fin; x != NONE; x = pn[x].parent) {
-      double rx = pn[x].rx, ry = pn[x].ry;
-      if (rx != q->out[2 * np - 2] || ry != q->out[2 * np - 1]) {
-        q->out[2 * np] = rx; q->out[2 * np + 1] = ry; np++;
-      }
+  if (q->pbest == NONE) return 0;
+  rc = exact_path(q, q->pbest, q->pbx, q->pby, 0);
+  return rc != ASTAR_FOUND ? rc : (long)q->nout;
+}
+
+/* The path through the roots of 'last' and its ancestors, ending at (ex, ey),
+** into q->out; the corridor (from last's parent when the goal was 'found',
+** else from last) into q->corr. */
+static int exact_points(astar_navmesh_query *q, uint32_t last, double ex, double ey) {
+  const pnode *pn = PN(q);
+  size_t np = 1, k;
+  uint32_t x;
+  double len = 0;
+  for (x = last; x != NONE; x = pn[x].parent) np++;
+  if (astar__reserve(&q->mem, (void **)&q->out, &q->cout, 2 * np, sizeof(double)) ||
+      astar__reserve(&q->mem, (void **)&q->corr, &q->ccorr, 2 * np + 2, sizeof(uint32_t)))
+    return ASTAR_ENOMEM;
+  q->out[0] = ex; q->out[1] = ey; np = 1;
+  for (x = last; x != NONE; x = pn[x].parent) {
+    double rx = pn[x].rx, ry = pn[x].ry;
+    if (rx != q->out[2 * np - 2] || ry != q->out[2 * np - 1]) {
+      q->out[2 * np] = rx; q->out[2 * np + 1] = ry; np++;
     }
-    for (k = 0; k < np / 2; k++) {                 /* start first */
-      double tx = q->out[2 * k], ty = q->out[2 * k + 1];
-      q->out[2 * k] = q->out[2 * (np - 1 - k)]; q->out[2 * k + 1] = q->out[2 * (np - 1 - k) + 1];
-      q->out[2 * (np - 1 - k)] = tx; q->out[2 * (np - 1 - k) + 1] = ty;
-    }
-    for (k = 1; k < np; k++)
-      len += hypot(q->out[2 * k] - q->out[2 * k - 2], q->out[2 * k + 1] - q->out[2 * k - 1]);
-    q->nout = np;
-    q->pcost = len * m->cost[pn[fin].poly];
-    /* the corridor: the nodes' polygons (not twice in a row) and the portals
-    ** they were entered by, collected backwards: polygons from the front,
-    ** portals from the back of q->corr, then joined */
-    nc = 0;
-    {
-      size_t npt = 0, cap = q->ccorr;
-      uint32_t last = NONE, lastportal = NONE;
-      for (x = pn[fin].parent; x != NONE; x = pn[x].parent) {
-        if (pn[x].kind == PN_WAY || pn[x].poly == last) continue;
-        if (last != NONE) q->corr[cap - 1 - npt++] = lastportal;
-        q->corr[nc++] = last = pn[x].poly;
-        lastportal = pn[x].he != NONE ? m->hp[pn[x].he] : NONE;
-      }
-      for (k = 0; k < nc / 2; k++) {
-        uint32_t t = q->corr[k]; q->corr[k] = q->corr[nc - 1 - k]; q->corr[nc - 1 - k] = t;
-      }
-      for (k = 0; k < npt; k++) q->corr[nc + k] = q->corr[cap - npt + k];
-    }
-    q->ncorr = nc;
-    if ((rc = astar__nm_unloop(q)) != 0) return rc;
   }
+  for (k = 0; k < np / 2; k++) {                   /* start first */
+    double tx = q->out[2 * k], ty = q->out[2 * k + 1];
+    q->out[2 * k] = q->out[2 * (np - 1 - k)]; q->out[2 * k + 1] = q->out[2 * (np - 1 - k) + 1];
+    q->out[2 * (np - 1 - k)] = tx; q->out[2 * (np - 1 - k) + 1] = ty;
+  }
+  for (k = 1; k < np; k++)
+    len += hypot(q->out[2 * k] - q->out[2 * k - 2], q->out[2 * k + 1] - q->out[2 * k - 1]);
+  q->nout = np;
+  q->pcost = len * q->mesh->cost[pn[last].poly];
+  return 0;
+}
+
+static int exact_path(astar_navmesh_query *q, uint32_t last, double ex, double ey, int found) {
+  const astar_navmesh *m = q->mesh;
+  const pnode *pn;
+  size_t nc = 0, npt = 0, cap, k;
+  uint32_t x, prev = NONE, lastportal = NONE;
+  int rc = exact_points(q, last, ex, ey);
+  if (rc != 0) return rc;
+  /* the corridor: the nodes' polygons (not twice in a row) and the portals
+  ** they were entered by, collected backwards: polygons from the front,
+  ** portals from the back of q->corr, then joined */
+  pn = PN(q);
+  cap = q->ccorr;
+  for (x = found ? pn[last].parent : last; x != NONE; x = pn[x].parent) {
+    if (pn[x].kind == PN_WAY || pn[x].poly == prev) continue;
+    if (prev != NONE) q->corr[cap - 1 - npt++] = lastportal;
+    q->corr[nc++] = prev = pn[x].poly;
+    lastportal = pn[x].he != NONE ? m->hp[pn[x].he] : NONE;
+  }
+  for (k = 0; k < nc / 2; k++) {
+    uint32_t t = q->corr[k]; q->corr[k] = q->corr[nc - 1 - k]; q->corr[nc - 1 - k] = t;
+  }
+  for (k = 0; k < npt; k++) q->corr[nc + k] = q->corr[cap - npt + k];
+  q->ncorr = nc;
+  if ((rc = astar__nm_unloop(q)) != 0) return rc;
   return ASTAR_FOUND;
 }
 

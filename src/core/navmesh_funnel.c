@@ -49,7 +49,9 @@ int astar__nm_unloop(astar_navmesh_query *q) {
 /* Turns the engine's path (start, portals..., goal) into the corridor:
 ** q->corr[0 .. n-1] polygons, then q->corr[n .. 2n-2] the portal between
 ** polygons i and i+1. */
-static int corridor(astar_navmesh_query *q, const uint32_t *nodes, long n) {
+/* The corridor of the portal nodes[1 .. n-2] (nodes[n-1] is the goal), or
+** of nodes[1 .. n-1] when 'partial' (the path ends on its last portal). */
+static int corridor(astar_navmesh_query *q, const uint32_t *nodes, long n, int partial) {
   const astar_navmesh *m = q->mesh;
   uint32_t *poly, *port;
   long k, c = 1;
@@ -58,7 +60,7 @@ static int corridor(astar_navmesh_query *q, const uint32_t *nodes, long n) {
     return ASTAR_ENOMEM;
   poly = q->corr; port = q->corr + n + 1;           /* at most n polygons */
   poly[0] = q->spoly;
-  for (k = 1; k < n - 1; k++) {
+  for (k = 1; k < n - 1 + partial; k++) {
     uint32_t portal = nodes[k];
     if (!hasportal(m, poly[c - 1], portal) && c > 1) c--;   /* touched a portal, came back */
     port[c - 1] = portal;
@@ -432,7 +434,7 @@ int astar__nm_straighten(astar_navmesh_query *q, astar_search *s, double *wx, do
   long n = astar_search_path(s, &nodes, &scost), np;
   int rc;
   if (n <= 0) return n < 0 ? (int)n : ASTAR_NO_PATH;
-  if ((rc = corridor(q, nodes, n)) != 0) return rc;
+  if ((rc = corridor(q, nodes, n, 0)) != 0) return rc;
   np = funnel(q);
   if (np < 0) return (int)np;
   q->nout = (size_t)np;
@@ -469,3 +471,34 @@ long astar_navmesh_result(astar_navmesh_query *q, astar_search *s, const double 
   return (long)q->nout;
 }
 
+/* The portal search's partial path: funnelled to the point of the last
+** portal it reached, which stands in for the goal meanwhile. */
+static long portal_partial(astar_navmesh_query *q, astar_search *s) {
+  const uint32_t *nodes;
+  double scost, gx = q->gx, gy = q->gy, wx, wy;
+  uint32_t gpoly = q->gpoly;
+  long n = astar_search_path(s, &nodes, &scost), np;
+  int rc;
+  if (n <= 0) return n;
+  q->gx = q->pt[2 * (size_t)nodes[n - 1]];
+  q->gy = q->pt[2 * (size_t)nodes[n - 1] + 1];
+  q->gpoly = NONE;
+  rc = corridor(q, nodes, n, 1);
+  np = rc != 0 ? rc : funnel(q);
+  if (np > 0) {
+    q->nout = (size_t)np;
+    q->pcost = pathcost(q, q->out, (size_t)np);
+    q->clear = q->radius > 0 ? pathclear(q->mesh, q->out, (size_t)np, q->R, &wx, &wy)
+                             : HUGE_VAL;
+    if (q->clear < q->radius * (1 - 1e-9)) np = 0;          /* too narrow */
+  }
+  q->gx = gx; q->gy = gy; q->gpoly = gpoly;
+  return np;
+}
+
+long astar_navmesh_partial(astar_navmesh_query *q, astar_search *s, const double **pts,
+                           double *cost) {
+  long n = q->exact ? astar__nm_exact_partial(q) : portal_partial(q, s);
+  if (n > 0) { *pts = q->out; *cost = q->pcost; }
+  return n;
+}

@@ -130,5 +130,6 @@ int astar__nm_unloop(astar_navmesh_query *q);
 /* navmesh_exact.c */
 int astar__nm_exact_begin(astar_navmesh_query *q);
 int astar__nm_exact_step(astar_navmesh_query *q, uint64_t budget);
+long astar__nm_exact_partial(astar_navmesh_query *q);
 
 #endif

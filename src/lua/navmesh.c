@@ -351,8 +351,6 @@ static int nm_args(lua_State *L, const afn *f, lmap *m, void *rec, const astar_o
   r->gx = checkfinite(L, f, 4);
   r->gy = checkfinite(L, f, 5);
   astar_readopts(L, f, 6, use, o);
-  if (o->given[ASTAR_OPT_PARTIAL])
-    astar_opterror(L, f, o, "option 'partial' is not supported on navmeshes");
   q->radius = astar_opt(o, ASTAR_OPT_RADIUS, 0);
   q->include = (uint32_t)astar_opt(o, ASTAR_OPT_INCLUDE, 4294967295.0);
   q->exclude = (uint32_t)astar_opt(o, ASTAR_OPT_EXCLUDE, 0);
@@ -394,11 +392,11 @@ static int nm_begin(lmap *m, void *rec, astar_search *s) {
 static int nm_step(lmap *m, void *rec, astar_search *s, uint64_t budget) {
   nmrec *r = (nmrec *)rec;
   int rc = astar_navmesh_step(((lmesh *)m)->m, s, &r->q, budget);
-  if (rc == ASTAR_FOUND) {
+  if (rc == ASTAR_FOUND)
     r->n = astar_navmesh_result(&r->q, s, &r->pts, &r->cost);
-    if (r->n < 0) return (int)r->n;
-  }
-  return rc;
+  else if ((rc == ASTAR_NO_PATH || rc == ASTAR_LIMIT) && r->q.params.partial)
+    r->n = astar_navmesh_partial(&r->q, s, &r->pts, &r->cost);
+  return r->n < 0 ? (int)r->n : rc;
 }
 
 static void nm_stats(void *rec, astar_search *s, astar_stats *st) {
@@ -413,7 +411,7 @@ static int nm_push(lua_State *L, void *rec, astar_search *s, int rc) {
   double *v;
   long i;
   char buf[32];
-  if (rc != ASTAR_FOUND) return 0;
+  if (rc != ASTAR_FOUND && (!q->params.partial || r->n <= 0)) return 0;
   if (r->n == 0)
     return astar_outcome(L, "no_path", "no path for radius %s: the way found is too narrow",
                          astar_fmtnum(buf, q->radius));
