@@ -119,7 +119,11 @@ static void test_l_shape(void) {
   n = astar_navmesh_result(&q, s, &pts, &cost);
   CHECK(n == 3 && fabs(cost - want) < 1e-12);
   if (n == 3) CHECK(pts[2] == 1 && pts[3] == 1);
-  CHECK(q.ncorr == 3 && q.corr[0] == 2 && q.corr[1] == 0 && q.corr[2] == 1);
+  {
+    size_t nc;
+    const uint32_t *corr = astar_navmesh_corridor(&q, &nc);
+    CHECK(nc == 3 && corr[0] == 2 && corr[1] == 0 && corr[2] == 1);
+  }
   /* the straight line crosses the missing square: raycast stops at its wall */
   CHECK(astar_navmesh_raycast(m, 0.5, 1.9, 1.9, 0.5, ~0u, 0, &hx, &hy, &hp) == 0);
   CHECK(fabs(hx - 1) < 1e-12 && fabs(hy - 1.4) < 1e-12 && hp == 2);

@@ -764,51 +764,32 @@ typedef double (*astar_navmesh_cost_fn)(void *ud, uint32_t poly, uint32_t next, 
 ** the path came closer than the radius to a wall. */
 #define ASTAR_NM_BANS 8
 
-/* A navmesh query: fill it with astar_navmesh_query_init; free its buffers
-** with astar_navmesh_query_free (they are reused from find to find). */
+/* A navmesh query: the options, then what prepare and the search fill. */
 typedef struct astar_navmesh_query {
   double radius;           /* >= 0, finite; default 0 */
   uint32_t include, exclude;
   astar_params params;
   astar_navmesh_cost_fn cost_fn;  /* optional user cost */
   void *cost_ud;
-  /* filled by prepare and result: */
+  /* filled by prepare and the search: */
   astar_domain domain;
   astar_navmesh *mesh;
-  double sx, sy, gx, gy, R, hscale;
-  uint32_t spoly, gpoly;
-  uint32_t snode, gnode;   /* the portal search's start and goal nodes */
-  uint32_t pbest;          /* partial paths of the exact search: the expanded */
-  double pbx, pby, pbd;    /* node nearest the goal, that point, its distance */
-  astar_mem mem;           /* the mesh's allocator, copied: the buffers below
-                           ** can be freed after the mesh was */
   int blocked;             /* after ASTAR_BLOCKED: 1 start, 2 goal */
   int blocked_why;         /* 0 off the mesh, 1 closed by flags, 2 too close to a wall */
-  double *pt;  size_t cpt;     /* a point per node (2 doubles) */
-  double *out; size_t cout;    /* result points, 2 doubles each */
-  uint32_t *corr; size_t ccorr; /* result corridor (polygons), then portals */
-  size_t ncorr;
-  double clear;                 /* with a radius: the path's distance to the walls */
-  double pcost;                 /* the path's cost */
-  size_t nout;                  /* its points */
-  int ready;                    /* find has straightened it */
-  size_t nban;                  /* portals closed after a path came too close to a wall */
-  uint32_t ban[ASTAR_NM_BANS];
-  double *ctr; size_t cctr;     /* funnel scratch */
-  /* the exact interval search (uniform costs, no radius, no callback): */
-  int exact;                    /* the last find used it */
-  astar_stats st;               /* its statistics */
-  void *pn; size_t cpn, npn;    /* its nodes */
-  uint32_t *heap; size_t cheap, nheap;
-  double *vg; uint32_t *vs; size_t cvg, cvs;  /* best g of each vertex as a root */
-  uint32_t stamp;
-  uint32_t *ppos; size_t cppos; /* a polygon's place in the corridor (NONE: not in it) */
-  uint32_t sp[8], gp[8];        /* polygons holding the start, the goal */
-  int nsp, ngp;
+  int exact;               /* the last search was the exact interval search */
+  struct astar_nm_work *w; /* the core's scratch, made by the first prepare */
 } astar_navmesh_query;
 
+/* Fill a query with astar_navmesh_query_init; free its scratch (kept from
+** search to search) with astar_navmesh_query_free, also after the mesh. */
 void astar_navmesh_query_init(astar_navmesh_query *q);
 void astar_navmesh_query_free(astar_navmesh_query *q);
+/* After a path (result or partial): its polygon corridor, *n polygons. */
+const uint32_t *astar_navmesh_corridor(const astar_navmesh_query *q, size_t *n);
+/* The statistics of the last search: the exact search's own, else s's. */
+void astar_navmesh_stats(const astar_navmesh_query *q, const astar_search *s, astar_stats *st);
+/* Allocations the query's scratch has made. */
+size_t astar_navmesh_query_allocs(const astar_navmesh_query *q);
 /*
 ** Makes q->domain describe a search on 'm' from (sx, sy) to (gx, gy) and
 ** sets the engine's start and goal nodes. Returns 0, ASTAR_BLOCKED (start

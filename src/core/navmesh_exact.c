@@ -21,58 +21,58 @@
 
 
 
-#define PN(q) ((pnode *)(q)->pn)
+#define PN(q) ((pnode *)(q)->w->pn)
 
 static int pless(const pnode *a, const pnode *b) {
   return a->f < b->f || (a->f == b->f && a->g > b->g);
 }
 
 static int ppush(astar_navmesh_query *q, const pnode *n) {
-  astar_mem *mem = &q->mem;
+  astar_mem *mem = &q->w->mem;
   size_t i;
   pnode *pn;
-  if (astar__reserve(mem, &q->pn, &q->cpn, q->npn + 1, sizeof(pnode)) ||
-      astar__reserve(mem, (void **)&q->heap, &q->cheap, q->nheap + 1, sizeof(uint32_t)))
+  if (astar__reserve(mem, &q->w->pn, &q->w->cpn, q->w->npn + 1, sizeof(pnode)) ||
+      astar__reserve(mem, (void **)&q->w->heap, &q->w->cheap, q->w->nheap + 1, sizeof(uint32_t)))
     return ASTAR_ENOMEM;
   pn = PN(q);
-  pn[q->npn] = *n;
-  i = q->nheap++;
-  while (i > 0 && pless(&pn[q->npn], &pn[q->heap[(i - 1) / 2]])) {
-    q->heap[i] = q->heap[(i - 1) / 2];
+  pn[q->w->npn] = *n;
+  i = q->w->nheap++;
+  while (i > 0 && pless(&pn[q->w->npn], &pn[q->w->heap[(i - 1) / 2]])) {
+    q->w->heap[i] = q->w->heap[(i - 1) / 2];
     i = (i - 1) / 2;
   }
-  q->heap[i] = (uint32_t)q->npn++;
-  q->st.generated++;
+  q->w->heap[i] = (uint32_t)q->w->npn++;
+  q->w->st.generated++;
   return 0;
 }
 
 static uint32_t ppop(astar_navmesh_query *q) {
   pnode *pn = PN(q);
-  uint32_t top = q->heap[0], last = q->heap[--q->nheap];
-  size_t i = 0, n = q->nheap;
+  uint32_t top = q->w->heap[0], last = q->w->heap[--q->w->nheap];
+  size_t i = 0, n = q->w->nheap;
   for (;;) {
     size_t c = 2 * i + 1;
     if (c >= n) break;
-    if (c + 1 < n && pless(&pn[q->heap[c + 1]], &pn[q->heap[c]])) c++;
-    if (!pless(&pn[q->heap[c]], &pn[last])) break;
-    q->heap[i] = q->heap[c];
+    if (c + 1 < n && pless(&pn[q->w->heap[c + 1]], &pn[q->w->heap[c]])) c++;
+    if (!pless(&pn[q->w->heap[c]], &pn[last])) break;
+    q->w->heap[i] = q->w->heap[c];
     i = c;
   }
-  if (n > 0) q->heap[i] = last;
+  if (n > 0) q->w->heap[i] = last;
   return top;
 }
 
 static int ingoal(const astar_navmesh_query *q, uint32_t p) {
   int i;
-  for (i = 0; i < q->ngp; i++) if (q->gp[i] == p) return 1;
+  for (i = 0; i < q->w->ngp; i++) if (q->w->gp[i] == p) return 1;
   return 0;
 }
 
 /* May the corner at incidence 'slot' (vertex, polygon) be a root at cost g
 ** (not reached before at less)? */
 static int fresh(astar_navmesh_query *q, uint32_t slot, double g) {
-  if (q->vs[slot] == q->stamp && g > q->vg[slot] * (1 + 1e-12) + 1e-12) return 0;
-  q->vs[slot] = q->stamp; q->vg[slot] = g;
+  if (q->w->vs[slot] == q->w->stamp && g > q->w->vg[slot] * (1 + 1e-12) + 1e-12) return 0;
+  q->w->vs[slot] = q->w->stamp; q->w->vg[slot] = g;
   return 1;
 }
 
@@ -84,9 +84,9 @@ static int pchild(astar_navmesh_query *q, uint32_t parent, double rx, double ry,
   double x, y, w = q->params.algorithm == ASTAR_ALG_DIJKSTRA ? 0 : q->params.weight;
   if (tl < 1e-9) tl = 0;                           /* ends at a vertex: exactly */
   if (tr > 1 - 1e-9) tr = 1;
-  astar__nm_portalpoint(m, he, tl, tr, rx, ry, q->gx, q->gy, &x, &y);
+  astar__nm_portalpoint(m, he, tl, tr, rx, ry, q->w->gx, q->w->gy, &x, &y);
   n.rx = rx; n.ry = ry; n.g = g;
-  n.f = g + w * (hypot(x - rx, y - ry) + hypot(q->gx - x, q->gy - y));
+  n.f = g + w * (hypot(x - rx, y - ry) + hypot(q->w->gx - x, q->w->gy - y));
   if (n.f > q->params.max_cost) return 0;
   n.tl = tl; n.tr = tr; n.root = root; n.he = he; n.poly = m->hpoly[he]; n.parent = parent;
   n.kind = PN_INTERVAL;
@@ -97,7 +97,7 @@ static int pchild(astar_navmesh_query *q, uint32_t parent, double rx, double ry,
 static int open_edge(const astar_navmesh_query *q, uint32_t h) {
   uint32_t n = q->mesh->hn[h];
   return n != NONE && astar__nm_allowed(q->mesh, n, q->include, q->exclude) &&
-         !(q->nban > 0 && astar__nm_banned(q, q->mesh->hp[h]));
+         !(q->w->nban > 0 && astar__nm_banned(q, q->mesh->hp[h]));
 }
 
 /* The polygons around corner z that polygon P reaches by turning around z
@@ -149,7 +149,7 @@ static int pturn(astar_navmesh_query *q, uint32_t parent, uint32_t z, double g, 
 static int pfinal(astar_navmesh_query *q, uint32_t parent, double rx, double ry,
                   uint32_t root, double g, uint32_t poly) {
   pnode n;
-  n.rx = rx; n.ry = ry; n.root = root; n.g = g + hypot(q->gx - rx, q->gy - ry);
+  n.rx = rx; n.ry = ry; n.root = root; n.g = g + hypot(q->w->gx - rx, q->w->gy - ry);
   n.f = n.g; n.tl = n.tr = 0; n.he = NONE; n.poly = poly; n.parent = parent;
   n.kind = PN_FINAL;
   if (n.f > q->params.max_cost) return 0;
@@ -172,9 +172,9 @@ static int pcorner(astar_navmesh_query *q, uint32_t parent, uint32_t z, double g
     pnode n;
     n.rx = VX(m, z); n.ry = VY(m, z); n.g = g; n.root = z; n.he = from[i]; n.poly = fanp[i];
     n.tl = n.tr = 0; n.parent = i > 0 ? idx[via[i]] : parent; n.kind = PN_POINT;
-    n.f = g + w * hypot(q->gx - n.rx, q->gy - n.ry);
+    n.f = g + w * hypot(q->w->gx - n.rx, q->w->gy - n.ry);
     if (n.f > q->params.max_cost) return 0;
-    idx[i] = (uint32_t)q->npn;
+    idx[i] = (uint32_t)q->w->npn;
     if ((rc = ppush(q, &n)) != 0) return rc;
   }
   return 0;
@@ -197,16 +197,16 @@ static int palong(astar_navmesh_query *q, uint32_t parent, double x, double y, u
   if (at != NONE && at != z && at != PN(q)[parent].root) {     /* the bend at 'at' */
     n.rx = x; n.ry = y; n.g = n.f = g; n.tl = n.tr = 0; n.root = at; n.he = NONE;
     n.poly = P; n.parent = parent; n.kind = PN_WAY;
-    if (astar__reserve(&q->mem, &q->pn, &q->cpn, q->npn + 1, sizeof(pnode)))
+    if (astar__reserve(&q->w->mem, &q->w->pn, &q->w->cpn, q->w->npn + 1, sizeof(pnode)))
       return ASTAR_ENOMEM;
-    PN(q)[q->npn] = n;
-    parent = (uint32_t)q->npn++;
+    PN(q)[q->w->npn] = n;
+    parent = (uint32_t)q->w->npn++;
   }
   g += fmin(dp, dw);
   if (!fresh(q, sideslot(q, z, P), g)) return 0;
   n.rx = VX(m, z); n.ry = VY(m, z); n.g = g; n.root = z; n.he = m->htw[h]; n.poly = m->hn[h];
   n.tl = n.tr = 0; n.parent = parent; n.kind = PN_POINT;
-  n.f = g + wt * hypot(q->gx - n.rx, q->gy - n.ry);
+  n.f = g + wt * hypot(q->w->gx - n.rx, q->w->gy - n.ry);
   if (n.f > q->params.max_cost) return 0;
   return ppush(q, &n);
 }
@@ -271,8 +271,8 @@ static int pexpand(astar_navmesh_query *q, uint32_t ni) {
   cornu = n.tl == 0 && astar__nm_wallvertex(q, u);
   cornv = n.tr == 1 && astar__nm_wallvertex(q, v);
   if (ingoal(q, P)) {                              /* the goal: through the cone or an end */
-    double oR = cross2(bx - n.rx, by - n.ry, q->gx - n.rx, q->gy - n.ry);
-    double oL = cross2(ax - n.rx, ay - n.ry, q->gx - n.rx, q->gy - n.ry);
+    double oR = cross2(bx - n.rx, by - n.ry, q->w->gx - n.rx, q->w->gy - n.ry);
+    double oL = cross2(ax - n.rx, ay - n.ry, q->w->gx - n.rx, q->w->gy - n.ry);
     if (oR >= 0 && oL <= 0) rc = pfinal(q, ni, n.rx, n.ry, n.root, n.g, P);
     else if (oR < 0 && cornv)
       rc = pfinal(q, ni, bx, by, v, n.g + hypot(bx - n.rx, by - n.ry), P);
@@ -334,64 +334,64 @@ static double nearest_goal(const astar_navmesh_query *q, const pnode *n, double 
   if (n->kind == PN_INTERVAL) {
     uint32_t u = m->hv[n->he], v = m->hv[nexthe(m, n->he)];
     double ex = VX(m, v) - VX(m, u), ey = VY(m, v) - VY(m, u);
-    segdist(q->gx, q->gy, VX(m, u) + n->tl * ex, VY(m, u) + n->tl * ey,
+    segdist(q->w->gx, q->w->gy, VX(m, u) + n->tl * ex, VY(m, u) + n->tl * ey,
             VX(m, u) + n->tr * ex, VY(m, u) + n->tr * ey, x, y);
   }
-  return hypot(q->gx - *x, q->gy - *y);
+  return hypot(q->w->gx - *x, q->w->gy - *y);
 }
 
 /* Keeps the expanded node that comes nearest the goal, for partial paths. */
 static void keepbest(astar_navmesh_query *q, uint32_t ni) {
   double x, y, d = nearest_goal(q, &PN(q)[ni], &x, &y);
-  if (q->pbest == NONE || d < q->pbd) { q->pbest = ni; q->pbx = x; q->pby = y; q->pbd = d; }
+  if (q->w->pbest == NONE || d < q->w->pbd) { q->w->pbest = ni; q->w->pbx = x; q->w->pby = y; q->w->pbd = d; }
 }
 
 /* Starts the exact search: the start's polygons' nodes on the heap. */
 int astar__nm_exact_begin(astar_navmesh_query *q) {
   astar_navmesh *m = q->mesh;
-  astar_mem *mem = &q->mem;
+  astar_mem *mem = &q->w->mem;
   int i, rc;
-  memset(&q->st, 0, sizeof q->st);
-  q->npn = q->nheap = 0;
-  q->pbest = NONE;
+  memset(&q->w->st, 0, sizeof q->w->st);
+  q->w->npn = q->w->nheap = 0;
+  q->w->pbest = NONE;
   {
-    size_t old = q->cvs;
-    if (astar__reserve(mem, (void **)&q->vg, &q->cvg, 2 * (size_t)m->nh, sizeof(double)) ||
-        astar__reserve(mem, (void **)&q->vs, &q->cvs, 2 * (size_t)m->nh, sizeof(uint32_t)))
+    size_t old = q->w->cvs;
+    if (astar__reserve(mem, (void **)&q->w->vg, &q->w->cvg, 2 * (size_t)m->nh, sizeof(double)) ||
+        astar__reserve(mem, (void **)&q->w->vs, &q->w->cvs, 2 * (size_t)m->nh, sizeof(uint32_t)))
       return ASTAR_ENOMEM;
-    if (q->cvs > old) memset(q->vs + old, 0, (q->cvs - old) * sizeof(uint32_t));
+    if (q->w->cvs > old) memset(q->w->vs + old, 0, (q->w->cvs - old) * sizeof(uint32_t));
   }
-  if (q->stamp == 0 || q->stamp == UINT32_MAX) {
-    memset(q->vs, 0, q->cvs * sizeof(uint32_t));
-    q->stamp = 0;
+  if (q->w->stamp == 0 || q->w->stamp == UINT32_MAX) {
+    memset(q->w->vs, 0, q->w->cvs * sizeof(uint32_t));
+    q->w->stamp = 0;
   }
-  q->stamp++;
-  q->nsp = astar__nm_holders(m, q->sx, q->sy, 1, q->include, q->exclude, q->sp, 8);
-  q->ngp = astar__nm_holders(m, q->gx, q->gy, 1, q->include, q->exclude, q->gp, 8);
-  for (i = 0; i < q->nsp; i++) {                   /* start nodes, expanded at once */
+  q->w->stamp++;
+  q->w->nsp = astar__nm_holders(m, q->w->sx, q->w->sy, 1, q->include, q->exclude, q->w->sp, 8);
+  q->w->ngp = astar__nm_holders(m, q->w->gx, q->w->gy, 1, q->include, q->exclude, q->w->gp, 8);
+  for (i = 0; i < q->w->nsp; i++) {                   /* start nodes, expanded at once */
     pnode n;
-    n.rx = q->sx; n.ry = q->sy; n.g = 0; n.f = 0; n.tl = n.tr = 0;
-    n.root = NONE; n.he = NONE; n.poly = q->sp[i]; n.parent = NONE; n.kind = PN_POINT;
+    n.rx = q->w->sx; n.ry = q->w->sy; n.g = 0; n.f = 0; n.tl = n.tr = 0;
+    n.root = NONE; n.he = NONE; n.poly = q->w->sp[i]; n.parent = NONE; n.kind = PN_POINT;
     if ((rc = ppush(q, &n)) != 0) return rc;
   }
-  if (q->npn > 0) keepbest(q, 0);                  /* a partial path is at least the start */
+  if (q->w->npn > 0) keepbest(q, 0);                  /* a partial path is at least the start */
   return 0;
 }
 
 static int exact_path(astar_navmesh_query *q, uint32_t last, double ex, double ey, int found);
 
 int astar__nm_exact_step(astar_navmesh_query *q, uint64_t budget) {
-  uint64_t stop = q->st.expanded + budget < q->st.expanded ? UINT64_MAX
-                                                           : q->st.expanded + budget;
+  uint64_t stop = q->w->st.expanded + budget < q->w->st.expanded ? UINT64_MAX
+                                                           : q->w->st.expanded + budget;
   int rc;
-  while (q->nheap > 0) {
+  while (q->w->nheap > 0) {
     uint32_t ni;
-    if (PN(q)[q->heap[0]].kind == PN_FINAL)                       /* the goal */
-      return exact_path(q, ppop(q), q->gx, q->gy, 1);
-    if (q->st.expanded >= q->params.max_expansions) return ASTAR_LIMIT;
-    if (q->st.expanded >= stop) return ASTAR_RUNNING;
+    if (PN(q)[q->w->heap[0]].kind == PN_FINAL)                       /* the goal */
+      return exact_path(q, ppop(q), q->w->gx, q->w->gy, 1);
+    if (q->w->st.expanded >= q->params.max_expansions) return ASTAR_LIMIT;
+    if (q->w->st.expanded >= stop) return ASTAR_RUNNING;
     ni = ppop(q);
-    q->st.expanded++;
+    q->w->st.expanded++;
     if (q->params.partial && PN(q)[ni].kind != PN_WAY) keepbest(q, ni);
     if ((rc = pexpand(q, ni)) != 0) return rc;
   }
@@ -400,39 +400,39 @@ int astar__nm_exact_step(astar_navmesh_query *q, uint64_t budget) {
 
 long astar__nm_exact_partial(astar_navmesh_query *q) {
   int rc;
-  if (q->pbest == NONE) return 0;
-  rc = exact_path(q, q->pbest, q->pbx, q->pby, 0);
-  return rc != ASTAR_FOUND ? rc : (long)q->nout;
+  if (q->w->pbest == NONE) return 0;
+  rc = exact_path(q, q->w->pbest, q->w->pbx, q->w->pby, 0);
+  return rc != ASTAR_FOUND ? rc : (long)q->w->nout;
 }
 
 /* The path through the roots of 'last' and its ancestors, ending at (ex, ey),
-** into q->out; the corridor (from last's parent when the goal was 'found',
-** else from last) into q->corr. */
+** into q->w->out; the corridor (from last's parent when the goal was 'found',
+** else from last) into q->w->corr. */
 static int exact_points(astar_navmesh_query *q, uint32_t last, double ex, double ey) {
   const pnode *pn = PN(q);
   size_t np = 1, k;
   uint32_t x;
   double len = 0;
   for (x = last; x != NONE; x = pn[x].parent) np++;
-  if (astar__reserve(&q->mem, (void **)&q->out, &q->cout, 2 * np, sizeof(double)) ||
-      astar__reserve(&q->mem, (void **)&q->corr, &q->ccorr, 2 * np + 2, sizeof(uint32_t)))
+  if (astar__reserve(&q->w->mem, (void **)&q->w->out, &q->w->cout, 2 * np, sizeof(double)) ||
+      astar__reserve(&q->w->mem, (void **)&q->w->corr, &q->w->ccorr, 2 * np + 2, sizeof(uint32_t)))
     return ASTAR_ENOMEM;
-  q->out[0] = ex; q->out[1] = ey; np = 1;
+  q->w->out[0] = ex; q->w->out[1] = ey; np = 1;
   for (x = last; x != NONE; x = pn[x].parent) {
     double rx = pn[x].rx, ry = pn[x].ry;
-    if (rx != q->out[2 * np - 2] || ry != q->out[2 * np - 1]) {
-      q->out[2 * np] = rx; q->out[2 * np + 1] = ry; np++;
+    if (rx != q->w->out[2 * np - 2] || ry != q->w->out[2 * np - 1]) {
+      q->w->out[2 * np] = rx; q->w->out[2 * np + 1] = ry; np++;
     }
   }
   for (k = 0; k < np / 2; k++) {                   /* start first */
-    double tx = q->out[2 * k], ty = q->out[2 * k + 1];
-    q->out[2 * k] = q->out[2 * (np - 1 - k)]; q->out[2 * k + 1] = q->out[2 * (np - 1 - k) + 1];
-    q->out[2 * (np - 1 - k)] = tx; q->out[2 * (np - 1 - k) + 1] = ty;
+    double tx = q->w->out[2 * k], ty = q->w->out[2 * k + 1];
+    q->w->out[2 * k] = q->w->out[2 * (np - 1 - k)]; q->w->out[2 * k + 1] = q->w->out[2 * (np - 1 - k) + 1];
+    q->w->out[2 * (np - 1 - k)] = tx; q->w->out[2 * (np - 1 - k) + 1] = ty;
   }
   for (k = 1; k < np; k++)
-    len += hypot(q->out[2 * k] - q->out[2 * k - 2], q->out[2 * k + 1] - q->out[2 * k - 1]);
-  q->nout = np;
-  q->pcost = len * q->mesh->cost[pn[last].poly];
+    len += hypot(q->w->out[2 * k] - q->w->out[2 * k - 2], q->w->out[2 * k + 1] - q->w->out[2 * k - 1]);
+  q->w->nout = np;
+  q->w->pcost = len * q->mesh->cost[pn[last].poly];
   return 0;
 }
 
@@ -445,20 +445,20 @@ static int exact_path(astar_navmesh_query *q, uint32_t last, double ex, double e
   if (rc != 0) return rc;
   /* the corridor: the nodes' polygons (not twice in a row) and the portals
   ** they were entered by, collected backwards: polygons from the front,
-  ** portals from the back of q->corr, then joined */
+  ** portals from the back of q->w->corr, then joined */
   pn = PN(q);
-  cap = q->ccorr;
+  cap = q->w->ccorr;
   for (x = found ? pn[last].parent : last; x != NONE; x = pn[x].parent) {
     if (pn[x].kind == PN_WAY || pn[x].poly == prev) continue;
-    if (prev != NONE) q->corr[cap - 1 - npt++] = lastportal;
-    q->corr[nc++] = prev = pn[x].poly;
+    if (prev != NONE) q->w->corr[cap - 1 - npt++] = lastportal;
+    q->w->corr[nc++] = prev = pn[x].poly;
     lastportal = pn[x].he != NONE ? m->hp[pn[x].he] : NONE;
   }
   for (k = 0; k < nc / 2; k++) {
-    uint32_t t = q->corr[k]; q->corr[k] = q->corr[nc - 1 - k]; q->corr[nc - 1 - k] = t;
+    uint32_t t = q->w->corr[k]; q->w->corr[k] = q->w->corr[nc - 1 - k]; q->w->corr[nc - 1 - k] = t;
   }
-  for (k = 0; k < npt; k++) q->corr[nc + k] = q->corr[cap - npt + k];
-  q->ncorr = nc;
+  for (k = 0; k < npt; k++) q->w->corr[nc + k] = q->w->corr[cap - npt + k];
+  q->w->ncorr = nc;
   if ((rc = astar__nm_unloop(q)) != 0) return rc;
   return ASTAR_FOUND;
 }

@@ -20,34 +20,34 @@ static int hasportal(const astar_navmesh *m, uint32_t p, uint32_t portal) {
   return m->hpoly[h] == p || m->hn[h] == p;
 }
 
-/* Drops the loops of the corridor q->corr (polygons, then portals): when a
+/* Drops the loops of the corridor q->w->corr (polygons, then portals): when a
 ** polygon comes again, what lies between its two visits goes. */
 int astar__nm_unloop(astar_navmesh_query *q) {
-  size_t n = q->ncorr, c = 0, i, old = q->cppos;
-  uint32_t *poly = q->corr, *port = q->corr + n;
-  if (astar__reserve(&q->mem, (void **)&q->ppos, &q->cppos, q->mesh->np,
+  size_t n = q->w->ncorr, c = 0, i, old = q->w->cppos;
+  uint32_t *poly = q->w->corr, *port = q->w->corr + n;
+  if (astar__reserve(&q->w->mem, (void **)&q->w->ppos, &q->w->cppos, q->mesh->np,
                      sizeof(uint32_t)))
     return ASTAR_ENOMEM;
-  if (q->cppos > old) memset(q->ppos + old, 0xff, (q->cppos - old) * sizeof(uint32_t));
+  if (q->w->cppos > old) memset(q->w->ppos + old, 0xff, (q->w->cppos - old) * sizeof(uint32_t));
   for (i = 0; i < n; i++) {
     uint32_t X = poly[i];
-    if (q->ppos[X] != NONE) {
-      size_t j = q->ppos[X], t;
-      for (t = j + 1; t < c; t++) q->ppos[poly[t]] = NONE;
+    if (q->w->ppos[X] != NONE) {
+      size_t j = q->w->ppos[X], t;
+      for (t = j + 1; t < c; t++) q->w->ppos[poly[t]] = NONE;
       c = j + 1;
     } else {
       if (c > 0) port[c - 1] = port[i - 1];
-      poly[c] = X; q->ppos[X] = (uint32_t)c; c++;
+      poly[c] = X; q->w->ppos[X] = (uint32_t)c; c++;
     }
   }
-  for (i = 0; i < c; i++) q->ppos[poly[i]] = NONE;
+  for (i = 0; i < c; i++) q->w->ppos[poly[i]] = NONE;
   memmove(poly + c, port, (c > 0 ? c - 1 : 0) * sizeof(uint32_t));
-  q->ncorr = c;
+  q->w->ncorr = c;
   return 0;
 }
 
 /* Turns the engine's path (start, portals..., goal) into the corridor:
-** q->corr[0 .. n-1] polygons, then q->corr[n .. 2n-2] the portal between
+** q->w->corr[0 .. n-1] polygons, then q->w->corr[n .. 2n-2] the portal between
 ** polygons i and i+1. */
 /* The corridor of the portal nodes[1 .. n-2] (nodes[n-1] is the goal), or
 ** of nodes[1 .. n-1] when 'partial' (the path ends on its last portal). */
@@ -55,11 +55,11 @@ static int corridor(astar_navmesh_query *q, const uint32_t *nodes, long n, int p
   const astar_navmesh *m = q->mesh;
   uint32_t *poly, *port;
   long k, c = 1;
-  if (astar__reserve(&q->mem, (void **)&q->corr, &q->ccorr, 2 * (size_t)n + 2,
+  if (astar__reserve(&q->w->mem, (void **)&q->w->corr, &q->w->ccorr, 2 * (size_t)n + 2,
                      sizeof(uint32_t)))
     return ASTAR_ENOMEM;
-  poly = q->corr; port = q->corr + n + 1;           /* at most n polygons */
-  poly[0] = q->spoly;
+  poly = q->w->corr; port = q->w->corr + n + 1;           /* at most n polygons */
+  poly[0] = q->w->spoly;
   for (k = 1; k < n - 1 + partial; k++) {
     uint32_t portal = nodes[k];
     if (!hasportal(m, poly[c - 1], portal) && c > 1) c--;   /* touched a portal, came back */
@@ -67,9 +67,9 @@ static int corridor(astar_navmesh_query *q, const uint32_t *nodes, long n, int p
     poly[c] = across(m, portal, poly[c - 1]);
     c++;
   }
-  if (poly[c - 1] != q->gpoly && c > 1 && poly[c - 2] == q->gpoly) c--;
+  if (poly[c - 1] != q->w->gpoly && c > 1 && poly[c - 2] == q->w->gpoly) c--;
   memmove(poly + c, port, (size_t)(c - 1) * sizeof(uint32_t));
-  q->ncorr = (size_t)c;
+  q->w->ncorr = (size_t)c;
   return astar__nm_unloop(q);
 }
 
@@ -98,10 +98,10 @@ static int nearer(const fpt *o, const fpt *a, const fpt *b) {
 }
 
 static int pushpt(astar_navmesh_query *q, size_t *n, double x, double y) {
-  if (*n > 0 && q->out[2 * *n - 2] == x && q->out[2 * *n - 1] == y) return 0;
-  if (astar__reserve(&q->mem, (void **)&q->out, &q->cout, 2 * *n + 2, sizeof(double)))
+  if (*n > 0 && q->w->out[2 * *n - 2] == x && q->w->out[2 * *n - 1] == y) return 0;
+  if (astar__reserve(&q->w->mem, (void **)&q->w->out, &q->w->cout, 2 * *n + 2, sizeof(double)))
     return ASTAR_ENOMEM;
-  q->out[2 * *n] = x; q->out[2 * *n + 1] = y;
+  q->w->out[2 * *n] = x; q->w->out[2 * *n + 1] = y;
   (*n)++;
   return 0;
 }
@@ -189,13 +189,13 @@ static int wallside(const astar_navmesh_query *q, uint32_t w, double px, double 
 ** or NONE; its side of the line into *side. */
 static uint32_t intruder(const astar_navmesh_query *q, const fpt *c, size_t k, int *side) {
   const astar_navmesh *m = q->mesh;
-  double dx, dy, px, py, ex, ey, best = q->R * (1 - 1e-7);
+  double dx, dy, px, py, ex, ey, best = q->w->R * (1 - 1e-7);
   uint32_t x, y, x0, y0, x1, y1, i, found = NONE;
   if (!tangent(&c[k], &c[k + 1], &dx, &dy)) return NONE;
   px = c[k].x + c[k].r * dy; py = c[k].y - c[k].r * dx;
   ex = c[k + 1].x + c[k + 1].r * dy; ey = c[k + 1].y - c[k + 1].r * dx;
-  astar__nm_brange(m, fmin(px, ex) - q->R, fmin(py, ey) - q->R, fmax(px, ex) + q->R,
-         fmax(py, ey) + q->R, &x0, &y0, &x1, &y1);
+  astar__nm_brange(m, fmin(px, ex) - q->w->R, fmin(py, ey) - q->w->R, fmax(px, ex) + q->w->R,
+         fmax(py, ey) + q->w->R, &x0, &y0, &x1, &y1);
   for (y = y0; y <= y1; y++)
     for (x = x0; x <= x1; x++) {
       size_t b = (size_t)y * m->bw + x;
@@ -224,7 +224,7 @@ static uint32_t intruder(const astar_navmesh_query *q, const fpt *c, size_t k, i
 static size_t widen(astar_navmesh_query *q, fpt *c, size_t nc, size_t cap) {
   size_t k, rounds = 4 * nc + 64;
   for (k = 1; k + 1 < nc; k++)
-    c[k].r = astar__nm_wallvertex(q, c[k].v) ? c[k].side * q->R : 0;
+    c[k].r = astar__nm_wallvertex(q, c[k].v) ? c[k].side * q->w->R : 0;
   while (rounds-- > 0) {
     int changed = 0, side = 0;
     for (k = 1; k + 1 < nc && !changed; k++)
@@ -237,7 +237,7 @@ static size_t widen(astar_navmesh_query *q, fpt *c, size_t nc, size_t cap) {
       if (w != NONE) {
         memmove(c + k + 2, c + k + 1, (nc - k - 1) * sizeof *c);
         c[k + 1].x = VX(q->mesh, w); c[k + 1].y = VY(q->mesh, w);
-        c[k + 1].v = w; c[k + 1].side = side; c[k + 1].r = side * q->R;
+        c[k + 1].v = w; c[k + 1].side = side; c[k + 1].r = side * q->w->R;
         nc++; changed = 1;
       }
     }
@@ -249,16 +249,16 @@ static size_t widen(astar_navmesh_query *q, fpt *c, size_t nc, size_t cap) {
 /* The funnel (string pulling) over the corridor; with a radius, widened. */
 static long funnel(astar_navmesh_query *q) {
   const astar_navmesh *m = q->mesh;
-  size_t np = q->ncorr, i, nc = 0, ai = 0, li = 0, ri = 0;
+  size_t np = q->w->ncorr, i, nc = 0, ai = 0, li = 0, ri = 0;
   size_t cap = np + 2 + 64, need = (2 * (np + 1) + cap) * sizeof(fpt) / sizeof(double) + 1;
-  const uint32_t *poly = q->corr, *port = q->corr + np;
+  const uint32_t *poly = q->w->corr, *port = q->w->corr + np;
   fpt *L, *Rt, apex, left, right, *c;
-  if (astar__reserve(&q->mem, (void **)&q->ctr, &q->cctr, need, sizeof(double)))
+  if (astar__reserve(&q->w->mem, (void **)&q->w->ctr, &q->w->cctr, need, sizeof(double)))
     return ASTAR_ENOMEM;
-  L = (fpt *)(void *)q->ctr; Rt = L + (np + 1); c = Rt + (np + 1);
+  L = (fpt *)(void *)q->w->ctr; Rt = L + (np + 1); c = Rt + (np + 1);
   /* portals as (left, right) ends: 0 the start, np the goal */
-  L[0].x = Rt[0].x = q->sx; L[0].y = Rt[0].y = q->sy;
-  L[np].x = Rt[np].x = q->gx; L[np].y = Rt[np].y = q->gy;
+  L[0].x = Rt[0].x = q->w->sx; L[0].y = Rt[0].y = q->w->sy;
+  L[np].x = Rt[np].x = q->w->gx; L[np].y = Rt[np].y = q->w->gy;
   L[0].v = Rt[0].v = L[np].v = Rt[np].v = NONE;
   for (i = 1; i < np; i++) {
     uint32_t p = poly[i - 1], h = m->phe[port[i - 1]], u, v;
@@ -313,7 +313,7 @@ static long funnel(astar_navmesh_query *q) {
   }
   if (!samefpt(&c[nc - 1], &L[np])) c[nc++] = L[np];
   else c[nc - 1] = L[np];
-  if (q->R > 0) nc = widen(q, c, nc, cap);
+  if (q->w->R > 0) nc = widen(q, c, nc, cap);
   return emit(q, c, nc);
 }
 
@@ -342,8 +342,8 @@ static double crossing(double ax, double ay, double bx, double by,
 /* The cost of the path: each polygon's stretch times its cost (or cost_fn). */
 static double pathcost(astar_navmesh_query *q, const double *pt, size_t n) {
   const astar_navmesh *m = q->mesh;
-  size_t k, seg = 0, nc = q->ncorr;
-  const uint32_t *poly = q->corr, *port = q->corr + nc;
+  size_t k, seg = 0, nc = q->w->ncorr;
+  const uint32_t *poly = q->w->corr, *port = q->w->corr + nc;
   double total = 0, cx = pt[0], cy = pt[1], len = 0;
   int uniform = q->cost_fn == NULL;
   for (k = 1; k < nc && uniform; k++) uniform = m->cost[poly[k]] == m->cost[poly[0]];
@@ -425,7 +425,7 @@ static double pathclear(const astar_navmesh *m, const double *pt, size_t n, doub
   return best;
 }
 
-/* Straightens the path the search found into q->out (q->nout points) and
+/* Straightens the path the search found into q->w->out (q->w->nout points) and
 ** prices it. Returns 0, ASTAR_NO_PATH if it passes closer than the radius
 ** to a wall (then *wx, *wy is where), or ASTAR_ENOMEM. */
 int astar__nm_straighten(astar_navmesh_query *q, astar_search *s, double *wx, double *wy) {
@@ -437,10 +437,10 @@ int astar__nm_straighten(astar_navmesh_query *q, astar_search *s, double *wx, do
   if ((rc = corridor(q, nodes, n, 0)) != 0) return rc;
   np = funnel(q);
   if (np < 0) return (int)np;
-  q->nout = (size_t)np;
-  q->pcost = pathcost(q, q->out, (size_t)np);
-  q->clear = q->radius > 0 ? pathclear(q->mesh, q->out, (size_t)np, q->R, wx, wy) : HUGE_VAL;
-  return q->clear < q->radius * (1 - 1e-9) ? ASTAR_NO_PATH : 0;
+  q->w->nout = (size_t)np;
+  q->w->pcost = pathcost(q, q->w->out, (size_t)np);
+  q->w->clear = q->radius > 0 ? pathclear(q->mesh, q->w->out, (size_t)np, q->w->R, wx, wy) : HUGE_VAL;
+  return q->w->clear < q->radius * (1 - 1e-9) ? ASTAR_NO_PATH : 0;
 }
 
 /* Closes the corridor's portal nearest to (x, y) to the next searches. */
@@ -449,56 +449,56 @@ void astar__nm_ban(astar_navmesh_query *q, double x, double y) {
   size_t i;
   double best = HUGE_VAL, cx, cy;
   uint32_t pick = NONE;
-  for (i = 0; i + 1 < q->ncorr; i++) {
-    uint32_t portal = q->corr[q->ncorr + i], h = m->phe[portal], u = m->hv[h];
+  for (i = 0; i + 1 < q->w->ncorr; i++) {
+    uint32_t portal = q->w->corr[q->w->ncorr + i], h = m->phe[portal], u = m->hv[h];
     uint32_t v = m->hv[nexthe(m, h)];
     double d = segdist(x, y, VX(m, u), VY(m, u), VX(m, v), VY(m, v), &cx, &cy);
     if (d < best) { best = d; pick = portal; }
   }
-  if (pick != NONE && q->nban < ASTAR_NM_BANS) q->ban[q->nban++] = pick;
+  if (pick != NONE && q->w->nban < ASTAR_NM_BANS) q->w->ban[q->w->nban++] = pick;
 }
 
 long astar_navmesh_result(astar_navmesh_query *q, astar_search *s, const double **pts,
                           double *cost) {
   double wx, wy;
-  if (!q->ready) {
+  if (!q->w->ready) {
     int rc = astar__nm_straighten(q, s, &wx, &wy);
     if (rc < 0) return rc;
     if (rc > 0) return 0;
   }
-  *pts = q->out;
-  *cost = q->pcost;
-  return (long)q->nout;
+  *pts = q->w->out;
+  *cost = q->w->pcost;
+  return (long)q->w->nout;
 }
 
 /* The portal search's partial path: funnelled to the point of the last
 ** portal it reached, which stands in for the goal meanwhile. */
 static long portal_partial(astar_navmesh_query *q, astar_search *s) {
   const uint32_t *nodes;
-  double scost, gx = q->gx, gy = q->gy, wx, wy;
-  uint32_t gpoly = q->gpoly;
+  double scost, gx = q->w->gx, gy = q->w->gy, wx, wy;
+  uint32_t gpoly = q->w->gpoly;
   long n = astar_search_path(s, &nodes, &scost), np;
   int rc;
   if (n <= 0) return n;
-  q->gx = q->pt[2 * (size_t)nodes[n - 1]];
-  q->gy = q->pt[2 * (size_t)nodes[n - 1] + 1];
-  q->gpoly = NONE;
+  q->w->gx = q->w->pt[2 * (size_t)nodes[n - 1]];
+  q->w->gy = q->w->pt[2 * (size_t)nodes[n - 1] + 1];
+  q->w->gpoly = NONE;
   rc = corridor(q, nodes, n, 1);
   np = rc != 0 ? rc : funnel(q);
   if (np > 0) {
-    q->nout = (size_t)np;
-    q->pcost = pathcost(q, q->out, (size_t)np);
-    q->clear = q->radius > 0 ? pathclear(q->mesh, q->out, (size_t)np, q->R, &wx, &wy)
+    q->w->nout = (size_t)np;
+    q->w->pcost = pathcost(q, q->w->out, (size_t)np);
+    q->w->clear = q->radius > 0 ? pathclear(q->mesh, q->w->out, (size_t)np, q->w->R, &wx, &wy)
                              : HUGE_VAL;
-    if (q->clear < q->radius * (1 - 1e-9)) np = 0;          /* too narrow */
+    if (q->w->clear < q->radius * (1 - 1e-9)) np = 0;          /* too narrow */
   }
-  q->gx = gx; q->gy = gy; q->gpoly = gpoly;
+  q->w->gx = gx; q->w->gy = gy; q->w->gpoly = gpoly;
   return np;
 }
 
 long astar_navmesh_partial(astar_navmesh_query *q, astar_search *s, const double **pts,
                            double *cost) {
   long n = q->exact ? astar__nm_exact_partial(q) : portal_partial(q, s);
-  if (n > 0) { *pts = q->out; *cost = q->pcost; }
+  if (n > 0) { *pts = q->w->out; *cost = q->w->pcost; }
   return n;
 }

@@ -101,6 +101,36 @@ static inline uint32_t nexthe(const astar_navmesh *m, uint32_t h) {
   return h + 1 < m->pstart[p + 1] ? h + 1 : m->pstart[p];
 }
 
+/* A query's scratch (astar_navmesh_query.w), private to the core. */
+struct astar_nm_work {
+  double sx, sy, gx, gy, R, hscale;
+  uint32_t spoly, gpoly;
+  uint32_t snode, gnode;   /* the portal search's start and goal nodes */
+  uint32_t pbest;          /* partial paths of the exact search: the expanded */
+  double pbx, pby, pbd;    /* node nearest the goal, that point, its distance */
+  astar_mem mem;           /* the mesh's allocator, copied: the buffers below
+                           ** can be freed after the mesh was */
+  double *pt;  size_t cpt;     /* a point per node (2 doubles) */
+  double *out; size_t cout;    /* result points, 2 doubles each */
+  uint32_t *corr; size_t ccorr; /* result corridor (polygons), then portals */
+  size_t ncorr;
+  double clear;                 /* with a radius: the path's distance to the walls */
+  double pcost;                 /* the path's cost */
+  size_t nout;                  /* its points */
+  int ready;                    /* find has straightened it */
+  size_t nban;                  /* portals closed after a path came too close to a wall */
+  uint32_t ban[ASTAR_NM_BANS];
+  double *ctr; size_t cctr;     /* funnel scratch */
+  astar_stats st;               /* its statistics */
+  void *pn; size_t cpn, npn;    /* its nodes */
+  uint32_t *heap; size_t cheap, nheap;
+  double *vg; uint32_t *vs; size_t cvg, cvs;  /* best g of each vertex as a root */
+  uint32_t stamp;
+  uint32_t *ppos; size_t cppos; /* a polygon's place in the corridor (NONE: not in it) */
+  uint32_t sp[8], gp[8];        /* polygons holding the start, the goal */
+  int nsp, ngp;
+};
+
 /* What one concept offers the others (each in the file named above it). */
 
 /* navmesh.c */

@@ -16,22 +16,49 @@ void astar_navmesh_query_init(astar_navmesh_query *q) {
 }
 
 void astar_navmesh_query_free(astar_navmesh_query *q) {
-  if (q->mem.fn != NULL) {
-    astar_mem *a = &q->mem;
-    astar__free(a, q->pt, q->cpt * sizeof(double));
-    astar__free(a, q->out, q->cout * sizeof(double));
-    astar__free(a, q->corr, q->ccorr * sizeof(uint32_t));
-    astar__free(a, q->ctr, q->cctr * sizeof(double));
-    astar__free(a, q->pn, q->cpn * sizeof(pnode));
-    astar__free(a, q->heap, q->cheap * sizeof(uint32_t));
-    astar__free(a, q->vg, q->cvg * sizeof(double));
-    astar__free(a, q->vs, q->cvs * sizeof(uint32_t));
-    astar__free(a, q->ppos, q->cppos * sizeof(uint32_t));
-  }
-  q->pt = q->out = q->ctr = NULL; q->corr = NULL;
-  q->cpt = q->cout = q->ccorr = q->cctr = 0;
-  q->pn = NULL; q->heap = NULL; q->vg = NULL; q->vs = NULL; q->ppos = NULL; q->cppos = 0;
-  q->cpn = q->cheap = q->cvg = q->cvs = 0; q->npn = q->nheap = 0; q->stamp = 0;
+  struct astar_nm_work *w = q->w;
+  astar_mem a;
+  if (w == NULL) return;
+  a = w->mem;                          /* the allocator outlives the mesh */
+  astar__free(&a, w->pt, w->cpt * sizeof(double));
+  astar__free(&a, w->out, w->cout * sizeof(double));
+  astar__free(&a, w->corr, w->ccorr * sizeof(uint32_t));
+  astar__free(&a, w->ctr, w->cctr * sizeof(double));
+  astar__free(&a, w->pn, w->cpn * sizeof(pnode));
+  astar__free(&a, w->heap, w->cheap * sizeof(uint32_t));
+  astar__free(&a, w->vg, w->cvg * sizeof(double));
+  astar__free(&a, w->vs, w->cvs * sizeof(uint32_t));
+  astar__free(&a, w->ppos, w->cppos * sizeof(uint32_t));
+  astar__free(&a, w, sizeof *w);
+  q->w = NULL;
+  q->mesh = NULL;
+}
+
+/* The query's scratch for mesh m: made on first use, anew for another mesh. */
+static int work(astar_navmesh *m, astar_navmesh_query *q) {
+  if (q->w != NULL && q->mesh == m) return 0;
+  astar_navmesh_query_free(q);
+  q->w = (struct astar_nm_work *)astar__alloc(&m->mem, sizeof *q->w);
+  if (q->w == NULL) return ASTAR_ENOMEM;
+  memset(q->w, 0, sizeof *q->w);
+  q->w->mem.fn = m->mem.fn;
+  q->w->mem.ud = m->mem.ud;
+  q->mesh = m;
+  return 0;
+}
+
+const uint32_t *astar_navmesh_corridor(const astar_navmesh_query *q, size_t *n) {
+  *n = q->w != NULL ? q->w->ncorr : 0;
+  return q->w != NULL ? q->w->corr : NULL;
+}
+
+void astar_navmesh_stats(const astar_navmesh_query *q, const astar_search *s, astar_stats *st) {
+  if (q->exact && q->w != NULL) *st = q->w->st;
+  else astar_search_stats(s, st);
+}
+
+size_t astar_navmesh_query_allocs(const astar_navmesh_query *q) {
+  return q->w != NULL ? q->w->mem.allocs : 0;
 }
 
 /* A vertex the agent must keep its distance from: it ends a wall edge, or
@@ -57,10 +84,10 @@ static int usable(const astar_navmesh_query *q, uint32_t h, double *lo, double *
   uint32_t u = m->hv[h], v = m->hv[nexthe(m, h)];
   double len;
   *lo = 0; *hi = 1;
-  if (q->R <= 0) return 1;
+  if (q->w->R <= 0) return 1;
   len = hypot(VX(m, v) - VX(m, u), VY(m, v) - VY(m, u));
-  if (astar__nm_wallvertex(q, u)) *lo = q->R / len;
-  if (astar__nm_wallvertex(q, v)) *hi = 1 - q->R / len;
+  if (astar__nm_wallvertex(q, u)) *lo = q->w->R / len;
+  if (astar__nm_wallvertex(q, v)) *hi = 1 - q->w->R / len;
   return *lo <= *hi;
 }
 
@@ -70,7 +97,7 @@ static int usable(const astar_navmesh_query *q, uint32_t h, double *lo, double *
 static int fits(const astar_navmesh_query *q, uint32_t p, uint32_t in, uint32_t out) {
   const astar_navmesh *m = q->mesh;
   uint32_t a = m->pstart[p], k = m->pstart[p + 1] - a, i, j;
-  double need = 2 * q->R;
+  double need = 2 * q->w->R;
   /* side 1: vertices in+1 .. out, edges in+1 .. out-1; side 2: out+1 .. in */
   for (i = (in + 1) % k;; i = (i + 1) % k) {           /* vertex i of side 1 */
     int wv = astar__nm_wallvertex(q, m->hv[a + i]);
@@ -116,7 +143,7 @@ void astar__nm_portalpoint(const astar_navmesh *m, uint32_t h, double lo, double
 
 int astar__nm_banned(const astar_navmesh_query *q, uint32_t portal) {
   size_t i;
-  for (i = 0; i < q->nban; i++) if (q->ban[i] == portal) return 1;
+  for (i = 0; i < q->w->nban; i++) if (q->w->ban[i] == portal) return 1;
   return 0;
 }
 
@@ -129,17 +156,17 @@ static int nm_expand(void *self, uint32_t node, astar_search *s) {
   astar_edge *e;
   if (node == gnode) return 0;
   if (node == snode) {
-    px = q->sx; py = q->sy; pl[0] = q->spoly; npl = 1;
+    px = q->w->sx; py = q->w->sy; pl[0] = q->w->spoly; npl = 1;
   } else {
     double g, lo, hi, ppx, ppy;
     uint32_t parent, h = m->phe[node];
     astar_search_node(s, node, &g, &parent);
-    ppx = q->pt[2 * (size_t)parent]; ppy = q->pt[2 * (size_t)parent + 1];
+    ppx = q->w->pt[2 * (size_t)parent]; ppy = q->w->pt[2 * (size_t)parent + 1];
     usable(q, h, &lo, &hi);
-    astar__nm_portalpoint(m, h, lo, hi, ppx, ppy, q->gx, q->gy, &px, &py);
+    astar__nm_portalpoint(m, h, lo, hi, ppx, ppy, q->w->gx, q->w->gy, &px, &py);
     pl[0] = m->hpoly[h]; pl[1] = m->hn[h]; npl = 2;
   }
-  q->pt[2 * (size_t)node] = px; q->pt[2 * (size_t)node + 1] = py;
+  q->w->pt[2 * (size_t)node] = px; q->w->pt[2 * (size_t)node + 1] = py;
   e = astar_search_edges(s, (size_t)(m->pstart[pl[0] + 1] - m->pstart[pl[0]]) +
                              (npl > 1 ? m->pstart[pl[1] + 1] - m->pstart[pl[1]] : 0) + 2);
   if (e == NULL) return ASTAR_ENOMEM;
@@ -155,10 +182,10 @@ static int nm_expand(void *self, uint32_t node, astar_search *s) {
       uint32_t h = a + i, to = m->hp[h];
       double lo, hi, x, y, base;
       if (to == NONE || i == in || !astar__nm_allowed(m, m->hn[h], q->include, q->exclude)) continue;
-      if (q->nban > 0 && astar__nm_banned(q, to)) continue;
+      if (q->w->nban > 0 && astar__nm_banned(q, to)) continue;
       if (!usable(q, h, &lo, &hi)) continue;
-      if (q->R > 0 && in != NONE && !fits(q, p, in, i)) continue;
-      astar__nm_portalpoint(m, h, lo, hi, px, py, q->gx, q->gy, &x, &y);
+      if (q->w->R > 0 && in != NONE && !fits(q, p, in, i)) continue;
+      astar__nm_portalpoint(m, h, lo, hi, px, py, q->w->gx, q->w->gy, &x, &y);
       base = hypot(x - px, y - py) * c;
       if (q->cost_fn != NULL) {
         base = q->cost_fn(q->cost_ud, p, m->hn[h], base);
@@ -166,8 +193,8 @@ static int nm_expand(void *self, uint32_t node, astar_search *s) {
       }
       e[n].to = to; e[n].cost = base; n++;
     }
-    if (p == q->gpoly) {
-      double base = hypot(q->gx - px, q->gy - py) * c;
+    if (p == q->w->gpoly) {
+      double base = hypot(q->w->gx - px, q->w->gy - py) * c;
       if (q->cost_fn != NULL) base = q->cost_fn(q->cost_ud, p, NONE, base);
       if (base >= 0) { e[n].to = gnode; e[n].cost = base; n++; }
     }
@@ -181,13 +208,13 @@ static double nm_heuristic(void *self, uint32_t node) {
   double lo, hi, cx, cy;
   uint32_t h, u, v;
   if (node == m->nport + 1) return 0;
-  if (node == m->nport) return q->hscale * hypot(q->gx - q->sx, q->gy - q->sy);
+  if (node == m->nport) return q->w->hscale * hypot(q->w->gx - q->w->sx, q->w->gy - q->w->sy);
   h = m->phe[node]; u = m->hv[h]; v = m->hv[nexthe(m, h)];
   usable(q, h, &lo, &hi);
   if (lo > hi) lo = hi = 0.5;
   {
     double ax = VX(m, u), ay = VY(m, u), dx = VX(m, v) - ax, dy = VY(m, v) - ay;
-    return q->hscale * segdist(q->gx, q->gy, ax + lo * dx, ay + lo * dy, ax + hi * dx,
+    return q->w->hscale * segdist(q->w->gx, q->w->gy, ax + lo * dx, ay + lo * dy, ax + hi * dx,
                                ay + hi * dy, &cx, &cy);
   }
 }
@@ -213,23 +240,18 @@ int astar_navmesh_prepare(astar_navmesh *m, astar_navmesh_query *q, double sx, d
   if (!(q->radius >= 0 && q->radius < HUGE_VAL) || !isfinite(sx) || !isfinite(sy) ||
       !isfinite(gx) || !isfinite(gy))
     return ASTAR_EINVAL;
-  if (q->mesh != m) {                  /* buffers from another mesh's allocator */
-    astar_navmesh_query_free(q);
-    q->mem.fn = m->mem.fn;
-    q->mem.ud = m->mem.ud;
-  }
-  q->mesh = m;
-  q->sx = sx; q->sy = sy; q->gx = gx; q->gy = gy;
-  q->R = q->radius / cos(ARC_STEP / 2);
-  q->blocked = 0; q->ncorr = 0; q->nban = 0; q->ready = 0; q->nout = 0;
-  if (astar__reserve(&q->mem, (void **)&q->pt, &q->cpt, need, sizeof(double)))
+  if (work(m, q) != 0) return ASTAR_ENOMEM;
+  q->w->sx = sx; q->w->sy = sy; q->w->gx = gx; q->w->gy = gy;
+  q->w->R = q->radius / cos(ARC_STEP / 2);
+  q->blocked = 0; q->w->ncorr = 0; q->w->nban = 0; q->w->ready = 0; q->w->nout = 0;
+  if (astar__reserve(&q->w->mem, (void **)&q->w->pt, &q->w->cpt, need, sizeof(double)))
     return ASTAR_ENOMEM;
-  q->spoly = endpoint(q, sx, sy);
-  if (q->spoly == NONE) { q->blocked = 1; return ASTAR_BLOCKED; }
-  q->gpoly = endpoint(q, gx, gy);
-  if (q->gpoly == NONE) { q->blocked = 2; return ASTAR_BLOCKED; }
-  q->hscale = astar__nm_mincost(m);
-  if (q->params.algorithm == ASTAR_ALG_DIJKSTRA) q->hscale = 0;
+  q->w->spoly = endpoint(q, sx, sy);
+  if (q->w->spoly == NONE) { q->blocked = 1; return ASTAR_BLOCKED; }
+  q->w->gpoly = endpoint(q, gx, gy);
+  if (q->w->gpoly == NONE) { q->blocked = 2; return ASTAR_BLOCKED; }
+  q->w->hscale = astar__nm_mincost(m);
+  if (q->params.algorithm == ASTAR_ALG_DIJKSTRA) q->w->hscale = 0;
   q->domain.nnodes = m->nport + 2;
   q->domain.expand = nm_expand;
   q->domain.heuristic = nm_heuristic;
@@ -243,11 +265,14 @@ int astar_navmesh_prepare(astar_navmesh *m, astar_navmesh_query *q, double sx, d
 
 int astar_navmesh_begin(astar_navmesh *m, astar_search *s, astar_navmesh_query *q,
                         double sx, double sy, double gx, double gy) {
-  int rc = astar_navmesh_prepare(m, q, sx, sy, gx, gy, &q->snode, &q->gnode);
+  uint32_t st, go;
+  int rc = astar_navmesh_prepare(m, q, sx, sy, gx, gy, &st, &go);
   if (rc) return rc;
+  q->w->snode = st;
+  q->w->gnode = go;
   q->exact = q->radius == 0 && q->cost_fn == NULL && m->mincost == m->maxcost;
   if (q->exact) return astar__nm_exact_begin(q);
-  return astar_search_begin(s, &q->domain, q->snode, q->gnode, &q->params);
+  return astar_search_begin(s, &q->domain, q->w->snode, q->w->gnode, &q->params);
 }
 
 int astar_navmesh_step(astar_navmesh *m, astar_search *s, astar_navmesh_query *q,
@@ -257,17 +282,17 @@ int astar_navmesh_step(astar_navmesh *m, astar_search *s, astar_navmesh_query *q
   (void)m;
   if (q->exact) {
     rc = astar__nm_exact_step(q, budget);
-    q->ready = rc == ASTAR_FOUND;
+    q->w->ready = rc == ASTAR_FOUND;
     return rc;
   }
   rc = astar_search_step(s, budget);
   if (rc != ASTAR_FOUND) return rc;
   rc = astar__nm_straighten(q, s, &wx, &wy);
-  if (rc <= 0) { q->ready = rc == 0; return rc < 0 ? rc : ASTAR_FOUND; }
+  if (rc <= 0) { q->w->ready = rc == 0; return rc < 0 ? rc : ASTAR_FOUND; }
   /* too close to a wall for the radius: close the portal there, search again */
-  if (q->nban >= ASTAR_NM_BANS) return ASTAR_NO_PATH;
+  if (q->w->nban >= ASTAR_NM_BANS) return ASTAR_NO_PATH;
   astar__nm_ban(q, wx, wy);
-  rc = astar_search_begin(s, &q->domain, q->snode, q->gnode, &q->params);
+  rc = astar_search_begin(s, &q->domain, q->w->snode, q->w->gnode, &q->params);
   return rc != 0 ? rc : ASTAR_RUNNING;
 }
 

@@ -401,12 +401,14 @@ static int nm_step(lmap *m, void *rec, astar_search *s, uint64_t budget) {
 
 static void nm_stats(void *rec, astar_search *s, astar_stats *st) {
   const astar_navmesh_query *q = &((nmrec *)rec)->q;
-  if (q->exact) *st = q->st; else astar_search_stats(s, st);
+  astar_navmesh_stats(q, s, st);
 }
 
 static int nm_push(lua_State *L, void *rec, astar_search *s, int rc) {
   const nmrec *r = (const nmrec *)rec;
   const astar_navmesh_query *q = &r->q;
+  const uint32_t *corr;
+  size_t ncorr;
   astar_stats st;
   double *v;
   long i;
@@ -419,9 +421,10 @@ static int nm_push(lua_State *L, void *rec, astar_search *s, int rc) {
   v = astar_newpath(L, (size_t)r->n, ASTAR_PATH_MESH, r->cost, &st,
                     ALGORITHMS[q->params.algorithm == ASTAR_ALG_DIJKSTRA], 0);
   memcpy(v, r->pts, 2 * (size_t)r->n * sizeof(double));
-  lua_createtable(L, (int)q->ncorr, 0);
-  for (i = 0; i < (long)q->ncorr; i++) {
-    lua_pushinteger(L, (lua_Integer)q->corr[i] + 1);
+  corr = astar_navmesh_corridor(q, &ncorr);
+  lua_createtable(L, (int)ncorr, 0);
+  for (i = 0; i < (long)ncorr; i++) {
+    lua_pushinteger(L, (lua_Integer)corr[i] + 1);
     lua_rawseti(L, -2, (int)i + 1);
   }
   astar_compat_setuservalue(L, -2);
@@ -744,7 +747,8 @@ Sizes: `{polygons = , vertices = , portals = , allocs = }` and the bounding box
 static int mesh_stats(lua_State *L) {
   lmesh *lm = checkmesh(L, &F_STATS);
   double box[4];
-  size_t allocs = astar_navmesh_allocs(lm->m) + ((nmrec *)lm->map.rec)->q.mem.allocs;
+  size_t allocs = astar_navmesh_allocs(lm->m) +
+                  astar_navmesh_query_allocs(&((nmrec *)lm->map.rec)->q);
   if (lm->map.s != NULL) {
     astar_stats st;
     astar_search_stats(lm->map.s, &st);
