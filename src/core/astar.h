@@ -553,6 +553,12 @@ int astar_graph_prepare(astar_graph *g, astar_graph_query *q, uint32_t start,
 ** is 'within' range of; -1 if none. */
 long astar_graph_goal_index(const astar_graph_query *q, uint32_t node);
 
+/* The sources of a distance field that can start a path: live nodes whose
+** value g0 is finite and not above max_cost, compacted in place (order
+** kept); returns how many. */
+size_t astar_graph_sources(const astar_graph *g, double max_cost, uint32_t *ids,
+                           double *g0, size_t n);
+
 /*
 ** prepare + search: astar_search_run over q->domain with 's', or with
 ** q->bidirectional astar_search_bidir with 's' (forward) and 'back'. Returns

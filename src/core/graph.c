@@ -597,6 +597,19 @@ int astar_graph_prepare(astar_graph *g, astar_graph_query *q, uint32_t start,
   return 0;
 }
 
+size_t astar_graph_sources(const astar_graph *g, double max_cost, uint32_t *ids,
+                           double *g0, size_t n) {
+  size_t i, k = 0;
+  for (i = 0; i < n; i++) {
+    if (astar_graph_node_state(g, ids[i]) != ASTAR_GN_LIVE || !(g0[i] <= max_cost) ||
+        !(g0[i] > -HUGE_VAL))
+      continue;
+    ids[k] = ids[i];
+    g0[k++] = g0[i];
+  }
+  return k;
+}
+
 int astar_graph_find(astar_graph *g, astar_search *s, astar_search *back,
                      astar_graph_query *q, uint32_t start, uint32_t goal) {
   int rc = astar_graph_prepare(g, q, start, goal);

@@ -497,11 +497,7 @@ typedef struct sources {
 /* Keeps source 'id' with value 'v' if it can start a path: enabled, and
 ** not above max_cost (a node listed twice keeps its smallest value: the
 ** engine's rule for repeated starts). */
-static void addsource(const lgraph *lg, const astar_opts *o, sources *src, uint32_t id,
-                      double v) {
-  if (astar_graph_node_state(lg->g, id) != ASTAR_GN_LIVE ||
-      !(v <= astar_opt(o, ASTAR_OPT_MAX_COST, HUGE_VAL)) || !(v > -HUGE_VAL))
-    return;
+static void addsource(sources *src, uint32_t id, double v) {
   src->ids[src->n] = id;
   src->g0[src->n++] = v;
 }
@@ -525,7 +521,7 @@ static void graphsources(lua_State *L, lgraph *lg, const astar_opts *o, sources 
     src->g0 = (double *)lua_newuserdatauv(L, cap * sizeof(double), 0);
     src->n = 0;
     for (i = 0; i < nn; i++)
-      if (dist[i] < HUGE_VAL) addsource(lg, o, src, i, o->v[ASTAR_OPT_SCALE] * dist[i]);
+      if (dist[i] < HUGE_VAL) addsource(src, i, o->v[ASTAR_OPT_SCALE] * dist[i]);
     return;
   }
   if (lua_type(L, 2) != LUA_TTABLE)
@@ -568,7 +564,7 @@ static void graphsources(lua_State *L, lgraph *lg, const astar_opts *o, sources 
     if (st == 3)
       astar_argerror(L, &F_DF, 2, "source %d: node %d was removed", (int)i, (int)id + 1);
     lua_pop(L, 1);
-    addsource(lg, o, src, id, v);
+    addsource(src, id, v);
   }
 }
 
@@ -610,6 +606,7 @@ static int graph_distance_field(lua_State *L) {
   astar_opt_params(&o, &j.q.params);
   j.q.params.algorithm = ASTAR_ALG_DIJKSTRA;
   graphsources(L, lg, &o, &src);
+  src.n = astar_graph_sources(lg->g, j.q.params.max_cost, src.ids, src.g0, src.n);
   astar_map_searchable(L, &lg->m);
   astar_map_search(L, &lg->m);
   n = astar_graph_size(lg->g);
