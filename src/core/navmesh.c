@@ -332,7 +332,10 @@ int astar_navmesh_new(astar_navmesh **out, const double *xy, uint32_t nv,
   stamp = (uint32_t *)astar__alloc(&m->mem, (size_t)m->nv * sizeof(uint32_t));
   if (!m->xy || !m->pstart || !m->hv || !m->hn || !m->hp || !m->hpoly || !m->htw || !m->cost ||
       !m->flags || !m->vwall || !m->vps || !m->vpl || !stamp) { rc = ASTAR_ENOMEM; goto done; }
-  for (i = 0; i < nv; i++) { m->xy[2 * weld[i]] = xy[2 * i]; m->xy[2 * weld[i] + 1] = xy[2 * i + 1]; }
+  for (i = 0; i < nv; i++) {
+    m->xy[2 * weld[i]] = xy[2 * i];
+    m->xy[2 * weld[i] + 1] = xy[2 * i + 1];
+  }
   memset(stamp, 0xff, (size_t)m->nv * sizeof(uint32_t));
   for (p = 0; p < np; p++) {
     m->pstart[p] = start[p];

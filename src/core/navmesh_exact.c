@@ -343,7 +343,8 @@ static double nearest_goal(const astar_navmesh_query *q, const pnode *n, double 
 /* Keeps the expanded node that comes nearest the goal, for partial paths. */
 static void keepbest(astar_navmesh_query *q, uint32_t ni) {
   double x, y, d = nearest_goal(q, &PN(q)[ni], &x, &y);
-  if (q->w->pbest == NONE || d < q->w->pbd) { q->w->pbest = ni; q->w->pbx = x; q->w->pby = y; q->w->pbd = d; }
+  struct astar_nm_work *w = q->w;
+  if (w->pbest == NONE || d < w->pbd) { w->pbest = ni; w->pbx = x; w->pby = y; w->pbd = d; }
 }
 
 /* Starts the exact search: the start's polygons' nodes on the heap. */
@@ -426,11 +427,13 @@ static int exact_points(astar_navmesh_query *q, uint32_t last, double ex, double
   }
   for (k = 0; k < np / 2; k++) {                   /* start first */
     double tx = q->w->out[2 * k], ty = q->w->out[2 * k + 1];
-    q->w->out[2 * k] = q->w->out[2 * (np - 1 - k)]; q->w->out[2 * k + 1] = q->w->out[2 * (np - 1 - k) + 1];
+    q->w->out[2 * k] = q->w->out[2 * (np - 1 - k)];
+    q->w->out[2 * k + 1] = q->w->out[2 * (np - 1 - k) + 1];
     q->w->out[2 * (np - 1 - k)] = tx; q->w->out[2 * (np - 1 - k) + 1] = ty;
   }
   for (k = 1; k < np; k++)
-    len += hypot(q->w->out[2 * k] - q->w->out[2 * k - 2], q->w->out[2 * k + 1] - q->w->out[2 * k - 1]);
+    len += hypot(q->w->out[2 * k] - q->w->out[2 * k - 2],
+                 q->w->out[2 * k + 1] - q->w->out[2 * k - 1]);
   q->w->nout = np;
   q->w->pcost = len * q->mesh->cost[pn[last].poly];
   return 0;

@@ -439,7 +439,8 @@ int astar__nm_straighten(astar_navmesh_query *q, astar_search *s, double *wx, do
   if (np < 0) return (int)np;
   q->w->nout = (size_t)np;
   q->w->pcost = pathcost(q, q->w->out, (size_t)np);
-  q->w->clear = q->radius > 0 ? pathclear(q->mesh, q->w->out, (size_t)np, q->w->R, wx, wy) : HUGE_VAL;
+  q->w->clear = q->radius > 0 ? pathclear(q->mesh, q->w->out, (size_t)np, q->w->R, wx, wy)
+                              : HUGE_VAL;
   return q->w->clear < q->radius * (1 - 1e-9) ? ASTAR_NO_PATH : 0;
 }
 

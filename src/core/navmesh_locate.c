@@ -133,7 +133,8 @@ int astar_navmesh_raycast(const astar_navmesh *m, double x0, double y0, double x
     }
     if (texit < t) texit = t;
     t = texit;
-    if (exit == NONE || m->hn[exit] == NONE || !astar__nm_allowed(m, m->hn[exit], inc, exc) || ++steps > 4 * m->np + 8) {
+    if (exit == NONE || m->hn[exit] == NONE || !astar__nm_allowed(m, m->hn[exit], inc, exc) ||
+        ++steps > 4 * m->np + 8) {
       /* through a vertex into a polygon that only touches this one? */
       uint32_t q = astar__nm_locatef(m, x0 + dx * (t + 1e-9), y0 + dy * (t + 1e-9), inc, exc);
       if (q == NONE || q == p || steps > 4 * m->np + 8) {

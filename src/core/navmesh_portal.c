@@ -111,7 +111,8 @@ static int fits(const astar_navmesh_query *q, uint32_t p, uint32_t in, uint32_t 
         if (segdist(VX(m, vi), VY(m, vi), VX(m, vj), VY(m, vj), VX(m, w), VY(m, w), &cx, &cy)
             < need) return 0;
       }
-      if (i != out && astar__nm_walledge(q, a + i) && astar__nm_wallvertex(q, vj)) {   /* edge i -> i+1, side 1 */
+      /* edge i -> i+1, side 1 */
+      if (i != out && astar__nm_walledge(q, a + i) && astar__nm_wallvertex(q, vj)) {
         uint32_t w = m->hv[a + (i + 1) % k];
         if (segdist(VX(m, vj), VY(m, vj), VX(m, vi), VY(m, vi), VX(m, w), VY(m, w), &cx, &cy)
             < need) return 0;
@@ -181,7 +182,8 @@ static int nm_expand(void *self, uint32_t node, astar_search *s) {
     for (i = 0; i < k; i++) {
       uint32_t h = a + i, to = m->hp[h];
       double lo, hi, x, y, base;
-      if (to == NONE || i == in || !astar__nm_allowed(m, m->hn[h], q->include, q->exclude)) continue;
+      if (to == NONE || i == in || !astar__nm_allowed(m, m->hn[h], q->include, q->exclude))
+        continue;
       if (q->w->nban > 0 && astar__nm_banned(q, to)) continue;
       if (!usable(q, h, &lo, &hi)) continue;
       if (q->w->R > 0 && in != NONE && !fits(q, p, in, i)) continue;
