@@ -218,6 +218,9 @@ lmap *astar_checkmap(lua_State *L, const astar_kind *k, const afn *f);
 void astar_map_idle(lua_State *L, const lmap *m, const char *what);
 /* Raises "cannot search: a search on this <kind> is already running". */
 void astar_map_searchable(lua_State *L, const lmap *m);
+/* Pushes {allocations = , edits = }: 'allocs' of the core map plus those of
+** the map's context and of 'extra' (NULL: none); edits, the kind's version. */
+int astar_map_stats(lua_State *L, lmap *m, size_t allocs, const astar_search *extra);
 /* The map's own search context, made if needed (raises on ENOMEM). */
 astar_search *astar_map_search(lua_State *L, lmap *m);
 /* find and query of a kind: the whole Lua function. */

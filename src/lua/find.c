@@ -45,6 +45,26 @@ void astar_map_searchable(lua_State *L, const lmap *m) {
     astar_error(L, "cannot search: a search on this %s is already running", m->kind->name);
 }
 
+int astar_map_stats(lua_State *L, lmap *m, size_t allocs, const astar_search *extra) {
+  const astar_search *s[2];
+  int i;
+  s[0] = m->s;
+  s[1] = extra;
+  for (i = 0; i < 2; i++) {
+    if (s[i] != NULL) {
+      astar_stats st;
+      astar_search_stats(s[i], &st);
+      allocs += st.allocs;
+    }
+  }
+  lua_createtable(L, 0, 2);
+  lua_pushinteger(L, (lua_Integer)allocs);
+  lua_setfield(L, -2, "allocations");
+  lua_pushinteger(L, (lua_Integer)m->kind->version(m));
+  lua_setfield(L, -2, "edits");
+  return 1;
+}
+
 astar_search *astar_map_search(lua_State *L, lmap *m) {
   if (m->s == NULL) m->s = astar_pool_take(L, NULL);
   return m->s;

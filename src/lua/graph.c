@@ -376,22 +376,7 @@ Memory and edit counters: `{allocations = n, edits = m}` (as `Grid:stats`).
 */
 static int graph_stats(lua_State *L) {
   lgraph *lg = astar_checkgraph(L, &F_STATS);
-  size_t n = astar_graph_allocs(lg->g);
-  int i;
-  for (i = 0; i < 2; i++) {
-    astar_search *s = i == 0 ? lg->m.s : lg->back;
-    if (s != NULL) {
-      astar_stats st;
-      astar_search_stats(s, &st);
-      n += st.allocs;
-    }
-  }
-  lua_createtable(L, 0, 2);
-  lua_pushinteger(L, (lua_Integer)n);
-  lua_setfield(L, -2, "allocations");
-  lua_pushinteger(L, (lua_Integer)astar_graph_version(lg->g));
-  lua_setfield(L, -2, "edits");
-  return 1;
+  return astar_map_stats(L, &lg->m, astar_graph_allocs(lg->g), lg->back);
 }
 
 /***

@@ -342,18 +342,7 @@ their whole life, so a warm query that allocates nothing leaves it unchanged.
 */
 static int grid_stats(lua_State *L) {
   lgrid *lg = astar_checkgrid(L, &F_STATS);
-  size_t n = astar_grid_allocs(lg->g);
-  if (lg->m.s != NULL) {
-    astar_stats st;
-    astar_search_stats(lg->m.s, &st);
-    n += st.allocs;
-  }
-  lua_createtable(L, 0, 2);
-  lua_pushinteger(L, (lua_Integer)n);
-  lua_setfield(L, -2, "allocations");
-  lua_pushinteger(L, (lua_Integer)astar_grid_version(lg->g));
-  lua_setfield(L, -2, "edits");
-  return 1;
+  return astar_map_stats(L, &lg->m, astar_grid_allocs(lg->g), NULL);
 }
 
 /***
