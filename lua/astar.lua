@@ -171,12 +171,9 @@ function Grid.splice(self, path, at, n, opts)
         error(("bad argument #4 to 'splice' (option '%s' does not apply to splice)"):format(k), 0)
       end
     end
+    core.grid_splice_options(opts, 4)              -- find's rules, splice's messages
     if opts.ratio ~= nil then
       ratio = opts.ratio
-      if type(ratio) ~= "number" or ratio ~= ratio or ratio < 1 then
-        error(("bad argument #4 to 'splice' (option 'ratio': must be a number >= 1, got %s)")
-          :format(show(ratio)), 0)
-      end
       local copy = {}
       for k, v in pairs(opts) do if k ~= "ratio" then copy[k] = v end end
       opts = copy

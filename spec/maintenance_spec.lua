@@ -632,7 +632,7 @@ describe("grid:splice", function()
     H.checkerr("bad argument #4 to 'splice' (table expected, got number)", S, grid, path, 1, 2, 5)
     H.checkerr("bad argument #4 to 'splice' (option 'ratio': must be a number >= 1, got 0.5)", S, grid, path,
       1, 2, { ratio = 0.5 })
-    H.checkerr("bad argument #4 to 'splice' (option 'ratio': must be a number >= 1, got string)", S, grid, path,
+    H.checkerr("bad argument #4 to 'splice' (option 'ratio': number expected, got string)", S, grid, path,
       1, 2, { ratio = "x" })
     grid:close()
     H.checkerr("attempt to use a closed grid", S, grid, path, 1, 2)

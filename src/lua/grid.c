@@ -585,6 +585,24 @@ Nothing is searched until `q:step(n)`.
 */
 static int grid_query(lua_State *L) { return astar_map_query(L, &GRID); }
 
+/* core.grid_splice_options(opts, argn): checks grid:splice's options (find's
+** but for goals, within and partial, plus ratio) with splice's messages. */
+static int grid_splice_options(lua_State *L) {
+  static const astar_optuse SPLICE_OPTS[] = {
+    {ASTAR_OPT_ALGORITHM, ASTAR_OT_ENUM, ALGORITHMS}, {ASTAR_OPT_DIAGONAL, 0, NULL},
+    {ASTAR_OPT_HEURISTIC, 0, HEURISTICS}, {ASTAR_OPT_COST, 0, NULL},
+    {ASTAR_OPT_WEIGHT, 0, NULL}, {ASTAR_OPT_MAX_EXPANSIONS, 0, NULL},
+    {ASTAR_OPT_MAX_COST, 0, NULL}, {ASTAR_OPT_RATIO, 0, NULL}, ASTAR_OPT_END
+  };
+  afn f;
+  astar_opts o;
+  f.name = "splice";
+  f.self = 1 - (int)luaL_checkinteger(L, 2);        /* opts (index 1) is argument #argn */
+  lua_settop(L, 1);
+  astar_readopts(L, &f, 1, SPLICE_OPTS, &o);
+  return 0;
+}
+
 /***
 Whether a stored path is still good on this grid, in time proportional to
 its length: every cell walkable, every step legal under the diagonal policy
@@ -745,6 +763,7 @@ static const luaL_Reg grid_funcs[] = {
   {"grid_new", grid_new},
   {"grid_parse", grid_parse},
   {"grid_from_table", grid_from_table},
+  {"grid_splice_options", grid_splice_options},
   {NULL, NULL}
 };
 

@@ -21,12 +21,12 @@ enum {
 
 /* Number ranges, with the words of their message. */
 enum { R_NONE, R_WEIGHT, R_COUNT, R_NONNEG, R_NONNEG_FINITE, R_FINITE, R_POS_FINITE,
-       R_FLAGS };
+       R_FLAGS, R_RATIO };
 static const char *const RULES[] = {
   "", "must be a finite number >= 1", "must be an integer in [0, 2^53]",
   "must be a non-negative number", "must be a non-negative finite number",
   "must be a finite number", "must be a positive finite number",
-  "flags must be an integer in [0, 2^32 - 1]"
+  "flags must be an integer in [0, 2^32 - 1]", "must be a number >= 1"
 };
 
 static int inrange(int rule, double v) {
@@ -38,6 +38,7 @@ static int inrange(int rule, double v) {
     case R_FINITE: return v > -HUGE_VAL && v < HUGE_VAL;
     case R_POS_FINITE: return v > 0 && v < HUGE_VAL;
     case R_FLAGS: return v >= 0 && v == floor(v) && v <= 4294967295.0;
+    case R_RATIO: return v >= 1;
     default: return 1;
   }
 }
@@ -75,7 +76,8 @@ static const optrow ROWS[ASTAR_OPT_N] = {
   {"neighbors", OT_FUNCTION, R_NONE, NULL},
   {"is_goal", OT_FUNCTION, R_NONE, NULL},
   {"key", OT_FUNCTION, R_NONE, NULL},
-  {"directed", OT_BOOLEAN, R_NONE, NULL}
+  {"directed", OT_BOOLEAN, R_NONE, NULL},
+  {"ratio", OT_NUMBER, R_RATIO, NULL}
 };
 
 const char *const *astar_diagonals(void) { return DIAGONALS; }
