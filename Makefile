@@ -89,7 +89,7 @@ lint:
 	luacheck --no-color .
 	lua5.4 tools/sources.lua
 
-# The rockspec's and config.ld's copies of the source lists, from the tree.
+# The rockspec's copy of the source lists, from the tree (`make lint` checks it).
 sources:
 	lua5.4 tools/sources.lua --write
 

@@ -1,5 +1,6 @@
 -- doc_coverage.lua - fails when a method registered by the C binding, or a
 -- function of the Lua modules, has no entry in the LDoc output (build/doc).
+-- It lists src/lua/*.c and lua/**/*.lua itself (the tree is the list: tools/sources.lua).
 local function read(path)
   local f = assert(io.open(path, "rb"))
   local s = f:read("*a")
@@ -34,7 +35,7 @@ for file in cfiles:lines() do
   end
 end
 -- public functions of the Lua modules
-local lfiles = io.popen("ls lua/*.lua lua/*/*.lua")
+local lfiles = io.popen("find lua -name '*.lua'")
 for file in lfiles:lines() do
   local src = read(file)
   for name in src:gmatch("\nfunction ([%w_.:]+)%(") do
@@ -43,10 +44,11 @@ for file in lfiles:lines() do
     need(name)
   end
 end
+cfiles:close()
+lfiles:close()
 
 if #missing > 0 then
   io.stderr:write("undocumented: " .. table.concat(missing, ", ") .. "\n")
   os.exit(1)
 end
-lfiles:close()
 print(("docs: all %d public functions documented"):format(checked))

@@ -1,14 +1,16 @@
--- sources.lua - the one list of the project's sources, as the tree has them:
--- every src/core/*.c and src/lua/*.c is compiled into astar.core, every
--- lua/**/*.lua is a module, every src/lua/*.c and Lua module goes to LDoc.
--- The Makefile and tools/doc_coverage.lua list the directories themselves; the
--- rockspec (luarocks reads it in a sandbox that cannot list a directory) and
--- config.ld carry copies, which this tool writes and checks:
+-- sources.lua - the one list of sources is the tree itself:
+--   every src/core/*.c and src/lua/*.c is compiled into astar.core (*.h are headers),
+--   every lua/**/*.lua is a Lua module ("lua/astar/navmesh.lua" is astar.navmesh).
+-- Whoever can list a directory does: the Makefile (wildcard), config.ld (LDoc takes the
+-- directories "lua" and "src/lua") and tools/doc_coverage.lua (ls). Only the rockspec cannot
+-- (luarocks loads it in a sandbox), so it carries a copy that this tool checks and writes:
 --
---   lua5.4 tools/sources.lua          -- check (make lint): fails naming what is missing
---   lua5.4 tools/sources.lua --write  -- rewrite both copies from the tree (make sources)
-local function ls(pattern)
-  local out, p = {}, assert(io.popen("ls " .. pattern .. " 2>/dev/null"))
+--   lua5.4 tools/sources.lua          -- check (make lint): names each file missing or stale
+--   lua5.4 tools/sources.lua --write  -- rewrite the rockspec's two lists (make sources)
+local ROCK = "astar-scm-1.rockspec"
+
+local function ls(cmd)
+  local out, p = {}, assert(io.popen(cmd .. " 2>/dev/null"))
   for line in p:lines() do out[#out + 1] = line end
   p:close()
   table.sort(out)
@@ -22,89 +24,70 @@ local function read(path)
   return s
 end
 
-local function write(path, s)
-  local f = assert(io.open(path, "wb"))
-  f:write(s)
-  f:close()
-end
-
-local csrc = ls("src/core/*.c")
-for _, f in ipairs(ls("src/lua/*.c")) do csrc[#csrc + 1] = f end
-local lmods = ls("lua/*.lua lua/*/*.lua")
-
 -- "lua/astar/navmesh.lua" -> "astar.navmesh"
 local function modname(path)
   return (path:gsub("^lua/", ""):gsub("%.lua$", ""):gsub("/init$", ""):gsub("/", "."))
 end
 
-local function quoted(list, indent, width)
-  local lines, line = {}, indent
-  for i, item in ipairs(list) do
-    local piece = ('"%s"'):format(item) .. (i < #list and "," or "")
-    if #line + #piece + 1 > width and line ~= indent then
-      lines[#lines + 1] = line
-      line = indent
-    end
-    line = line .. (line == indent and "" or " ") .. piece
+-- What the tree has.
+local csrc = ls("ls src/core/*.c src/lua/*.c")
+local lmods = ls("find lua -name '*.lua'")
+
+local rock = read(ROCK)
+
+if arg[1] == "--write" then
+  -- The C sources: the lines between `sources = {` and its `},`, wrapped at 96 columns.
+  local lines, line = {}, "       "
+  for i, f in ipairs(csrc) do
+    local piece = ' "' .. f .. '"' .. (i < #csrc and "," or "")
+    if #line + #piece > 96 and line ~= "       " then lines[#lines + 1], line = line, "       " end
+    line = line .. piece
   end
   lines[#lines + 1] = line
-  return table.concat(lines, "\n")
-end
-
--- The generated parts, between the markers that stay in each file.
-local function rock_sources()
-  return "      sources = {\n" .. quoted(csrc, "        ", 96) .. "\n      },"
-end
-local function rock_modules()
-  local out = {}
-  for _, f in ipairs(lmods) do
-    out[#out + 1] = ('    ["%s"] = "%s",'):format(modname(f), f)
+  -- The Lua modules: the lines between the two marker comments.
+  local mods = {}
+  for _, f in ipairs(lmods) do mods[#mods + 1] = ('    ["%s"] = "%s",'):format(modname(f), f) end
+  local n1, n2
+  rock, n1 = rock:gsub("(\n%s*sources = {\n).-(\n%s*},)",
+    function(a, b) return a .. table.concat(lines, "\n") .. b end, 1)
+  rock, n2 = rock:gsub("(\n%s*%-%- modules %(tools/sources%.lua%)\n).-(\n%s*%-%- end of modules)",
+    function(a, b) return a .. table.concat(mods, "\n") .. b end, 1)
+  if n1 ~= 1 or n2 ~= 1 then
+    io.stderr:write(ROCK .. ": `sources = {` or the `-- modules (tools/sources.lua)` / "
+      .. "`-- end of modules` markers not found\n")
+    os.exit(1)
   end
-  return table.concat(out, "\n")
-end
-local function ldoc_files()
-  local files = { "lua" }
-  for _, f in ipairs(ls("src/lua/*.c")) do
-    if read(f):find("\n/%*%*%*\n") or read(f):find("^/%*%*%*\n") then files[#files + 1] = f end
-  end
-  return "file = {\n" .. quoted(files, "  ", 96) .. "\n}"
+  local f = assert(io.open(ROCK, "wb"))
+  f:write(rock)
+  f:close()
+  print(("sources: %d C files, %d Lua modules written to %s"):format(#csrc, #lmods, ROCK))
+  return
 end
 
-local GEN = {
-  { file = "astar-scm-1.rockspec", from = "      sources = {\n", to = "\n      },", make = rock_sources },
-  { file = "astar-scm-1.rockspec", from = "    -- modules (tools/sources.lua)\n", to = "\n    -- end of modules",
-    make = rock_modules, inner = true },
-  { file = "config.ld", from = "file = {\n", to = "\n}", make = ldoc_files },
-}
-
-local mode, bad = arg[1], {}
-for _, g in ipairs(GEN) do
-  local s = read(g.file)
-  local a = s:find(g.from, 1, true)
-  local b = a and s:find(g.to, a, true)
-  if not b then
-    bad[#bad + 1] = ("%s: markers %q ... %q not found"):format(g.file, g.from, g.to)
-  else
-    local head, body, tail = s:sub(1, a - 1), s:sub(a, b + #g.to - 1), s:sub(b + #g.to)
-    local want = g.make()
-    if g.inner then want = g.from .. want .. g.to end
-    if body ~= want then
-      if mode == "--write" then
-        write(g.file, head .. want .. tail)
-      else
-        for _, f in ipairs(g.inner and lmods or csrc) do
-          if not body:find('"' .. f .. '"', 1, true) and g.file:find("rockspec") then
-            bad[#bad + 1] = ("%s is not in %s"):format(f, g.file)
-          end
-        end
-        bad[#bad + 1] = ("%s is not what the tree has (run make sources)"):format(g.file)
-      end
-    end
+-- Check: load the rockspec as luarocks does and compare both ways.
+local spec = {}
+assert(load(rock, "@" .. ROCK, "t", spec))()
+local modules = spec.build.modules
+local bad, listed = {}, {}
+for _, f in ipairs(modules["astar.core"].sources) do listed[f] = true end
+for _, f in ipairs(csrc) do
+  if not listed[f] then bad[#bad + 1] = f .. " is not in " .. ROCK end
+  listed[f] = nil
+end
+for f in pairs(listed) do bad[#bad + 1] = f .. " is in " .. ROCK .. " but not in the tree" end
+local lua_files = {}
+for _, f in ipairs(lmods) do
+  lua_files[f] = true
+  if modules[modname(f)] ~= f then bad[#bad + 1] = f .. " is not in " .. ROCK end
+end
+for name, f in pairs(modules) do
+  if type(f) == "string" and not lua_files[f] then
+    bad[#bad + 1] = ("%s (module %s) is in %s but not in the tree"):format(f, name, ROCK)
   end
 end
 if #bad > 0 then
-  io.stderr:write(table.concat(bad, "\n") .. "\n")
+  table.sort(bad)
+  io.stderr:write(table.concat(bad, " (run make sources)\n") .. " (run make sources)\n")
   os.exit(1)
 end
-print(("sources: %d C files, %d Lua modules%s"):format(#csrc, #lmods,
-  mode == "--write" and " written" or " listed everywhere"))
+print(("sources: %d C files, %d Lua modules, all in %s"):format(#csrc, #lmods, ROCK))
