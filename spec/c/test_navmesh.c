@@ -33,6 +33,64 @@ static int build(astar_navmesh **m, const double *xy, uint32_t nv, const int *ru
   return astar_navmesh_new(m, xy, nv, start, idx, np, pr, test_alloc, c);
 }
 
+/* What a search left: status, path (copied), cost, corridor, expansions. */
+typedef struct outcome {
+  int rc;
+  long n;
+  double cost, pts[2 * 256];
+  size_t nc;
+  uint32_t corr[256];
+  uint64_t expanded;
+} outcome;
+
+static void outcome_of(astar_navmesh_query *q, astar_search *s, int rc, outcome *o) {
+  const double *pts = NULL;
+  astar_stats st;
+  o->rc = rc; o->n = 0; o->cost = 0; o->nc = 0;
+  if (rc == ASTAR_FOUND || rc == ASTAR_NO_PATH || rc == ASTAR_LIMIT)
+    o->n = astar_navmesh_result(q, s, &pts, &o->cost);
+  if (o->n > 0 && o->n <= 256) {
+    const uint32_t *corr = astar_navmesh_corridor(q, &o->nc);
+    memcpy(o->pts, pts, 2 * (size_t)o->n * sizeof(double));
+    if (o->nc <= 256) memcpy(o->corr, corr, o->nc * sizeof(uint32_t));
+  }
+  astar_navmesh_stats(q, s, &st);
+  o->expanded = st.expanded;
+}
+
+/* begin, then steps of 'budget' expansions (none may spend more) until the
+** search ends. */
+static int stepped(astar_navmesh *m, astar_search *s, astar_navmesh_query *q, uint64_t budget,
+                   double sx, double sy, double gx, double gy) {
+  uint64_t last = 0;
+  long steps = 0;
+  int rc = astar_navmesh_begin(m, s, q, sx, sy, gx, gy);
+  if (rc != 0) return rc;
+  do {
+    astar_stats st;
+    rc = astar_navmesh_step(m, s, q, budget);
+    astar_navmesh_stats(q, s, &st);
+    CHECK(st.expanded <= last + budget);   /* a radius' new search starts again at 0 */
+    last = st.expanded;
+  } while (rc == ASTAR_RUNNING && ++steps < 10000000);
+  return rc;
+}
+
+/* find, then the same search in steps of 1: the same outcome throughout. */
+static int same_stepped(astar_navmesh *m, astar_search *s, astar_navmesh_query *q,
+                        double sx, double sy, double gx, double gy) {
+  static outcome a, b;
+  int rc = astar_navmesh_find(m, s, q, sx, sy, gx, gy);
+  outcome_of(q, s, rc, &a);
+  outcome_of(q, s, stepped(m, s, q, 1, sx, sy, gx, gy), &b);
+  CHECK(a.rc == b.rc && a.n == b.n && a.cost == b.cost && a.nc == b.nc);
+  CHECK(a.expanded == b.expanded);
+  if (a.n == b.n && a.n > 0 && a.n <= 256)
+    CHECK(memcmp(a.pts, b.pts, 2 * (size_t)a.n * sizeof(double)) == 0);
+  if (a.nc == b.nc && a.nc <= 256) CHECK(memcmp(a.corr, b.corr, a.nc * sizeof(uint32_t)) == 0);
+  return rc;
+}
+
 static void test_problems(void) {
   counting c = {0, 0, 0};
   astar_navmesh *m = NULL;
@@ -229,12 +287,181 @@ static void test_grid(void) {
   CHECK(c.live == 0);
 }
 
+static double same_cost(void *ud, uint32_t poly, uint32_t next, double base) {
+  (void)ud; (void)poly; (void)next;
+  return base;
+}
+
+/* A partial path (params.partial set, the search ended without the goal):
+** result and partial agree, it starts at the start and ends no farther from
+** the goal; stepped as found. */
+static void check_partial(astar_navmesh *m, astar_search *s, astar_navmesh_query *q,
+                          double sx, double sy, double gx, double gy) {
+  const double *pts = NULL, *pts2 = NULL;
+  double cost = -1, cost2 = -2;
+  long n, n2;
+  int rc = same_stepped(m, s, q, sx, sy, gx, gy);
+  if (rc != ASTAR_NO_PATH && rc != ASTAR_LIMIT) return;
+  n = astar_navmesh_result(q, s, &pts, &cost);
+  n2 = astar_navmesh_partial(q, s, &pts2, &cost2);
+  CHECK(n == n2 && (n <= 0 || cost == cost2));
+  CHECK(n >= 1 || q->radius > 0);
+  if (n >= 1) {
+    CHECK(pts[0] == sx && pts[1] == sy && cost >= 0);
+    CHECK(hypot(gx - pts[2 * n - 2], gy - pts[2 * n - 1]) <= hypot(gx - sx, gy - sy) + 1e-9);
+  }
+  q->params.partial = 0;                   /* without it: no path to read */
+  rc = astar_navmesh_find(m, s, q, sx, sy, gx, gy);
+  CHECK(rc == ASTAR_NO_PATH || rc == ASTAR_LIMIT);
+  CHECK(astar_navmesh_result(q, s, &pts, &cost) == 0);
+  q->params.partial = 1;
+}
+
+/* Time-sliced searches on the L: every budget gives find's path, cost and
+** expansions, for the exact search, the portal search, a radius, limits. */
+static void test_step(void) {
+  counting c = {0, 0, 0};
+  static const double xy[] = {0, 0, 1, 0, 2, 0, 0, 1, 1, 1, 2, 1, 0, 2, 1, 2};
+  static const int runs[] = {0, 1, 4, 3, -1, 1, 2, 5, 4, -1, 3, 4, 7, 6, -1, -2};
+  astar_navmesh *m = NULL;
+  astar_search *s = NULL;
+  astar_navmesh_query q;
+  uint64_t budget;
+  int mode;
+  CHECK(build(&m, xy, 8, runs, NULL, &c) == 0);
+  CHECK(astar_search_new(&s, test_alloc, &c) == 0);
+  astar_navmesh_query_init(&q);
+  CHECK(astar_navmesh_step(m, s, &q, 1) == ASTAR_ESTATE);      /* nothing begun */
+  for (mode = 0; mode < 7; mode++) {
+    astar_navmesh_query_init(&q);
+    if (mode == 1) astar_navmesh_set_cost(m, 2, 2);              /* portal search */
+    if (mode == 2) q.radius = 0.2;
+    if (mode == 3) { q.cost_fn = same_cost; q.params.algorithm = ASTAR_ALG_DIJKSTRA; }
+    if (mode == 4) q.params.algorithm = ASTAR_ALG_DIJKSTRA;
+    if (mode == 5) q.params.weight = 2;
+    if (mode == 6) q.params.max_expansions = 1;
+    CHECK(same_stepped(m, s, &q, 0.5, 1.6, 1.6, 0.5) == (mode == 6 ? ASTAR_LIMIT : ASTAR_FOUND));
+    CHECK(same_stepped(m, s, &q, 0.2, 0.3, 0.7, 0.6) == ASTAR_FOUND);   /* one polygon */
+    for (budget = 2; budget < 5; budget++) {
+      outcome a, b;
+      outcome_of(&q, s, astar_navmesh_find(m, s, &q, 0.5, 1.6, 1.6, 0.5), &a);
+      outcome_of(&q, s, stepped(m, s, &q, budget, 0.5, 1.6, 1.6, 0.5), &b);
+      CHECK(a.rc == b.rc && a.n == b.n && a.cost == b.cost && a.expanded == b.expanded);
+    }
+    q.params.partial = 1;
+    q.params.max_expansions = 1;
+    check_partial(m, s, &q, 0.5, 1.6, 1.6, 0.5);
+    q.params.max_expansions = 0;
+    check_partial(m, s, &q, 0.5, 1.6, 1.6, 0.5);
+    astar_navmesh_set_cost(m, 2, 1);
+    astar_navmesh_query_free(&q);
+  }
+  /* blocked at begin; the query is freed and usable again */
+  astar_navmesh_query_init(&q);
+  CHECK(astar_navmesh_begin(m, s, &q, 1.5, 1.5, 1.5, 0.5) == ASTAR_BLOCKED && q.blocked == 1);
+  {
+    const double *pts;
+    double cost;
+    CHECK(astar_navmesh_result(&q, s, &pts, &cost) == 0);
+    CHECK(astar_navmesh_find(m, s, &q, 0.5, 1.6, 1.5, 1.5) == ASTAR_BLOCKED && q.blocked == 2);
+    CHECK(astar_navmesh_result(&q, s, &pts, &cost) == 0);
+  }
+  astar_navmesh_set_flags(m, 0, 0);                            /* the corner closed */
+  q.params.partial = 1;
+  check_partial(m, s, &q, 0.5, 1.6, 1.6, 0.5);
+  q.cost_fn = same_cost;
+  check_partial(m, s, &q, 0.5, 1.6, 1.6, 0.5);
+  astar_navmesh_query_free(&q);
+  astar_search_free(s);
+  astar_navmesh_free(m);
+  CHECK(c.live == 0);
+}
+
+/* Random grid meshes: stepping with budget 1 gives find's outcome for the
+** exact search, the portal search (a cost callback) and a radius; partial
+** paths after no path and after a limit. */
+static void test_step_grid(void) {
+  counting c = {0, 0, 0};
+  int round;
+  for (round = 0; round < 20; round++) {
+    int w = 4 + rnd(16), h = 4 + rnd(16), x, y, k;
+    astar_grid *g = NULL;
+    astar_navmesh *m = NULL;
+    astar_search *s = NULL;
+    astar_navmesh_query q;
+    CHECK(astar_grid_new(&g, w, h, 1, test_alloc, &c) == 0);
+    for (y = 0; y < h; y++)
+      for (x = 0; x < w; x++) astar_grid_set(g, x, y, rnd(100) < 30 ? 0 : 1 + (round % 4 == 3));
+    CHECK(astar_navmesh_from_grid(&m, g, 1, NULL, test_alloc, &c) == 0);
+    CHECK(astar_search_new(&s, test_alloc, &c) == 0);
+    for (k = 0; k < 12; k++) {
+      int sx = rnd(w), sy = rnd(h), gx = rnd(w), gy = rnd(h), mode;
+      if (astar_grid_get(g, sx, sy) == 0 || astar_grid_get(g, gx, gy) == 0) continue;
+      for (mode = 0; mode < 3; mode++) {
+        astar_navmesh_query_init(&q);
+        if (mode == 1) q.cost_fn = same_cost;
+        if (mode == 2) q.radius = 0.25;
+        same_stepped(m, s, &q, sx + 0.5, sy + 0.5, gx + 0.5, gy + 0.5);
+        q.params.partial = 1;
+        check_partial(m, s, &q, sx + 0.5, sy + 0.5, gx + 0.5, gy + 0.5);
+        q.params.max_expansions = (uint64_t)rnd(4);
+        check_partial(m, s, &q, sx + 0.5, sy + 0.5, gx + 0.5, gy + 0.5);
+        astar_navmesh_query_free(&q);
+      }
+    }
+    astar_search_free(s);
+    astar_navmesh_free(m);
+    astar_grid_free(g);
+  }
+  CHECK(c.live == 0);
+}
+
+/* Every allocation of a time-sliced search and of reading its path fails
+** once: the exact search stepped (mode 0), the portal search with a radius
+** stepped (1), partial paths after a limit, exact (2) and portal (3). */
+static void oom_steps(const double *xy, const int *runs, int mode) {
+  long n;
+  int done = 0;
+  for (n = 1; !done && n < 300; n++) {
+    counting c = {0, 0, 0};
+    astar_navmesh *m = NULL;
+    astar_search *s = NULL;
+    astar_navmesh_query q;
+    const double *pts;
+    double cost;
+    long np = 0;
+    int rc, want = mode >= 2 ? ASTAR_LIMIT : ASTAR_FOUND;
+    CHECK(build(&m, xy, 8, runs, NULL, &c) == 0);
+    CHECK(astar_search_new(&s, test_alloc, &c) == 0);
+    astar_navmesh_query_init(&q);
+    if (mode == 1) q.radius = 0.5;
+    if (mode == 3) q.cost_fn = same_cost;
+    if (mode >= 2) { q.params.partial = 1; q.params.max_expansions = 2; }
+    c.fail_at = c.calls + n;
+    rc = stepped(m, s, &q, 1, 1, 7, 7, 1);
+    CHECK(rc == want || rc == ASTAR_ENOMEM);
+    if (rc == want) {
+      np = astar_navmesh_result(&q, s, &pts, &cost);
+      CHECK(np >= 1 || np == ASTAR_ENOMEM);
+      done = np >= 1 && c.calls < c.fail_at;
+    }
+    c.fail_at = 0;                            /* usable again afterwards */
+    CHECK(stepped(m, s, &q, 1, 1, 7, 7, 1) == want);
+    CHECK(astar_navmesh_result(&q, s, &pts, &cost) >= 1);
+    astar_navmesh_query_free(&q);
+    astar_search_free(s);
+    astar_navmesh_free(m);
+    CHECK(c.live == 0);
+  }
+  CHECK(done);
+}
+
 /* Every allocation of construction and of find (with a radius) fails once. */
 static void test_oom(void) {
   static const double xy[] = {0, 0, 4, 0, 8, 0, 0, 4, 4, 4, 8, 4, 0, 8, 4, 8};
   static const int runs[] = {0, 1, 4, 3, -1, 1, 2, 5, 4, -1, 3, 4, 7, 6, -1, -2};
   long n;
-  int done = 0;
+  int done = 0, mode;
   for (n = 1; !done && n < 200; n++) {
     counting c = {0, 0, 0};
     astar_navmesh *m = NULL;
@@ -274,6 +501,7 @@ static void test_oom(void) {
     CHECK(c.live == 0);
   }
   CHECK(done);
+  for (mode = 0; mode < 4; mode++) oom_steps(xy, runs, mode);
   for (done = 0, n = 1; !done && n < 200; n++) {
     counting c = {0, 0, 0};
     astar_grid *g = NULL;
@@ -301,6 +529,8 @@ int main(void) {
   test_problems();
   test_l_shape();
   test_grid();
+  test_step();
+  test_step_grid();
   test_oom();
   printf("test_navmesh: %d checks, %d failures\n", checks, failures);
   return failures != 0;

@@ -663,7 +663,7 @@ int astar_grid_component(astar_grid *g, int diagonal, int x, int y, uint32_t *la
 
 
 /* ===================================================================== */
-/* Navigation meshes (src/core/navmesh.c)                                */
+/* Navigation meshes (src/core/navmesh*.c)                               */
 /* ===================================================================== */
 /*
 ** A navigation mesh: convex polygons over shared vertices. Polygons are
@@ -816,7 +816,9 @@ int astar_navmesh_begin(astar_navmesh *m, astar_search *s, astar_navmesh_query *
 ** At most 'budget' expansions of the search begun by astar_navmesh_begin:
 ** ASTAR_RUNNING, or a final status as astar_search_step's. With a radius a
 ** path found too close to a wall closes the portal there and searches again
-** (at most ASTAR_NM_BANS times), within the same steps.
+** (at most ASTAR_NM_BANS times), within the same steps. The exact search
+** keeps its own open list in q (not in s): its statistics are read with
+** astar_navmesh_stats. ASTAR_ESTATE if q has not been begun on 'm'.
 */
 int astar_navmesh_step(astar_navmesh *m, astar_search *s, astar_navmesh_query *q,
                        uint64_t budget);
@@ -827,8 +829,10 @@ int astar_navmesh_find(astar_navmesh *m, astar_search *s, astar_navmesh_query *q
 ** After a search that found the goal: the straightened path into *pts
 ** (2 doubles a point, start first, owned by q) and its cost into *cost
 ** (lengths inside each polygon times its cost, or what cost_fn says);
-** q->corr[0 .. q->ncorr-1] is then the polygon corridor. Returns the number
-** of points, or ASTAR_ENOMEM / ASTAR_ECALLBACK (negative).
+** astar_navmesh_corridor then gives its polygon corridor. After one that
+** ended with ASTAR_NO_PATH or ASTAR_LIMIT: with params.partial set, the
+** partial path of astar_navmesh_partial, else 0 (no path). Returns the
+** number of points, or ASTAR_ENOMEM / ASTAR_ECALLBACK (negative).
 */
 long astar_navmesh_result(astar_navmesh_query *q, astar_search *s, const double **pts,
                           double *cost);

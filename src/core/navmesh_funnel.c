@@ -462,7 +462,11 @@ void astar__nm_ban(astar_navmesh_query *q, double x, double y) {
 long astar_navmesh_result(astar_navmesh_query *q, astar_search *s, const double **pts,
                           double *cost) {
   double wx, wy;
+  if (q->w == NULL) return 0;
+  if (q->w->status == ASTAR_NO_PATH || q->w->status == ASTAR_LIMIT)
+    return q->params.partial ? astar_navmesh_partial(q, s, pts, cost) : 0;
   if (!q->w->ready) {
+    if (q->exact || (q->w->status != 0 && q->w->status != ASTAR_FOUND)) return 0;
     int rc = astar__nm_straighten(q, s, &wx, &wy);
     if (rc < 0) return rc;
     if (rc > 0) return 0;
@@ -499,7 +503,9 @@ static long portal_partial(astar_navmesh_query *q, astar_search *s) {
 
 long astar_navmesh_partial(astar_navmesh_query *q, astar_search *s, const double **pts,
                            double *cost) {
-  long n = q->exact ? astar__nm_exact_partial(q) : portal_partial(q, s);
+  long n;
+  if (q->w == NULL) return 0;
+  n = q->exact ? astar__nm_exact_partial(q) : portal_partial(q, s);
   if (n > 0) { *pts = q->w->out; *cost = q->w->pcost; }
   return n;
 }

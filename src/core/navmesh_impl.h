@@ -118,6 +118,7 @@ struct astar_nm_work {
   double pcost;                 /* the path's cost */
   size_t nout;                  /* its points */
   int ready;                    /* find has straightened it */
+  int status;                   /* the last search's final status; 0 while none */
   size_t nban;                  /* portals closed after a path came too close to a wall */
   uint32_t ban[ASTAR_NM_BANS];
   double *ctr; size_t cctr;     /* funnel scratch */

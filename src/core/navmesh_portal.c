@@ -246,12 +246,16 @@ int astar_navmesh_prepare(astar_navmesh *m, astar_navmesh_query *q, double sx, d
   q->w->sx = sx; q->w->sy = sy; q->w->gx = gx; q->w->gy = gy;
   q->w->R = q->radius / cos(ARC_STEP / 2);
   q->blocked = 0; q->w->ncorr = 0; q->w->nban = 0; q->w->ready = 0; q->w->nout = 0;
+  q->w->status = 0;
   if (astar__reserve(&q->w->mem, (void **)&q->w->pt, &q->w->cpt, need, sizeof(double)))
     return ASTAR_ENOMEM;
   q->w->spoly = endpoint(q, sx, sy);
-  if (q->w->spoly == NONE) { q->blocked = 1; return ASTAR_BLOCKED; }
-  q->w->gpoly = endpoint(q, gx, gy);
-  if (q->w->gpoly == NONE) { q->blocked = 2; return ASTAR_BLOCKED; }
+  if (q->w->spoly != NONE) q->w->gpoly = endpoint(q, gx, gy);
+  if (q->w->spoly == NONE || q->w->gpoly == NONE) {
+    q->blocked = q->w->spoly == NONE ? 1 : 2;
+    q->w->status = ASTAR_BLOCKED;
+    return ASTAR_BLOCKED;
+  }
   q->w->hscale = astar__nm_mincost(m);
   if (q->params.algorithm == ASTAR_ALG_DIJKSTRA) q->w->hscale = 0;
   q->domain.nnodes = m->nport + 2;
@@ -277,25 +281,32 @@ int astar_navmesh_begin(astar_navmesh *m, astar_search *s, astar_navmesh_query *
   return astar_search_begin(s, &q->domain, q->w->snode, q->w->gnode, &q->params);
 }
 
-int astar_navmesh_step(astar_navmesh *m, astar_search *s, astar_navmesh_query *q,
-                       uint64_t budget) {
+/* The portal search's steps; a path too close to a wall for the radius
+** closes the portal there and searches again. */
+static int portal_step(astar_search *s, astar_navmesh_query *q, uint64_t budget) {
   double wx = 0, wy = 0;
-  int rc;
-  (void)m;
-  if (q->exact) {
-    rc = astar__nm_exact_step(q, budget);
-    q->w->ready = rc == ASTAR_FOUND;
-    return rc;
-  }
-  rc = astar_search_step(s, budget);
+  int rc = astar_search_step(s, budget);
   if (rc != ASTAR_FOUND) return rc;
   rc = astar__nm_straighten(q, s, &wx, &wy);
   if (rc <= 0) { q->w->ready = rc == 0; return rc < 0 ? rc : ASTAR_FOUND; }
-  /* too close to a wall for the radius: close the portal there, search again */
   if (q->w->nban >= ASTAR_NM_BANS) return ASTAR_NO_PATH;
   astar__nm_ban(q, wx, wy);
   rc = astar_search_begin(s, &q->domain, q->w->snode, q->w->gnode, &q->params);
   return rc != 0 ? rc : ASTAR_RUNNING;
+}
+
+int astar_navmesh_step(astar_navmesh *m, astar_search *s, astar_navmesh_query *q,
+                       uint64_t budget) {
+  int rc;
+  if (q->w == NULL || q->mesh != m) return ASTAR_ESTATE;
+  if (q->exact) {
+    rc = astar__nm_exact_step(q, budget);
+    q->w->ready = rc == ASTAR_FOUND;
+  } else {
+    rc = portal_step(s, q, budget);
+  }
+  if (rc != ASTAR_RUNNING) q->w->status = rc;
+  return rc;
 }
 
 int astar_navmesh_find(astar_navmesh *m, astar_search *s, astar_navmesh_query *q,
