@@ -95,6 +95,7 @@ sources:
 
 docs:
 	@sh ./setup.sh --dev
+	rm -rf build/doc
 	ldoc --fatalwarnings .
 	lua5.4 tools/doc_coverage.lua
 
