@@ -554,7 +554,7 @@ describe("grid:splice", function()
     local before = H.pack(tall:find(2, 10, 18, 10))
     local got = H.pack(tall:splice(tpath, 2, 4))
     assert.is_nil(H.result_diff(before, got))
-    assert.are.equal("astar", got[1]:stats().algorithm)
+    assert.are.equal("jps", got[1]:stats().algorithm)
     tall:close()
     -- the agent on the goal
     local last = grid:splice(path, #path)

@@ -116,7 +116,17 @@ describe("Moving AI benchmarks", function()
   end
   local limit = H.scen_limit()
 
-  for _, name in ipairs({ "dao/arena2", "dao/brc202d", "mazes/maze512-1-0" }) do
+  -- Every map with the default ("auto": jump point search on these maps of one cost), three
+  -- with A* as well, one with "jps" by name.
+  local RUNS = {
+    { "dao/arena2", { "auto", "astar", "jps" } }, { "dao/brc202d", { "auto", "astar" } },
+    { "mazes/maze512-1-0", { "auto", "astar" } }, { "dao/orz900d", { "auto" } },
+    { "sc1/TheFrozenSea", { "auto" } }, { "rooms/32room_000", { "auto" } },
+    { "random/random512-10-0", { "auto" } }, { "bg512/AR0011SR", { "auto" } },
+    { "cities/Berlin_1_256", { "auto" } },
+  }
+  for _, run in ipairs(RUNS) do
+    local name, algs = run[1], run[2]
     describe(name, function()
       local map_path, scen_path = dir .. "/" .. name .. ".map", dir .. "/" .. name .. ".map.scen"
       local cells, w, h -- our own reading of the map
@@ -160,42 +170,50 @@ describe("Moving AI benchmarks", function()
         end
       end)
 
-      it("finds every scenario's optimal length" .. (limit and (" (first " .. limit .. ")") or ""),
-        function()
-          load()
-          local n = limit and math.min(limit, #mine) or #mine
-          local fails, worst = {}, 0
-          for i = 1, n do
-            local s = mine[i]
-            local p, msg, code = grid:find(s.sx, s.sy, s.gx, s.gy)
-            local tol, listed = H.scen_tolerance(s.optimal_text)
-            if not p then
-              fails[#fails + 1] = ("line %d: (%d,%d)->(%d,%d): %s %s"):format(s.line, s.sx, s.sy,
-                s.gx, s.gy, tostring(msg), tostring(code))
-            else
-              local diff = math.abs(p:cost() - listed)
-              if diff > worst then worst = diff end
-              if diff > tol then
-                fails[#fails + 1] = ("line %d: (%d,%d)->(%d,%d): cost %.17g, listed %s (tolerance %g)")
-                  :format(s.line, s.sx, s.sy, s.gx, s.gy, p:cost(), s.optimal_text, tol)
+      for _, alg in ipairs(algs) do
+        local jumps = alg ~= "astar"
+        it(("finds every scenario's optimal length with algorithm %q"):format(alg)
+          .. (limit and (" (first " .. limit .. ")") or "") .. (jumps and ", legal steps" or ""),
+          function()
+            load()
+            local n = limit and math.min(limit, #mine) or #mine
+            local every = math.max(1, math.ceil(n / 1500))     -- steps checked on 1500 of them
+            local fails = {}
+            for i = 1, n do
+              local s = mine[i]
+              local p, msg, code = grid:find(s.sx, s.sy, s.gx, s.gy, { algorithm = alg })
+              local tol, listed = H.scen_tolerance(s.optimal_text)
+              local at = ("line %d: (%d,%d)->(%d,%d): "):format(s.line, s.sx, s.sy, s.gx, s.gy)
+              if not p then
+                fails[#fails + 1] = at .. tostring(msg) .. " " .. tostring(code)
+              elseif math.abs(p:cost() - listed) > tol then
+                fails[#fails + 1] = at .. ("cost %.17g, listed %s (tolerance %g)"):format(p:cost(),
+                  s.optimal_text, tol)
+              elseif p:stats().algorithm ~= (jumps and "jps" or "astar") then
+                fails[#fails + 1] = at .. "stats().algorithm " .. p:stats().algorithm
+              elseif jumps and i % every == 0 then
+                local ok, sum = pcall(H.check_path, cells, w, h, p, s.sx, s.sy, s.gx, s.gy)
+                if not ok or not H.close(sum, p:cost()) then
+                  fails[#fails + 1] = at .. (ok and ("steps sum to %.17g"):format(sum) or tostring(sum))
+                end
               end
             end
-          end
-          if #fails > 0 then
-            error(("%d of %d scenarios failed, e.g.:\n%s"):format(#fails, n,
-              table.concat(fails, "\n", 1, math.min(10, #fails))), 0)
-          end
-          assert.is_true(n > 0)
-        end)
+            if #fails > 0 then
+              error(("%d of %d scenarios failed, e.g.:\n%s"):format(#fails, n,
+                table.concat(fails, "\n", 1, math.min(10, #fails))), 0)
+            end
+            assert.is_true(n > 0)
+          end)
+      end
 
-      it("gives legal paths whose cost is the sum of their steps", function()
+      it("gives legal A* paths whose cost is the sum of their steps", function()
         load()
         local n = limit and math.min(limit, #mine) or #mine
         local picks = { 1, n }
         for k = 1, 8 do picks[#picks + 1] = math.max(1, math.floor(n * k / 9)) end
         for _, i in ipairs(picks) do
           local s = mine[i]
-          local p = assert(grid:find(s.sx, s.sy, s.gx, s.gy))
+          local p = assert(grid:find(s.sx, s.sy, s.gx, s.gy, { algorithm = "astar" }))
           local sum = H.check_path(cells, w, h, p, s.sx, s.sy, s.gx, s.gy, "no_corner_cutting")
           assert.is_true(H.close(sum, p:cost()), ("line %d: steps sum to %.17g, cost() %.17g"):format(
             s.line, sum, p:cost()))

@@ -92,10 +92,12 @@ describe("Path", function()
       assert.is_true(H.is_int(s.generated) and s.generated >= 1, alg .. " generated " .. tostring(s.generated))
       assert.is_true(s.expanded <= 900, alg .. " expanded more nodes than the grid has")
     end
-    -- the default algorithm is astar
+    -- the default ("auto") jumps on a grid of one cost, and is A* on one of several
+    assert.are.equal("jps", assert(g:find(1, 1, 2, 2)):stats().algorithm)
+    g:set(30, 30, 2)
     assert.are.equal("astar", assert(g:find(1, 1, 2, 2)):stats().algorithm)
     -- A* with octile on an open grid expands far fewer nodes than Dijkstra
-    local a = assert(g:find(1, 15, 30, 15)):stats()
+    local a = assert(g:find(1, 15, 30, 15, { algorithm = "astar" })):stats()
     local d = assert(g:find(1, 15, 30, 15, { algorithm = "dijkstra" })):stats()
     assert.is_true(a.expanded * 4 < d.expanded, ("astar %d, dijkstra %d"):format(a.expanded, d.expanded))
   end)
@@ -178,7 +180,7 @@ describe("Path lifetime", function()
     assert.are.equal(6, p:cost())
     assert.are.equal(14, #p:flat())
     assert.are.equal(7, #p:table())
-    assert.are.equal("astar", p:stats().algorithm)
+    assert.are.equal("jps", p:stats().algorithm)
   end)
 
   it("outlives a collected grid", function()

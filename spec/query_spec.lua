@@ -718,7 +718,8 @@ describe("edits while a query runs", function()
     local rng = H.rng(8)
     for round = 1, 30 do
       local grid = astar.grid(40, 40)
-      local q = grid:query(1, 1, 40, 40, { on_change = "stale", diagonal = rng.pick(H.POLICIES) })
+      local q = grid:query(1, 1, 40, 40, { on_change = "stale", diagonal = rng.pick(H.POLICIES),
+        algorithm = "astar" })                                  -- a search of many steps
       if round % 3 == 0 then grid:set(20, 20, false) end        -- before the first step: not stale
       local n = rng.int(1, 30)
       assert.are.equal("running", (q:step(n)))
@@ -754,7 +755,7 @@ end)
 describe("cancel", function()
   it("ends a running query at once; idempotent; a finished query stays finished", function()
     local grid = astar.grid(50, 50)
-    local q = grid:query(1, 1, 50, 50)
+    local q = grid:query(1, 1, 50, 50, { algorithm = "astar" })   -- a search of many steps
     assert.are.same({ "running", 10 }, { q:step(10) })
     q:cancel()
     assert.are.same({ "cancelled", 0 }, { q:step(100) })
@@ -888,7 +889,7 @@ describe("garbage collection and closing", function()
       local grid = astar.grid(20, 20)
       local done = grid:query(1, 1, 20, 20)
       assert.are.equal("found", (done:step(100000)))
-      local q = grid:query(1, 1, 20, 20)
+      local q = grid:query(1, 1, 20, 20, { algorithm = "astar" })   -- a search of many steps
       q:step(3)
       local fresh = grid:query(1, 1, 5, 5)
       grid:close()
@@ -911,7 +912,7 @@ describe("garbage collection and closing", function()
       local grid = ...
       local outer
       do
-        local q <close> = grid:query(1, 1, 30, 30)
+        local q <close> = grid:query(1, 1, 30, 30, { algorithm = "astar" })
         q:step(5)
         outer = q
       end

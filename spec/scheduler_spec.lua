@@ -275,7 +275,8 @@ describe("scheduler:update", function()
       local grid = astar.grid(50, 50)
       local s = astar.scheduler { budget = 10 }
       local got = {}
-      s:request(grid, 1, 1, 50, 50, { on_change = "stale" }, function(...) got.stale = H.pack(...) end)
+      s:request(grid, 1, 1, 50, 50, { on_change = "stale", algorithm = "astar" },
+        function(...) got.stale = H.pack(...) end)
       local done = grid:query(1, 1, 3, 3)
       assert.are.equal("found", (done:step(100)))
       s:request(done, function(...) got.done = H.pack(...) end)

@@ -86,20 +86,26 @@ static astar_grid *grid_from(const double *cells, int w, int h, counting *c) {
   return g;
 }
 
-/* Checks the path the search holds: ends, legal steps, cost. */
-static void check_path(astar_grid *g, astar_search *s, int sx, int sy, int gx, int gy,
-                       int policy, double want) {
+/* Checks the path the search of prepared query q holds: ends, legal steps
+** (between jump points, the cells astar_grid_toward walks), cost. */
+static void check_path(astar_grid *g, astar_search *s, const astar_grid_query *q, int sx,
+                       int sy, int gx, int gy, int policy, double want) {
   const uint32_t *nodes;
   double cost, sum = 0;
-  long n = astar_search_path(s, &nodes, &cost), i;
+  long n = astar_search_path(s, &nodes, &cost), i = 1, steps = 0;
+  uint32_t at;
   int x0, y0, x1, y1;
   CHECK(n >= 1);
   if (n < 1) return;
   astar_grid_cell(g, nodes[0], &x0, &y0);
   CHECK(x0 == sx && y0 == sy);
-  for (i = 1; i < n; i++) {
+  for (at = nodes[0]; i < n; steps++) {
     int dx, dy;
-    astar_grid_cell(g, nodes[i], &x1, &y1);
+    at = astar_grid_toward(q, at, nodes[i]);
+    if (at == nodes[i]) i++;
+    CHECK(steps < 4 * 64 * 64);
+    if (steps >= 4 * 64 * 64) return;
+    astar_grid_cell(g, at, &x1, &y1);
     dx = abs(x1 - x0); dy = abs(y1 - y0);
     CHECK(dx <= 1 && dy <= 1 && dx + dy > 0);
     CHECK(astar_grid_get(g, x1, y1) > 0);
@@ -145,7 +151,7 @@ static void test_random_against_reference(void) {
       if (want < 0) CHECK(rc == ASTAR_NO_PATH);
       else {
         CHECK(rc == ASTAR_FOUND);
-        if (rc == ASTAR_FOUND) check_path(g, s, sx, sy, gx, gy, policy, want);
+        if (rc == ASTAR_FOUND) check_path(g, s, &q, sx, sy, gx, gy, policy, want);
       }
     }
     astar_grid_free(g);
@@ -179,7 +185,7 @@ static void test_stepping(void) {
   {
     double want = ref_dijkstra(cells, 30, 20, 0, 0, 29, 19, ASTAR_DIAG_NO_CORNER_CUTTING);
     if (want < 0) CHECK(rc == ASTAR_NO_PATH);
-    else { CHECK(rc == ASTAR_FOUND); check_path(g, s, 0, 0, 29, 19, 0, want); }
+    else { CHECK(rc == ASTAR_FOUND); check_path(g, s, &q, 0, 0, 29, 19, 0, want); }
   }
   CHECK(astar_search_step(s, 5) == rc);   /* finished searches stay finished */
   astar_search_free(s);
@@ -202,6 +208,7 @@ static void test_limits(void) {
   CHECK(astar_search_new(&s, test_alloc, &c) == 0);
   astar_grid_fill(g, 30, 0, 1, 40, 0.0);          /* a wall: the goal side is cut off */
   astar_grid_query_init(&q);
+  q.jump = 0;                                      /* cell by cell: 50 expansions */
   q.params.max_expansions = 50;
   CHECK(astar_grid_find(g, s, &q, 0, 0, 39, 39) == ASTAR_LIMIT);
   astar_search_stats(s, &st);
@@ -266,8 +273,9 @@ static void test_warm_allocs(void) {
   CHECK(c.live == 0);
 }
 
-/* Fail the N-th allocation for every N until a whole run succeeds. */
-static void test_oom(void) {
+/* Fail the N-th allocation for every N until a whole run succeeds; cell by
+** cell, then jumping (the walkability bits, growing successor lists). */
+static void test_oom(int jump) {
   long n;
   double cells[50 * 50], want;
   int i;
@@ -286,14 +294,17 @@ static void test_oom(void) {
     rc = astar_search_new(&s, test_alloc, &c);
     if (rc != 0) { CHECK(rc == ASTAR_ENOMEM && s == NULL); failed = 1; goto done; }
     astar_grid_query_init(&q);
+    q.jump = jump;
     rc = astar_grid_find(g, s, &q, 25, 0, 25, 49);
     if (rc == ASTAR_ENOMEM) {
       failed = 1;
       /* the context stays usable: retry without failures */
       c.fail_at = 0;
       astar_grid_query_init(&q);
+      q.jump = jump;
       rc = astar_grid_find(g, s, &q, 25, 0, 25, 49);
     }
+    CHECK(q.jps == jump);
     CHECK(rc == ASTAR_FOUND);
     if (rc == ASTAR_FOUND) {
       const uint32_t *nd;
@@ -316,7 +327,68 @@ static void test_oom(void) {
     CHECK(c.live == 0);
     if (!failed) break;
   }
-  printf("oom: failed each of the first %ld allocations in turn\n", n - 1);
+  printf("oom (jump %d): failed each of the first %ld allocations in turn\n", jump, n - 1);
+}
+
+/* Jump point search on random grids of one cost, both jumping policies:
+** the reference's cost, legal steps, goals, stepping, and the bits following
+** edits; the other policies and several costs do not jump. */
+static void test_jps(void) {
+  counting c = {0, 0, 0};
+  astar_search *s;
+  int t;
+  CHECK(astar_search_new(&s, test_alloc, &c) == 0);
+  for (t = 0; t < 400; t++) {
+    int w = 1 + (int)(rnd() % 40), h = 1 + (int)(rnd() % 40), i, k;
+    int policy = (int)(rnd() % 4), sx, sy, gx, gy, rc;
+    double cost = (double)(1 + rnd() % 3), *cells = malloc(sizeof(double) * (size_t)(w * h));
+    unsigned dens = (unsigned)(rnd() % 50);
+    astar_grid *g;
+    for (i = 0; i < w * h; i++) cells[i] = rnd() % 100 < dens ? 0 : cost;
+    g = grid_from(cells, w, h, &c);
+    CHECK(g != NULL);
+    for (k = 0; k < 4; k++) {
+      double want;
+      astar_grid_query q;
+      uint32_t st, go;
+      if (k == 2) {                      /* an edit after the bits were built */
+        int x = (int)(rnd() % (unsigned)w), y = (int)(rnd() % (unsigned)h);
+        cells[y * w + x] = cells[y * w + x] > 0 ? 0 : cost;
+        astar_grid_set(g, x, y, cells[y * w + x]);
+      }
+      sx = (int)(rnd() % (unsigned)w); sy = (int)(rnd() % (unsigned)h);
+      gx = (int)(rnd() % (unsigned)w); gy = (int)(rnd() % (unsigned)h);
+      want = ref_dijkstra(cells, w, h, sx, sy, gx, gy, policy);
+      astar_grid_query_init(&q);
+      q.diagonal = policy;
+      rc = astar_grid_find(g, s, &q, sx, sy, gx, gy);
+      if (rc == ASTAR_BLOCKED) { CHECK(cells[sy * w + sx] <= 0 || cells[gy * w + gx] <= 0); continue; }
+      CHECK(q.jps == (policy == ASTAR_DIAG_NO_CORNER_CUTTING || policy == ASTAR_DIAG_NEVER));
+      if (want < 0) { CHECK(rc == ASTAR_NO_PATH); continue; }
+      CHECK(rc == ASTAR_FOUND);
+      if (rc == ASTAR_FOUND) check_path(g, s, &q, sx, sy, gx, gy, policy, want);
+      /* stepping one jump point at a time ends the same */
+      astar_grid_query_init(&q);
+      q.diagonal = policy;
+      CHECK(astar_grid_prepare(g, &q, sx, sy, gx, gy, &st, &go) == 0);
+      CHECK(astar_search_begin(s, &q.domain, st, go, &q.params) == 0);
+      while ((rc = astar_search_step(s, 1)) == ASTAR_RUNNING) {}
+      CHECK(rc == ASTAR_FOUND);
+      if (rc == ASTAR_FOUND) check_path(g, s, &q, sx, sy, gx, gy, policy, want);
+    }
+    for (i = 1, k = 0; i < w * h; i++) k |= cells[i] > 0;
+    if (k) {                             /* two costs: cell by cell */
+      astar_grid_query q;
+      astar_grid_set(g, 0, 0, cost + 1);
+      astar_grid_query_init(&q);
+      astar_grid_find(g, s, &q, 0, 0, w - 1, h - 1);
+      CHECK(q.jps == 0);
+    }
+    astar_grid_free(g);
+    free(cells);
+  }
+  astar_search_free(s);
+  CHECK(c.live == 0);
 }
 
 /* D* Lite against the reference over random edits, then each allocation failed. */
@@ -391,7 +463,9 @@ int main(void) {
   test_stepping();
   test_limits();
   test_warm_allocs();
-  test_oom();
+  test_jps();
+  test_oom(0);
+  test_oom(1);
   test_dstar();
   printf("%d passed, %d failed\n", checks - failures, failures);
   return failures != 0;

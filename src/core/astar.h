@@ -203,6 +203,9 @@ void astar_search_finish(astar_search *s, int status);
 ** valid until the next call. NULL if it cannot grow (return ASTAR_ENOMEM).
 */
 astar_edge *astar_search_edges(astar_search *s, size_t n);
+/* For expand functions: the node the node being expanded was reached from
+** (its parent on the best path known), or ASTAR_NONE at a start. */
+uint32_t astar_search_from(const astar_search *s);
 
 
 /* ===================================================================== */
@@ -297,6 +300,8 @@ typedef struct astar_grid_query {
   size_t ngoals;
   double within;         /* >= 0: any cell within this heuristic distance of a
                          ** goal is accepted (attack range); default -1, off */
+  int jump;              /* nonzero (default): jump point search where it
+                         ** applies (see astar_grid_prepare); 0: cell by cell */
   /* filled by astar_grid_prepare: */
   astar_domain domain;
   astar_grid *grid;
@@ -304,6 +309,7 @@ typedef struct astar_grid_query {
   int gx, gy;
   double hscale;
   int blocked;           /* after ASTAR_BLOCKED: 1 the start, 2 every goal */
+  int jps;               /* 1 if the prepared search jumps */
 } astar_grid_query;
 
 void astar_grid_query_init(astar_grid_query *q);
@@ -314,7 +320,19 @@ void astar_grid_query_init(astar_grid_query *q);
 ** as engine nodes in *start, *goal. Returns 0, ASTAR_BLOCKED (start blocked,
 ** or every goal blocked: see q->blocked), ASTAR_NO_PATH (components were
 ** asked for and no goal shares the start's; not with params.partial or
-** 'within') or ASTAR_EINVAL (bad coordinates or options).
+** 'within'), ASTAR_EINVAL (bad coordinates or options) or ASTAR_ENOMEM.
+**
+** JUMP POINT SEARCH (Harabor & Grastien 2011, 2014) replaces the expansion
+** of every cell by jumps along straight lines and diagonals that stop only
+** where a shortest path may turn; its paths cost what A*'s do. The prepared
+** search jumps (q->jps = 1) when q->jump is set, params.algorithm is
+** ASTAR_ALG_ASTAR, there is no cost_fn, no 'within' and no params.partial
+** (the cell nearest the goal is rarely a jump point), the policy is
+** NO_CORNER_CUTTING or NEVER, and every walkable cell of the grid has the
+** same cost. Its nodes are then jump points: params.max_expansions and the
+** statistics count those, and consecutive nodes of its path are joined as
+** astar_grid_toward walks. The first jumping search builds bit rows of the
+** grid's walkability (2 bits a cell), which later edits keep current.
 */
 int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
                        int gx, int gy, uint32_t *start, uint32_t *goal);
@@ -322,6 +340,12 @@ int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
 /* Which goal of q->goals (index) the cell of engine node 'node' is, or the
 ** index of the goal it is 'within' range of; -1 if none. */
 long astar_grid_goal_index(const astar_grid_query *q, uint32_t node);
+
+/* The cell after 'from' on the way to 'to' along a path of a prepared
+** search q: a neighbour's own node; between jump points, diagonally while
+** both coordinates differ, then straight (under NEVER: vertically, then
+** horizontally). 'from' == 'to' returns 'to'. */
+uint32_t astar_grid_toward(const astar_grid_query *q, uint32_t from, uint32_t to);
 
 /* Engine node <-> cell. */
 uint32_t astar_grid_node(const astar_grid *g, int x, int y);

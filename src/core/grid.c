@@ -9,33 +9,8 @@
 */
 #include <math.h>
 #include <string.h>
-#include "core.h"
+#include "grid_impl.h"
 
-#define SQRT2 1.4142135623730951
-
-struct astar_grid {
-  astar_mem mem;
-  int w, h;
-  size_t stride;       /* w + 2 */
-  size_t ncell;        /* (w + 2) * (h + 2) */
-  double *cell;        /* cost, 0 = blocked (the border is blocked) */
-  double min_cost;     /* smallest walkable cost, valid unless min_dirty */
-  size_t min_count;    /* walkable cells whose cost is min_cost */
-  int min_dirty;
-  uint64_t version;
-  uint64_t topo;       /* bumped when a cell turns blocked or walkable */
-  /* component labels per padded cell (0 = blocked), [0] 4-connected,
-  ** [1] 8-connected; NULL until first asked for, current if lab_ok and
-  ** lab_topo == topo */
-  uint32_t *label[2];
-  uint64_t lab_topo[2];
-  uint32_t ncomp[2];
-  int lab_ok[2];
-  int use_labels;      /* components were asked for: find uses them */
-  /* the last edits, for incremental replanners: edit number v (the version
-  ** it produced) is at edits[v % ASTAR_GRID_LOG] */
-  astar_rect edits[ASTAR_GRID_LOG];
-};
 
 /* Records that the rectangle (x, y, w, h) is edited, and bumps the version. */
 static void edited(astar_grid *g, int x, int y, int w, int h) {
@@ -92,6 +67,9 @@ int astar_grid_new(astar_grid **out, int w, int h, double cost,
   g->label[0] = g->label[1] = NULL;
   g->lab_ok[0] = g->lab_ok[1] = 0;
   g->use_labels = 0;
+  g->nwalk = cost > 0 ? (size_t)w * (size_t)h : 0;
+  g->rows = g->cols = NULL;
+  g->rw = g->cw = 0;
   memset(g->cell, 0, ncell * sizeof(double));
   for (y = 0; y < h; y++) {
     double *row = g->cell + at(g, 0, y);
@@ -112,6 +90,7 @@ void astar_grid_free(astar_grid *g) {
   m = g->mem;
   astar__free(&m, g->label[0], g->ncell * sizeof(uint32_t));
   astar__free(&m, g->label[1], g->ncell * sizeof(uint32_t));
+  astar__grid_bits_free(g);
   astar__free(&m, g->cell, g->ncell * sizeof(double));
   astar__free(&m, g, sizeof *g);
 }
@@ -123,6 +102,7 @@ int astar_grid_clone(astar_grid **out, const astar_grid *src) {
   (*out)->min_cost = src->min_cost;
   (*out)->min_count = src->min_count;
   (*out)->min_dirty = src->min_dirty;
+  (*out)->nwalk = src->nwalk;
   return 0;
 }
 
@@ -138,7 +118,11 @@ double astar_grid_get(const astar_grid *g, int x, int y) {
 /* Keeps min_cost and the topology counter right when a cell goes from 'old'
 ** to 'c'. Cost changes between walkable values keep component labels. */
 static void track_min(astar_grid *g, double old, double c) {
-  if ((old > 0) != (c > 0)) g->topo++;
+  if ((old > 0) != (c > 0)) {
+    g->topo++;
+    if (c > 0) g->nwalk++;
+    else g->nwalk--;
+  }
   if (g->min_dirty) return;
   if (c > 0 && c < g->min_cost) {
     g->min_cost = c;
@@ -154,6 +138,7 @@ void astar_grid_set(astar_grid *g, int x, int y, double c) {
   double *p = &g->cell[at(g, x, y)];
   track_min(g, *p, c);
   *p = c;
+  astar__grid_bits_rect(g, x, y, 1, 1);
   edited(g, x, y, 1, 1);
 }
 
@@ -166,6 +151,7 @@ void astar_grid_fill(astar_grid *g, int x, int y, int w, int h, double c) {
       row[i] = c;
     }
   }
+  astar__grid_bits_rect(g, x, y, w, h);
   edited(g, x, y, w, h);
 }
 
@@ -178,6 +164,7 @@ void astar_grid_set_row(astar_grid *g, int y, const unsigned char *bytes,
     track_min(g, row[x], c);
     row[x] = c;
   }
+  astar__grid_bits_rect(g, 0, y, g->w, 1);
   edited(g, 0, y, g->w, 1);
 }
 
@@ -241,6 +228,7 @@ void astar_grid_query_init(astar_grid_query *q) {
   q->diagonal = ASTAR_DIAG_NO_CORNER_CUTTING;
   q->heuristic = -1;   /* resolved by astar_grid_prepare */
   q->within = -1;
+  q->jump = 1;
   astar_params_init(&q->params);
 }
 
@@ -384,6 +372,12 @@ static int grid_expand(void *self, uint32_t node, astar_search *s) {
 static int labels(astar_grid *g, int k);
 static int conn_of(int diagonal);
 
+/* Does every walkable cell cost the same? */
+static int uniform(astar_grid *g) {
+  astar_grid_min_cost(g);
+  return g->nwalk > 0 && g->min_count == g->nwalk;
+}
+
 /* Is some goal of the prepared query q in the component of 'start'? Answers
 ** 1 (or "don't know") unless labels were asked for and can be made current;
 ** goal regions ('within') and partial paths need the real search. */
@@ -425,8 +419,12 @@ int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
   q->gx = gx; q->gy = gy;
   q->goal = astar_grid_node(g, gx, gy);
   q->hscale = astar_grid_min_cost(g);
+  q->jps = q->jump && q->params.algorithm == ASTAR_ALG_ASTAR && q->cost_fn == NULL &&
+           q->within < 0 && !q->params.partial && (q->diagonal == ASTAR_DIAG_NO_CORNER_CUTTING ||
+           q->diagonal == ASTAR_DIAG_NEVER) && uniform(g);
+  if (q->jps && astar__grid_bits(g) != 0) return ASTAR_ENOMEM;
   q->domain.nnodes = (uint32_t)g->ncell;
-  q->domain.expand = grid_expand;
+  q->domain.expand = q->jps ? astar__jps_expand : grid_expand;
   q->domain.heuristic =
       (q->heuristic == ASTAR_H_ZERO && q->h_fn == NULL) ? NULL : grid_h;
   q->domain.is_goal = (q->goals != NULL || q->within >= 0) ? grid_is_goal : NULL;

@@ -46,6 +46,7 @@ struct astar_search {
   uint32_t goal;
   uint32_t found;      /* record of the goal, or NONE */
   uint32_t best;       /* record closest to the goal among those expanded */
+  uint32_t cur;        /* record being expanded */
   int state;           /* S_IDLE, ASTAR_RUNNING or a final status */
   int reopen;          /* may closed records be reopened? */
   int useh;            /* is the heuristic part of f? */
@@ -106,6 +107,11 @@ void astar_search_free(astar_search *s) {
   astar__free(&m, s->edges, s->cedges * sizeof *s->edges);
   astar__free(&m, s->path, s->cpath * sizeof *s->path);
   astar__free(&m, s, sizeof *s);
+}
+
+uint32_t astar_search_from(const astar_search *s) {
+  uint32_t p = s->pool[s->cur].parent;
+  return p == NONE ? NONE : s->pool[p].id;
 }
 
 astar_edge *astar_search_edges(astar_search *s, size_t n) {
@@ -412,6 +418,7 @@ int astar_search_step(astar_search *s, uint64_t budget) {
     }
     s->st.expanded++;
     spent++;
+    s->cur = cur;
     n = s->d->expand(s->d->self, s->pool[cur].id, s);
     if (n < 0) return finish(s, n);
     rc = relax(s, cur, n);

@@ -366,7 +366,10 @@ static int grid_tostring(lua_State *L) {
 /* find and query: the grid's part of the pipeline (src/lua/find.c)        */
 /* ---------------------------------------------------------------------- */
 
-static const char *const ALGORITHMS[] = {"astar", "dijkstra", "bfs", "greedy", NULL};
+/* The engine's algorithms by index (ASTAR_ALG_*), then the jumping ones. */
+static const char *const ALGORITHMS[] = {"astar", "dijkstra", "bfs", "greedy", "jps",
+                                         "auto", NULL};
+enum { ALG_JPS = 4, ALG_AUTO = 5 };
 static const char *const HEURISTICS[] = {"octile", "manhattan", "euclidean",
                                          "chebyshev", "zero", NULL};
 
@@ -414,6 +417,26 @@ static int readgoals(lua_State *L, const afn *f, int optidx, int gidx, lgrid *lg
   return lua_gettop(L);
 }
 
+/* The algorithm and diagonal policy: "auto" (the default) and "jps" jump
+** where the core can (astar_grid_prepare); "jps" is an error with an option
+** that never lets it jump. */
+static void setalgorithm(lua_State *L, const afn *f, const astar_opts *o,
+                         astar_grid_query *q) {
+  int alg = (int)astar_opt(o, ASTAR_OPT_ALGORITHM, ALG_AUTO);
+  q->diagonal = (int)astar_opt(o, ASTAR_OPT_DIAGONAL, q->diagonal);
+  q->jump = alg >= ALG_JPS;
+  q->params.algorithm = q->jump ? ASTAR_ALG_ASTAR : alg;
+  if (alg != ALG_JPS) return;
+  if (o->given[ASTAR_OPT_COST])
+    astar_opterror(L, f, o, "option 'cost' cannot be used with algorithm 'jps'");
+  if (o->given[ASTAR_OPT_WITHIN])
+    astar_opterror(L, f, o, "option 'within' cannot be used with algorithm 'jps'");
+  if (astar_opt(o, ASTAR_OPT_PARTIAL, 0))
+    astar_opterror(L, f, o, "option 'partial' cannot be used with algorithm 'jps'");
+  if (q->diagonal != ASTAR_DIAG_NO_CORNER_CUTTING && q->diagonal != ASTAR_DIAG_NEVER)
+    astar_opterror(L, f, o, "algorithm 'jps' needs diagonal 'no_corner_cutting' or 'never'");
+}
+
 /* (sx, sy, gx, gy [, opts]) or (sx, sy, {goals = ...}) */
 static int g_args(lua_State *L, const afn *f, lmap *m, void *rec, const astar_optuse *use,
                   astar_opts *o) {
@@ -430,8 +453,7 @@ static int g_args(lua_State *L, const afn *f, lmap *m, void *rec, const astar_op
     astar_readopts(L, f, 6, use, o);
   }
   astar_grid_query_init(q);
-  q->params.algorithm = (int)astar_opt(o, ASTAR_OPT_ALGORITHM, q->params.algorithm);
-  q->diagonal = (int)astar_opt(o, ASTAR_OPT_DIAGONAL, q->diagonal);
+  setalgorithm(L, f, o, q);
   if (!o->fn[ASTAR_OPT_HEURISTIC])
     q->heuristic = (int)astar_opt(o, ASTAR_OPT_HEURISTIC, q->heuristic);
   q->within = astar_opt(o, ASTAR_OPT_WITHIN, q->within);
@@ -485,14 +507,15 @@ static int g_begin(lmap *m, void *rec, astar_search *s) {
   return astar_search_begin(s, &r->q.domain, start, goal, &r->q.params);
 }
 
-/* Pushes the path the search context holds, as a Path; 0 if none is wanted. */
+/* Pushes the path the search context holds, as a Path; 0 if none is wanted.
+** A jump point search's nodes are joined by the cells between them. */
 static int g_push(lua_State *L, void *rec, astar_search *s, int rc) {
   const astar_grid_query *q = &((grec *)rec)->q;
-  const astar_grid *g = q->grid;
   const uint32_t *nodes;
   double cost, *xy;
   astar_stats st;
-  long n, i, goal = 0;
+  long n, i, k, cells, goal = 0;
+  uint32_t at;
   size_t len;
   int *diag;
   if (rc != ASTAR_FOUND && !q->params.partial) return 0;
@@ -500,14 +523,20 @@ static int g_push(lua_State *L, void *rec, astar_search *s, int rc) {
   if (n < 0) astar_raise(L, (int)n);
   astar_search_stats(s, &st);
   if (q->goals != NULL && n > 0) goal = astar_grid_goal_index(q, nodes[n - 1]) + 1;
-  xy = astar_newpath(L, (size_t)n, ASTAR_PATH_GRID, cost, &st,
-                     ALGORITHMS[q->params.algorithm], goal);
-  for (i = 0; i < n; i++) {
+  for (i = 1, cells = n > 0; i < n; i++)
+    for (at = nodes[i - 1]; at != nodes[i]; cells++) at = astar_grid_toward(q, at, nodes[i]);
+  xy = astar_newpath(L, (size_t)cells, ASTAR_PATH_GRID, cost, &st,
+                     q->jps ? "jps" : ALGORITHMS[q->params.algorithm], goal);
+  for (k = 0, i = 0, at = n > 0 ? nodes[0] : 0; k < cells; k++) {
     int x, y;
-    astar_grid_cell(g, nodes[i], &x, &y);
-    xy[2 * i] = x + 1;
-    xy[2 * i + 1] = y + 1;
-    xy[2 * n + i] = astar_grid_get(g, x, y);         /* for grid:check */
+    if (k > 0) {
+      while (at == nodes[i]) i++;
+      at = astar_grid_toward(q, at, nodes[i]);
+    }
+    astar_grid_cell(q->grid, at, &x, &y);
+    xy[2 * k] = x + 1;
+    xy[2 * k + 1] = y + 1;
+    xy[2 * cells + k] = astar_grid_get(q->grid, x, y);   /* for grid:check */
   }
   astar_path_grid(L, -1, &len, &diag);
   *diag = q->diagonal;

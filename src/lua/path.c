@@ -208,6 +208,49 @@ static int path_flat(lua_State *L) {
   return 1;
 }
 
+/* Point i's position in *x, *y; 0 if it has none (implicit values, graph
+** nodes without a position). */
+static int getxy(const lpath *p, size_t i, double *x, double *y) {
+  const double *v = p->v + i * (size_t)p->stride;
+  if (p->kind == ASTAR_PATH_GRID || p->kind == ASTAR_PATH_MESH) { *x = v[0]; *y = v[1]; }
+  else if (p->kind == ASTAR_PATH_GRAPH && v[1] == v[1]) { *x = v[1]; *y = v[2]; }
+  else return 0;
+  return 1;
+}
+
+/***
+The points where the path turns, start and goal included, as one flat list
+`{x1, y1, x2, y2, ...}`: a point is left out when the path goes on through
+it in the same direction. A unit that walks from waypoint to waypoint in
+straight lines walks the path.
+@function Path:waypoints
+@treturn table
+*/
+static int path_waypoints(lua_State *L) {
+  lpath *p = checkpath(L, "waypoints");
+  double px = 0, py = 0, x = 0, y = 0, nx, ny;
+  size_t i;
+  int k = 0;
+  lua_newtable(L);
+  for (i = 0; i < p->n; i++) {
+    if (!getxy(p, i, &x, &y)) {
+      if (p->kind == ASTAR_PATH_VALUES)
+        astar_error(L, "waypoints: the points of this path are Lua values, not positions");
+      astar_error(L, "point %d (node %d) has no position", (int)i + 1, (int)p->v[i * 3]);
+    }
+    if (i > 0 && i + 1 < p->n && getxy(p, i + 1, &nx, &ny) &&
+        (x - px) * (ny - y) == (y - py) * (nx - x) &&
+        (x - px) * (nx - x) + (y - py) * (ny - y) > 0)
+      continue;                     /* on through it, the same way */
+    pushxy(L, p, i);
+    lua_rawseti(L, -3, ++k + 1);
+    lua_rawseti(L, -2, k++);
+    px = x;
+    py = y;
+  }
+  return 1;
+}
+
 /***
 The points as a list of `{x = , y = }` tables.
 @function Path:table
@@ -298,6 +341,7 @@ static const luaL_Reg path_methods[] = {
   {"points", path_points},
   {"cost", path_cost},
   {"flat", path_flat},
+  {"waypoints", path_waypoints},
   {"table", path_table},
   {"stats", path_stats},
   {"positions", path_positions},

@@ -1,0 +1,286 @@
+-- Jump point search (algorithm = "jps", and "auto", the default, where it applies): every
+-- answer against the independent Dijkstra of spec/helper.lua, on random grids of one cost,
+-- with several goals, after edits; the options that turn it off; budgets and sliced queries.
+-- ASTAR_RANDOM_GRIDS=n changes the number of random grids (default 300).
+
+local astar = require "astar"
+local H = require "spec.helper"
+
+local N_GRIDS = tonumber(os.getenv("ASTAR_RANDOM_GRIDS") or "") or 300
+local JUMPING = { "no_corner_cutting", "never" }
+local MAX_REPORT = 8
+
+local function report(fails, total) H.report(fails, total, MAX_REPORT) end
+
+-- A random grid of one cost c (cells[y][x] = c or false), its astar grid and open cells.
+local function random_case(rng)
+  local w, h = rng.int(1, 40), rng.int(1, 40)
+  local c = rng.pick({ 1, 1, 0.5, 3 })
+  local cells = H.random_cells(rng, w, h, rng.pick({ 0, 0.05, 0.15, 0.3, 0.45 }), { c })
+  return { w = w, h = h, cells = cells, open = H.open_cells(cells, w, h),
+    grid = astar.grid.from_table(cells) }
+end
+
+local function cell_of(rng, k)
+  if #k.open > 0 and rng.float() < 0.9 then return H.unpack(k.open[rng.int(1, #k.open)]) end
+  return rng.int(1, k.w), rng.int(1, k.h)
+end
+
+-- Checks one answer against the reference cost 'want' (nil: no path); "" if right.
+local function check(k, p, msg, code, sx, sy, gx, gy, pol, want)
+  if want == nil then
+    if p ~= nil then return "found a path where the reference has none" end
+    if code ~= "no_path" and code ~= "blocked" then return "code " .. tostring(code) end
+    return ""
+  end
+  if p == nil then return ("no path (%s, %s), reference %.17g"):format(tostring(msg), code, want) end
+  local ok, sum = pcall(H.check_path, k.cells, k.w, k.h, p, sx, sy, gx, gy, pol)
+  if not ok then return tostring(sum) end
+  if not H.close(sum, want) or not H.close(p:cost(), want) then
+    return ("cost %.17g (steps %.17g), reference %.17g"):format(p:cost(), sum, want)
+  end
+  if p:stats().algorithm ~= "jps" then return "algorithm " .. tostring(p:stats().algorithm) end
+  return ""
+end
+
+local function where(k, sx, sy, gx, gy, pol)
+  return ("%dx%d %s (%d,%d)->(%d,%d)\n%s"):format(k.w, k.h, pol, sx, sy, gx, gy,
+    H.fmt_cells(k.cells, k.w, k.h))
+end
+
+describe("jump point search on random grids of one cost", function()
+  it("costs what the reference Dijkstra says, with legal steps, under both jumping policies",
+    function()
+      local rng, fails, total = H.rng(1109), {}, 0
+      for _ = 1, N_GRIDS do
+        local k = random_case(rng)
+        for _, pol in ipairs(JUMPING) do
+          for _ = 1, 2 do
+            local sx, sy = cell_of(rng, k)
+            local gx, gy = cell_of(rng, k)
+            local want = H.dijkstra(k.cells, k.w, k.h, sx, sy, gx, gy, pol)
+            for _, alg in ipairs({ "jps", "auto" }) do
+              local p, msg, code = k.grid:find(sx, sy, gx, gy, { diagonal = pol, algorithm = alg })
+              local err = check(k, p, msg, code, sx, sy, gx, gy, pol, want)
+              total = total + 1
+              if err ~= "" then fails[#fails + 1] = alg .. ": " .. err .. "\n" .. where(k, sx, sy, gx, gy, pol) end
+            end
+          end
+        end
+      end
+      report(fails, total)
+    end)
+
+  it("reaches the cheapest of several goals and says which", function()
+    local rng, fails, total = H.rng(1110), {}, 0
+    for _ = 1, math.floor(N_GRIDS / 2) do
+      local k = random_case(rng)
+      local pol = rng.pick(JUMPING)
+      local sx, sy = cell_of(rng, k)
+      local goals, best, bi = {}, nil, nil
+      local dist = H.dijkstra_all(k.cells, k.w, k.h, sx, sy, pol)
+      for i = 1, rng.int(1, 5) do
+        local gx, gy = cell_of(rng, k)
+        goals[i] = { gx, gy }
+        local d = H.walk(k.cells, k.w, k.h, sx, sy) and H.walk(k.cells, k.w, k.h, gx, gy)
+          and dist[(gy - 1) * k.w + gx]
+        if d and (best == nil or d < best) then best, bi = d, i end
+      end
+      local p, msg, code = k.grid:find(sx, sy, { goals = goals, diagonal = pol })
+      local err
+      if best == nil then
+        err = check(k, p, msg, code, sx, sy, 0, 0, pol, nil)
+      else
+        local gx, gy
+        if p then gx, gy = p:get(-1) end
+        err = check(k, p, msg, code, sx, sy, gx or 0, gy or 0, pol, best)
+        local i = p and p:stats().goal
+        if err == "" and not (goals[i] and goals[i][1] == gx and goals[i][2] == gy
+          and H.close(dist[(gy - 1) * k.w + gx], best)) then
+          err = ("stats().goal %s is not the goal reached (reference: goal %d)"):format(tostring(i), bi)
+        end
+      end
+      total = total + 1
+      if err ~= "" then fails[#fails + 1] = err .. "\n" .. where(k, sx, sy, 0, 0, pol) end
+    end
+    report(fails, total)
+  end)
+
+  it("stays right while cells are set, filled and parsed in (the walkability bits follow)",
+    function()
+      local rng, fails, total = H.rng(1111), {}, 0
+      for _ = 1, 20 do
+        local w, h = rng.int(5, 45), rng.int(5, 45)
+        local cells = H.random_cells(rng, w, h, 0.2, { 1 })
+        local k = { w = w, h = h, cells = cells, grid = astar.grid.from_table(cells), open = {} }
+        for _ = 1, 40 do
+          local r = rng.float()
+          if r < 0.6 then
+            local x, y, v = rng.int(1, w), rng.int(1, h), rng.pick({ 1, false, false })
+            k.grid:set(x, y, v)
+            cells[y][x] = v
+          else
+            local x, y = rng.int(1, w), rng.int(1, h)
+            local fw, fh, v = rng.int(1, w - x + 1), rng.int(1, h - y + 1), rng.pick({ 1, false })
+            k.grid:fill(x, y, fw, fh, v)
+            for yy = y, y + fh - 1 do
+              for xx = x, x + fw - 1 do cells[yy][xx] = v end
+            end
+          end
+          local pol = rng.pick(JUMPING)
+          local sx, sy, gx, gy = rng.int(1, w), rng.int(1, h), rng.int(1, w), rng.int(1, h)
+          local want = H.dijkstra(cells, w, h, sx, sy, gx, gy, pol)
+          local p, msg, code = k.grid:find(sx, sy, gx, gy, { diagonal = pol })
+          local err = check(k, p, msg, code, sx, sy, gx, gy, pol, want)
+          total = total + 1
+          if err ~= "" then fails[#fails + 1] = err .. "\n" .. where(k, sx, sy, gx, gy, pol) end
+        end
+      end
+      report(fails, total)
+    end)
+
+  it("jumps on a clone, and an edit of one grid never reaches the other's bits", function()
+    local g = astar.grid(20, 5)
+    assert.are.equal("jps", g:find(1, 3, 20, 3):stats().algorithm)     -- bits built
+    local c = g:clone()
+    c:fill(10, 1, 1, 5, false)
+    assert.are.same({ nil, "no path from (1, 3) to (20, 3)", "no_path" }, { c:find(1, 3, 20, 3) })
+    assert.are.equal(19, g:find(1, 3, 20, 3):cost())
+    g:fill(5, 1, 1, 5, false)
+    assert.are.equal("no_path", select(3, g:find(1, 3, 20, 3)))
+    assert.are.equal("no_path", select(3, c:find(1, 3, 20, 3)))
+    assert.are.equal(8, c:find(1, 3, 9, 3):cost())
+  end)
+end)
+
+describe("which algorithm runs", function()
+  it("auto jumps only on a grid of one cost, and says so in stats().algorithm", function()
+    local g = astar.grid(30, 30)
+    assert.are.equal("jps", g:find(1, 1, 30, 30):stats().algorithm)
+    g:set(15, 15, 2)                                   -- two costs: A*
+    local p = g:find(1, 1, 30, 30)
+    assert.are.equal("astar", p:stats().algorithm)
+    assert.is_true(H.close(p:cost(), 28 * H.SQRT2 + 2))           -- round the dearer cell
+    g:set(15, 15, 1)                                   -- one cost again
+    assert.are.equal("jps", g:find(1, 1, 30, 30):stats().algorithm)
+    g:fill(1, 1, 30, 30, 4)                            -- one cost, not 1
+    p = g:find(1, 1, 30, 30)
+    assert.are.equal("jps", p:stats().algorithm)
+    assert.is_true(H.close(p:cost(), 4 * 29 * H.SQRT2))
+    -- "jps" on a grid of several costs searches cell by cell (optimal), and says so
+    g:set(2, 2, 1)
+    assert.are.equal("astar", g:find(1, 1, 30, 30, { algorithm = "jps" }):stats().algorithm)
+  end)
+
+  it("auto is A* with a cost callback, 'within', 'partial' or a policy that does not jump", function()
+    local g = astar.grid(12, 12)
+    local calls = 0
+    local p = g:find(1, 1, 12, 12, { cost = function(_, _, _, _, base) calls = calls + 1; return base end })
+    assert.are.equal("astar", p:stats().algorithm)
+    assert.is_true(calls > 0)
+    assert.are.equal("astar", g:find(1, 1, 12, 12, { within = 2 }):stats().algorithm)
+    assert.are.equal("astar", g:find(1, 1, 12, 12, { partial = true }):stats().algorithm)
+    for _, pol in ipairs({ "always", "one_obstacle" }) do
+      assert.are.equal("astar", g:find(1, 1, 12, 12, { diagonal = pol }):stats().algorithm)
+    end
+    for _, alg in ipairs({ "astar", "dijkstra", "bfs", "greedy" }) do
+      assert.are.equal(alg, g:find(1, 1, 12, 12, { algorithm = alg }):stats().algorithm)
+    end
+  end)
+
+  it("'jps' with an option that never lets it jump is an error naming both", function()
+    local g = astar.grid(8, 8)
+    H.checkerr("bad argument #5 to 'find' (option 'cost' cannot be used with algorithm 'jps')",
+      g.find, g, 1, 1, 8, 8, { algorithm = "jps", cost = function() return 1 end })
+    H.checkerr("bad argument #5 to 'find' (option 'within' cannot be used with algorithm 'jps')",
+      g.find, g, 1, 1, 8, 8, { algorithm = "jps", within = 1 })
+    H.checkerr("bad argument #5 to 'find' (option 'partial' cannot be used with algorithm 'jps')",
+      g.find, g, 1, 1, 8, 8, { algorithm = "jps", partial = true })
+    H.checkerr("bad argument #5 to 'query' (algorithm 'jps' needs diagonal 'no_corner_cutting' or 'never')",
+      g.query, g, 1, 1, 8, 8, { algorithm = "jps", diagonal = "always" })
+    assert.are.equal("jps", g:find(1, 1, 8, 8, { algorithm = "jps", partial = false }):stats().algorithm)
+    g:close()
+  end)
+end)
+
+describe("jump point search with budgets, weights, heuristics and sliced queries", function()
+  -- A wall with one gap far from the straight line: several jump points to the goal.
+  local function walled()
+    local g = astar.grid(40, 20)
+    g:fill(20, 1, 1, 19, false)
+    return g
+  end
+
+  it("max_expansions counts jump points; max_cost bounds the cost", function()
+    local g = walled()
+    local full = g:find(1, 1, 40, 1)
+    local n = full:stats().expanded
+    assert.is_true(n >= 2 and n < 40, "jump points expanded: " .. n)
+    assert.are.equal("limit", select(3, g:find(1, 1, 40, 1, { max_expansions = n - 1 })))
+    assert.are.equal("jps", g:find(1, 1, 40, 1, { max_expansions = n }):stats().algorithm)
+    assert.are.equal("limit", select(3, g:find(1, 1, 40, 1, { max_cost = full:cost() - 0.01 })))
+    assert.is_true(H.close(g:find(1, 1, 40, 1, { max_cost = full:cost() }):cost(), full:cost()))
+  end)
+
+  it("a weight gives a path within weight times the optimum; a heuristic function is used", function()
+    local rng = H.rng(1112)
+    for _ = 1, 40 do
+      local k = random_case(rng)
+      local sx, sy = cell_of(rng, k)
+      local gx, gy = cell_of(rng, k)
+      local want = H.dijkstra(k.cells, k.w, k.h, sx, sy, gx, gy, "no_corner_cutting")
+      local p = k.grid:find(sx, sy, gx, gy, { weight = 2 })
+      assert.are.equal(want == nil, p == nil)
+      if p then
+        assert.are.equal("jps", p:stats().algorithm)
+        assert.is_true(p:cost() <= 2 * want + 1e-9)
+        H.check_path(k.cells, k.w, k.h, p, sx, sy, gx, gy)
+        local calls = 0
+        local z = k.grid:find(sx, sy, gx, gy, { heuristic = function() calls = calls + 1; return 0 end })
+        assert.are.equal("jps", z:stats().algorithm)
+        assert.is_true(H.close(z:cost(), want))
+        assert.is_true(calls >= 1)
+      end
+    end
+  end)
+
+  it("a query steps jump points and ends with find's path; the scheduler runs it", function()
+    local g = walled()
+    local want = g:find(1, 1, 40, 1)
+    for budget = 1, 3 do
+      local q = g:query(1, 1, 40, 1)
+      local spent, st, n = 0, "running", 0
+      while st == "running" do
+        local k
+        st, k = q:step(budget)
+        assert.is_true(k <= budget)
+        spent, n = spent + k, n + 1
+      end
+      assert.are.equal("found", st)
+      local p = q:result()
+      assert.is_nil(H.result_diff(H.pack(want), H.pack(p)))
+      assert.are.equal(want:stats().expanded, spent)
+      assert.is_true(n >= math.floor(want:stats().expanded / budget))
+    end
+    local s, got = astar.scheduler { budget = 1 }, nil
+    s:request(g, 1, 1, 40, 1, nil, function(...) got = H.pack(...) end)
+    while s:pending() > 0 do s:update() end
+    assert.is_nil(H.result_diff(H.pack(want), got))
+  end)
+
+  it("check, waypoints and splice work on its paths", function()
+    local g = walled()
+    local p = g:find(1, 1, 40, 1)
+    assert.is_true(g:check(p))
+    assert.is_true(#p:waypoints() < #p)
+    local mx, my = p:get(math.floor(#p / 4))   -- not the gap in the wall
+    g:set(mx, my, false)
+    local ok, at, why = g:check(p)
+    assert.is_false(ok)
+    assert.are.equal(math.floor(#p / 4), at)
+    assert.are.equal("blocked", why)
+    local r = assert(g:splice(p, 1, at))
+    assert.is_true(g:check(r))
+    assert.is_true(r:cost() >= g:find(1, 1, 40, 1):cost() - 1e-9)   -- a detour, not a re-plan
+  end)
+end)

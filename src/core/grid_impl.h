@@ -1,0 +1,53 @@
+/*
+** grid_impl.h - the grid's representation, shared by the files of the core
+** that work on grids (grid.c, jps.c). Not installed.
+*/
+#ifndef ASTAR_GRID_IMPL_H
+#define ASTAR_GRID_IMPL_H
+
+#include "core.h"
+
+#define SQRT2 1.4142135623730951
+
+struct astar_grid {
+  astar_mem mem;
+  int w, h;
+  size_t stride;       /* w + 2 */
+  size_t ncell;        /* (w + 2) * (h + 2) */
+  double *cell;        /* cost, 0 = blocked (the border is blocked) */
+  double min_cost;     /* smallest walkable cost, valid unless min_dirty */
+  size_t min_count;    /* walkable cells whose cost is min_cost */
+  int min_dirty;
+  uint64_t version;
+  uint64_t topo;       /* bumped when a cell turns blocked or walkable */
+  /* component labels per padded cell (0 = blocked), [0] 4-connected,
+  ** [1] 8-connected; NULL until first asked for, current if lab_ok and
+  ** lab_topo == topo */
+  uint32_t *label[2];
+  uint64_t lab_topo[2];
+  uint32_t ncomp[2];
+  int lab_ok[2];
+  int use_labels;      /* components were asked for: find uses them */
+  size_t nwalk;        /* walkable cells */
+  /* walkability bits for jump point search (jps.c), NULL until a search
+  ** first jumps, then kept in step with every edit: 'rows' holds h + 2 rows
+  ** of 'rw' words, bit i of row r telling whether padded cell (i, r) is
+  ** walkable; 'cols' the w + 2 columns of 'cw' words, the transpose. */
+  uint64_t *rows, *cols;
+  size_t rw, cw;
+  /* the last edits, for incremental replanners: edit number v (the version
+  ** it produced) is at edits[v % ASTAR_GRID_LOG] */
+  astar_rect edits[ASTAR_GRID_LOG];
+};
+
+/* jps.c: keeps the walkability bits of the w x h rectangle at (x, y) in
+** step with the cells after an edit (nothing if they were never built). */
+void astar__grid_bits_rect(astar_grid *g, int x, int y, int w, int h);
+/* jps.c: frees the walkability bits. */
+void astar__grid_bits_free(astar_grid *g);
+/* jps.c: the expand function of a jump point search (self: the query). */
+int astar__jps_expand(void *self, uint32_t node, astar_search *s);
+/* jps.c: builds the walkability bits if needed; 0 or ASTAR_ENOMEM. */
+int astar__grid_bits(astar_grid *g);
+
+#endif

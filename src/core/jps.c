@@ -1,0 +1,344 @@
+/*
+** jps.c - jump point search on grids whose walkable cells all cost the same
+** (Harabor & Grastien, "Online Graph Pruning for Pathfinding on Grid Maps",
+** AAAI 2011, and "Improving Jump Point Search", ICAPS 2014).
+**
+** On such a grid many shortest paths are symmetric: they differ only in the
+** order of the same straight and diagonal steps. JPS keeps one of them, the
+** canonical one (diagonals first, then straight, 8-connected; vertical
+** first, then horizontal, 4-connected), and searches over jump points, the
+** cells where a canonical path may have to turn because an obstacle ends.
+** The engine (search.c) runs A* over them unchanged; this file is only the
+** domain's expand function, which from a node and the direction it was
+** reached in writes the jump points it can see as successors, with their
+** octile (or manhattan) distance times the cell cost.
+**
+** BLOCKS. Straight jumps read the grid as bit rows (and, for vertical
+** jumps, bit columns: the transpose), 64 cells a word: a jump tests 62 cells
+** per step with a few shifts and one count of trailing zeros (the 2014
+** paper's block-based jumping).
+**
+** INTERMEDIATE POINTS. A diagonal jump does not stop at a cell from which a
+** straight jump finds a jump point; it adds that jump point as a successor
+** of the node being expanded, and goes on diagonally (the 2014 paper's
+** pruning of intermediate jump points). A successor is then reached by a
+** diagonal run followed by a straight run, which astar_grid_toward walks.
+**
+** FORCED NEIGHBOURS under NO_CORNER_CUTTING: moving straight (east, say)
+** into n, the cell north of n is forced when the cell north of n's
+** predecessor is blocked and it is not; then n may turn north or north-east.
+** Diagonal moves have no forced neighbours under this policy: every
+** neighbour they would force is reached at no greater cost without them.
+** Under NEVER (4-connected) vertical runs play the diagonals' part: a
+** vertical jump walks cell by cell and jumps horizontally from each, and a
+** horizontal jump stops where a vertical turn is forced, by the same rule.
+*/
+#include <stdlib.h>
+#include <string.h>
+#include "grid_impl.h"
+
+/* ---------------------------------------------------------------------- */
+/* Walkability bits                                                         */
+/* ---------------------------------------------------------------------- */
+
+/* Words of a bit line of n cells: one guard word (all blocked) on either
+** side, so that 64 cells can be read from any cell of the line -64 .. n. */
+static size_t linewords(size_t n) { return n / 64 + 3; }
+
+static void putbit(uint64_t *line, size_t i, int v) {
+  size_t k = i + 64;
+  uint64_t b = (uint64_t)1 << (k & 63);
+  if (v) line[k >> 6] |= b;
+  else line[k >> 6] &= ~b;
+}
+
+/* The 64 cells of a bit line from cell i on: bit k is cell i + k. */
+static inline uint64_t window(const uint64_t *line, long i) {
+  size_t k = (size_t)(i + 64), w = k >> 6;
+  unsigned sh = (unsigned)(k & 63);
+  return sh ? (line[w] >> sh) | (line[w + 1] << (64 - sh)) : line[w];
+}
+
+static int lowbit(uint64_t v) {
+#if defined(__GNUC__) || defined(__clang__)
+  return __builtin_ctzll(v);
+#else
+  int i = 0;
+  while (!(v & 1)) { v >>= 1; i++; }
+  return i;
+#endif
+}
+
+static int highbit(uint64_t v) {
+#if defined(__GNUC__) || defined(__clang__)
+  return 63 - __builtin_clzll(v);
+#else
+  int i = 63;
+  while (!(v >> 63)) { v <<= 1; i--; }
+  return i;
+#endif
+}
+
+void astar__grid_bits_rect(astar_grid *g, int x, int y, int w, int h) {
+  int i, j;
+  if (g->rows == NULL) return;
+  for (j = 0; j < h; j++)
+    for (i = 0; i < w; i++) {
+      size_t px = (size_t)(x + 1 + i), py = (size_t)(y + 1 + j);
+      int v = g->cell[py * g->stride + px] > 0;
+      putbit(g->rows + py * g->rw, px, v);
+      putbit(g->cols + px * g->cw, py, v);
+    }
+}
+
+void astar__grid_bits_free(astar_grid *g) {
+  astar__free(&g->mem, g->rows, ((size_t)g->h + 2) * g->rw * sizeof(uint64_t));
+  astar__free(&g->mem, g->cols, g->stride * g->cw * sizeof(uint64_t));
+  g->rows = g->cols = NULL;
+}
+
+int astar__grid_bits(astar_grid *g) {
+  size_t rw = linewords(g->stride), cw = linewords((size_t)g->h + 2);
+  size_t nr = ((size_t)g->h + 2) * rw, nc = g->stride * cw;
+  if (g->rows != NULL) return 0;
+  if (nr > SIZE_MAX / sizeof(uint64_t) || nc > SIZE_MAX / sizeof(uint64_t))
+    return ASTAR_ENOMEM;
+  g->rows = (uint64_t *)astar__alloc(&g->mem, nr * sizeof(uint64_t));
+  g->cols = (uint64_t *)astar__alloc(&g->mem, nc * sizeof(uint64_t));
+  g->rw = rw;
+  g->cw = cw;
+  if (g->rows == NULL || g->cols == NULL) {
+    astar__grid_bits_free(g);
+    return ASTAR_ENOMEM;
+  }
+  memset(g->rows, 0, nr * sizeof(uint64_t));
+  memset(g->cols, 0, nc * sizeof(uint64_t));
+  astar__grid_bits_rect(g, 0, 0, g->w, g->h);
+  return 0;
+}
+
+
+/* ---------------------------------------------------------------------- */
+/* Straight jumps over bit lines                                            */
+/* ---------------------------------------------------------------------- */
+
+/*
+** Scans the bit line 'mid' from cell 'pos' in direction 'dir' (+1 or -1)
+** between the side lines 'a' and 'b'. Returns the distance to the first cell
+** with a forced neighbour (a side cell walkable where the side cell before
+** it is blocked), or 0 if the line is blocked first; then *run is the number
+** of walkable cells passed.
+*/
+static inline long scan(const uint64_t *mid, const uint64_t *a, const uint64_t *b, long pos,
+                 int dir, long *run) {
+  const uint64_t low2 = 3, high62 = ((uint64_t)1 << 62) - 1;
+  long base = pos;
+  if (dir > 0) {
+    for (;;) {         /* bit k: cell base - 1 + k; cells of interest k >= 2 */
+      uint64_t m = window(mid, base - 1), sa = window(a, base - 1), sb = window(b, base - 1);
+      uint64_t f = ((sa & ~(sa << 1)) | (sb & ~(sb << 1))) & ~low2, k = ~m & ~low2;
+      if (f | k) {
+        int i = f ? lowbit(f) : 64, j = k ? lowbit(k) : 64;
+        if (i < j) return base - 1 + i - pos;
+        *run = base - 2 + j - pos;
+        return 0;
+      }
+      base += 62;
+    }
+  }
+  for (;;) {           /* bit k: cell base - 62 + k; cells of interest k <= 61 */
+    uint64_t m = window(mid, base - 62), sa = window(a, base - 62), sb = window(b, base - 62);
+    uint64_t f = ((sa & ~(sa >> 1)) | (sb & ~(sb >> 1))) & high62, k = ~m & high62;
+    if (f | k) {
+      int i = f ? highbit(f) : -1, j = k ? highbit(k) : -1;
+      if (i > j) return pos - (base - 62 + i);
+      *run = pos - (base - 61 + j);
+      return 0;
+    }
+    base -= 62;
+  }
+}
+
+/* A jump's view of the query: the grid, where the goals are. */
+typedef struct jumper {
+  const astar_grid_query *q;
+  const astar_grid *g;
+  const double *c;
+  long stride;
+  double cost;          /* of every walkable cell */
+  long gx, gy;          /* the goal, padded; gx = -1 with several goals */
+  astar_search *s;
+  astar_edge *e;        /* the successors written so far */
+  size_t cap;
+  int n;
+} jumper;
+
+/* The distance along the ray from padded cell (x, y) in direction (dx, dy)
+** (one of them 0) to the nearest goal within 'lim' cells, or 0. */
+static long goal_on_ray(const jumper *j, long x, long y, int dx, int dy, long lim) {
+  const astar_grid_query *q = j->q;
+  size_t i, n = q->goals != NULL ? q->ngoals : 1;
+  long best = 0;
+  if (j->gx >= 0) {
+    long d = dx ? (j->gx - x) * dx : (j->gy - y) * dy;
+    return (dx ? j->gy == y : j->gx == x) && d > 0 && d <= lim ? d : 0;
+  }
+  for (i = 0; i < n; i++) {
+    long gx = (q->goals != NULL ? q->goals[2 * i] : q->gx) + 1;
+    long gy = (q->goals != NULL ? q->goals[2 * i + 1] : q->gy) + 1;
+    long d = dx ? (gx - x) * dx : (gy - y) * dy;
+    if ((dx ? gy != y : gx != x) || d <= 0 || d > lim) continue;
+    if (best == 0 || d < best) best = d;
+  }
+  return best;
+}
+
+static int is_goal(const jumper *j, long x, long y) {
+  if (j->gx >= 0) return x == j->gx && y == j->gy;
+  return goal_on_ray(j, x - 1, y, 1, 0, 1) == 1;
+}
+
+/* A straight jump from padded cell (x, y) along (dx, dy): the distance to
+** the jump point it reaches, or 0. */
+static long straight(const jumper *j, long x, long y, int dx, int dy) {
+  const astar_grid *g = j->g;
+  long run = 0, d;
+  if (dx) {
+    const uint64_t *r = g->rows + (size_t)y * g->rw;
+    d = scan(r, r - g->rw, r + g->rw, x, dx, &run);
+  } else {
+    const uint64_t *c = g->cols + (size_t)x * g->cw;
+    d = scan(c, c - g->cw, c + g->cw, y, dy, &run);
+  }
+  run = goal_on_ray(j, x, y, dx, dy, d ? d : run);
+  return run ? run : d;
+}
+
+/* Writes the successor at padded cell (x, y), 'len' cells of path away. */
+static int add(jumper *j, long x, long y, double len) {
+  if ((size_t)j->n == j->cap) {
+    j->e = astar_search_edges(j->s, j->cap * 2);
+    if (j->e == NULL) return ASTAR_ENOMEM;
+    j->cap *= 2;
+  }
+  j->e[j->n].to = (uint32_t)(y * j->stride + x);
+  j->e[j->n++].cost = len * j->cost;
+  return 0;
+}
+
+/* Jumps straight from (x, y) along (dx, dy), 'len' cells already walked. */
+static int jump_straight(jumper *j, long x, long y, int dx, int dy, double len) {
+  long d = straight(j, x, y, dx, dy);
+  return d ? add(j, x + dx * d, y + dy * d, len + (double)d) : 0;
+}
+
+static int walkable(const jumper *j, long x, long y) { return j->c[y * j->stride + x] > 0; }
+
+/* A diagonal run from (x, y) along (dx, dy), or under NEVER a vertical one
+** (dx = 0): every cell it enters is a source of straight jumps (horizontal
+** under NEVER), whose jump points are successors. Stops at a goal. */
+static int sweep(jumper *j, long x, long y, int dx, int dy) {
+  const int four = dx == 0;
+  const double step = four ? 1.0 : SQRT2;
+  double len = 0;
+  for (;;) {
+    int rc;
+    if (!walkable(j, x + dx, y + dy) ||
+        (!four && (!walkable(j, x + dx, y) || !walkable(j, x, y + dy))))
+      return 0;
+    x += dx;
+    y += dy;
+    len += step;
+    if (is_goal(j, x, y)) return add(j, x, y, len);
+    if (four) {
+      if ((rc = jump_straight(j, x, y, 1, 0, len)) != 0) return rc;
+      if ((rc = jump_straight(j, x, y, -1, 0, len)) != 0) return rc;
+    } else {
+      if ((rc = jump_straight(j, x, y, dx, 0, len)) != 0) return rc;
+      if ((rc = jump_straight(j, x, y, 0, dy, len)) != 0) return rc;
+    }
+  }
+}
+
+static int sign(long v) { return (v > 0) - (v < 0); }
+
+/* The successors of a start: every direction. */
+static int from_start(jumper *j, long x, long y, int four) {
+  static const int d[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+  int i, rc = 0;
+  if (four) {
+    for (i = 0; i < 2 && rc == 0; i++) rc = jump_straight(j, x, y, d[i][0], 0, 0);
+    for (i = 0; i < 2 && rc == 0; i++) rc = sweep(j, x, y, 0, d[i + 2][1]);
+    return rc;
+  }
+  for (i = 0; i < 4 && rc == 0; i++) rc = jump_straight(j, x, y, d[i][0], d[i][1], 0);
+  for (i = 0; i < 4 && rc == 0; i++) rc = sweep(j, x, y, i & 1 ? -1 : 1, i & 2 ? -1 : 1);
+  return rc;
+}
+
+/* The successors of (x, y) reached moving straight along (dx, dy): on, and
+** where a side cell is forced, that way (and diagonally, 8-connected). */
+static int from_straight(jumper *j, long x, long y, int dx, int dy, int four) {
+  int side, rc = jump_straight(j, x, y, dx, dy, 0);
+  for (side = -1; side <= 1 && rc == 0; side += 2) {
+    long sx = dx ? x : x + side, sy = dx ? y + side : y;   /* the side cell */
+    if (!walkable(j, sx, sy) || walkable(j, sx - dx, sy - dy)) continue;
+    if (four) rc = sweep(j, x, y, 0, side);                   /* dx != 0 under NEVER */
+    else if (dx) rc = sweep(j, x, y, dx, side);
+    else rc = sweep(j, x, y, side, dy);
+    if (rc == 0 && !four) rc = jump_straight(j, x, y, sx - x, sy - y, 0);
+  }
+  return rc;
+}
+
+int astar__jps_expand(void *self, uint32_t node, astar_search *s) {
+  const astar_grid_query *q = (const astar_grid_query *)self;
+  const int four = q->diagonal == ASTAR_DIAG_NEVER;
+  uint32_t from = astar_search_from(s);
+  jumper j;
+  long x, y, dx, dy;
+  int rc;
+  j.q = q;
+  j.g = q->grid;
+  j.c = q->grid->cell;
+  j.stride = (long)q->grid->stride;
+  j.cost = q->hscale;
+  j.gx = q->goals != NULL ? -1 : q->gx + 1;
+  j.gy = q->gy + 1;
+  j.s = s;
+  j.cap = 8;
+  j.n = 0;
+  j.e = astar_search_edges(s, j.cap);
+  if (j.e == NULL) return ASTAR_ENOMEM;
+  x = (long)node % j.stride;
+  y = (long)node / j.stride;
+  if (from == ASTAR_NONE) {
+    rc = from_start(&j, x, y, four);
+    return rc != 0 ? rc : j.n;
+  }
+  dx = x - (long)from % j.stride;
+  dy = y - (long)from / j.stride;
+  /* the last run into the node: the longer axis, both when they are equal
+  ** (a goal on a diagonal); under NEVER the horizontal one if it moved */
+  if (four ? dx != 0 : labs(dx) > labs(dy)) dy = 0;
+  else if (four || labs(dy) > labs(dx)) dx = 0;
+  if (dx != 0 && dy != 0) {
+    rc = sweep(&j, x, y, sign(dx), sign(dy));
+    if (rc == 0) rc = jump_straight(&j, x, y, sign(dx), 0, 0);
+    if (rc == 0) rc = jump_straight(&j, x, y, 0, sign(dy), 0);
+  } else if (four && dx == 0) {
+    rc = sweep(&j, x, y, 0, sign(dy));
+    if (rc == 0) rc = jump_straight(&j, x, y, 1, 0, 0);
+    if (rc == 0) rc = jump_straight(&j, x, y, -1, 0, 0);
+  } else {
+    rc = from_straight(&j, x, y, sign(dx), sign(dy), four);
+  }
+  return rc != 0 ? rc : j.n;
+}
+
+uint32_t astar_grid_toward(const astar_grid_query *q, uint32_t from, uint32_t to) {
+  long w = (long)q->grid->stride;
+  long dx = sign((long)to % w - (long)from % w), dy = sign((long)to / w - (long)from / w);
+  if (q->diagonal == ASTAR_DIAG_NEVER && dy != 0) dx = 0;
+  return (uint32_t)((long)from + dy * w + dx);
+}
