@@ -4,30 +4,41 @@
 #
 #   NATIVE_DIR=<warthog-jps checkout> JUMPER_DIR=<Jumper checkout> sh bench/compare.sh [set/name ...]
 #
+# astar runs twice per map: the default (algorithm "auto": jump point search on these maps)
+# and "astar". NATIVE_ALGS (default "astar jpsP") and JUMPER_FINDERS (default "astar jps")
+# choose the peers' algorithms.
 # The peers are driven by ../shared/tools (none of their code is in this project).
-# A peer whose *_DIR is unset is skipped. JUMPER_LIMIT (default 300) caps the
-# Jumper queries per map: it is 10-100x slower.
+# A peer whose *_DIR is unset is skipped. JUMPER_LIMIT (default 500) caps the
+# Jumper queries per map: it is 10-100x slower. ASTAR_ALGS (default "auto astar")
+# chooses ours.
 set -eu
 cd "$(dirname "$0")/.."
 SHARED=${SHARED:-../shared}
 MAI=${ASTAR_MOVINGAI:-$SHARED/benchmarks/movingai}
 MAPS=${*:-"dao/arena2 dao/brc202d dao/orz900d"}
-JL=${JUMPER_LIMIT:-300}
+JL=${JUMPER_LIMIT:-500}
 make -s build >/dev/null
 echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(uname -m), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
 for m in $MAPS; do
   echo "## $m"
-  LUA_PATH_5_4='./lua/?.lua;;' LUA_CPATH_5_4='./build/5.4/?.so;;' ASTAR_MOVINGAI=$MAI \
-    lua5.4 bench/grid_bench.lua --repeat 3 "$m" | tail -1 | sed 's/^/astar lua5.4    /'
-  LUA_PATH='./lua/?.lua;;' LUA_CPATH='./build/jit/?.so;;' ASTAR_MOVINGAI=$MAI \
-    luajit bench/grid_bench.lua --repeat 3 "$m" | tail -1 | sed 's/^/astar luajit    /'
+  for alg in ${ASTAR_ALGS:-auto astar}; do
+    LUA_PATH_5_4='./lua/?.lua;;' LUA_CPATH_5_4='./build/5.4/?.so;;' ASTAR_MOVINGAI=$MAI \
+      lua5.4 bench/grid_bench.lua --repeat 3 --opts "{algorithm = '$alg'}" "$m" | tail -1 |
+      sed "s/^/astar-$alg lua5.4 /"
+    LUA_PATH='./lua/?.lua;;' LUA_CPATH='./build/jit/?.so;;' ASTAR_MOVINGAI=$MAI \
+      luajit bench/grid_bench.lua --repeat 3 --opts "{algorithm = '$alg'}" "$m" | tail -1 |
+      sed "s/^/astar-$alg luajit /"
+  done
   if [ -n "${NATIVE_DIR:-}" ]; then
-    NATIVE_DIR=$NATIVE_DIR "$SHARED/tools/native_bench.sh" --algs astar --repeat 3 "$MAI" "$m" 2>/dev/null | grep '^native'
+    NATIVE_DIR=$NATIVE_DIR "$SHARED/tools/native_bench.sh" --algs "${NATIVE_ALGS:-astar jpsP}" \
+      --repeat 3 "$MAI" "$m" 2>/dev/null | grep '^native'
   fi
   if [ -n "${JUMPER_DIR:-}" ]; then
-    for vm in lua5.4 luajit; do
-      JUMPER_DIR=$JUMPER_DIR $vm "$SHARED/tools/jumper_bench.lua" "$MAI/$m.map" "$MAI/$m.map.scen" "$JL" \
-        --finders=astar --repeat=3 2>/dev/null | grep '^jumper' | sed "s/^/$vm /"
+    for f in ${JUMPER_FINDERS:-astar jps}; do
+      for vm in lua5.4 luajit; do
+        JUMPER_DIR=$JUMPER_DIR $vm "$SHARED/tools/jumper_bench.lua" "$MAI/$m.map" "$MAI/$m.map.scen" "$JL" \
+          --finders=$f --repeat=3 2>/dev/null | grep '^jumper' | sed "s/^/$vm /"
+      done
     done
   fi
 done

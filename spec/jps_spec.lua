@@ -12,9 +12,13 @@ local MAX_REPORT = 8
 
 local function report(fails, total) H.report(fails, total, MAX_REPORT) end
 
--- A random grid of one cost c (cells[y][x] = c or false), its astar grid and open cells.
+-- A random grid of one cost c (cells[y][x] = c or false), its astar grid and open cells;
+-- one in four is long and thin (jumps over several 64-cell words of a bit row or column).
 local function random_case(rng)
   local w, h = rng.int(1, 40), rng.int(1, 40)
+  local r = rng.float()
+  if r < 0.125 then w, h = rng.int(60, 260), rng.int(1, 8)
+  elseif r < 0.25 then w, h = rng.int(1, 8), rng.int(60, 260) end
   local c = rng.pick({ 1, 1, 0.5, 3 })
   local cells = H.random_cells(rng, w, h, rng.pick({ 0, 0.05, 0.15, 0.3, 0.45 }), { c })
   return { w = w, h = h, cells = cells, open = H.open_cells(cells, w, h),

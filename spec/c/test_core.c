@@ -93,19 +93,18 @@ static void check_path(astar_grid *g, astar_search *s, const astar_grid_query *q
   const uint32_t *nodes;
   double cost, sum = 0;
   long n = astar_search_path(s, &nodes, &cost), i = 1, steps = 0;
-  uint32_t at;
-  int x0, y0, x1, y1;
+  int x0, y0, x1, y1, tx, ty;
   CHECK(n >= 1);
   if (n < 1) return;
   astar_grid_cell(g, nodes[0], &x0, &y0);
   CHECK(x0 == sx && y0 == sy);
-  for (at = nodes[0]; i < n; steps++) {
+  for (x1 = x0, y1 = y0; i < n; steps++) {
     int dx, dy;
-    at = astar_grid_toward(q, at, nodes[i]);
-    if (at == nodes[i]) i++;
+    astar_grid_cell(g, nodes[i], &tx, &ty);
+    astar_grid_toward(q, &x1, &y1, tx, ty);
+    if (x1 == tx && y1 == ty) i++;
     CHECK(steps < 4 * 64 * 64);
     if (steps >= 4 * 64 * 64) return;
-    astar_grid_cell(g, at, &x1, &y1);
     dx = abs(x1 - x0); dy = abs(y1 - y0);
     CHECK(dx <= 1 && dy <= 1 && dx + dy > 0);
     CHECK(astar_grid_get(g, x1, y1) > 0);

@@ -341,11 +341,11 @@ int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
 ** index of the goal it is 'within' range of; -1 if none. */
 long astar_grid_goal_index(const astar_grid_query *q, uint32_t node);
 
-/* The cell after 'from' on the way to 'to' along a path of a prepared
-** search q: a neighbour's own node; between jump points, diagonally while
-** both coordinates differ, then straight (under NEVER: vertically, then
-** horizontally). 'from' == 'to' returns 'to'. */
-uint32_t astar_grid_toward(const astar_grid_query *q, uint32_t from, uint32_t to);
+/* Moves cell (*x, *y) one step toward cell (tx, ty) along a path of a
+** prepared search q: onto it if it is a neighbour; between jump points,
+** diagonally while both coordinates differ, then straight (under NEVER:
+** vertically, then horizontally). Nothing moves if the cells are equal. */
+void astar_grid_toward(const astar_grid_query *q, int *x, int *y, int tx, int ty);
 
 /* Engine node <-> cell. */
 uint32_t astar_grid_node(const astar_grid *g, int x, int y);

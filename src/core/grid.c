@@ -293,6 +293,15 @@ static double grid_h(void *self, uint32_t node) {
   return h_to(q, node, q->goal);
 }
 
+/* The common case of grid_h: one goal, the octile heuristic, no range. */
+static double grid_h_octile(void *self, uint32_t node) {
+  const astar_grid_query *q = (const astar_grid_query *)self;
+  const size_t stride = q->grid->stride;
+  double dx = fabs((double)(node % stride) - (double)(q->gx + 1));
+  double dy = fabs((double)(node / stride) - (double)(q->gy + 1));
+  return q->hscale * (dx < dy ? dy + (SQRT2 - 1.0) * dx : dx + (SQRT2 - 1.0) * dy);
+}
+
 long astar_grid_goal_index(const astar_grid_query *q, uint32_t node) {
   size_t i, n = q->goals != NULL ? q->ngoals : 1;
   for (i = 0; i < n; i++) {
@@ -427,6 +436,8 @@ int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
   q->domain.expand = q->jps ? astar__jps_expand : grid_expand;
   q->domain.heuristic =
       (q->heuristic == ASTAR_H_ZERO && q->h_fn == NULL) ? NULL : grid_h;
+  if (q->heuristic == ASTAR_H_OCTILE && q->h_fn == NULL && q->goals == NULL && q->within < 0)
+    q->domain.heuristic = grid_h_octile;
   q->domain.is_goal = (q->goals != NULL || q->within >= 0) ? grid_is_goal : NULL;
   q->domain.edge_cost = q->cost_fn != NULL ? grid_edge_cost : NULL;
   q->domain.self = q;

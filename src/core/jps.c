@@ -52,12 +52,26 @@ static void putbit(uint64_t *line, size_t i, int v) {
   else line[k >> 6] &= ~b;
 }
 
-/* The 64 cells of a bit line from cell i on: bit k is cell i + k. */
+/* WIN cells of a bit line from cell i on: bit k is cell i + k, k < WIN.
+** Little-endian machines read 8 bytes from the byte holding cell i (one
+** load: 57 cells or more); others join two words. */
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define WIN 57
+static inline uint64_t window(const uint64_t *line, long i) {
+  size_t k = (size_t)(i + 64);
+  uint64_t v;
+  memcpy(&v, (const unsigned char *)line + (k >> 3), sizeof v);
+  return v >> (k & 7);
+}
+#else
+#define WIN 64
 static inline uint64_t window(const uint64_t *line, long i) {
   size_t k = (size_t)(i + 64), w = k >> 6;
   unsigned sh = (unsigned)(k & 63);
   return sh ? (line[w] >> sh) | (line[w + 1] << (64 - sh)) : line[w];
 }
+#endif
 
 static int lowbit(uint64_t v) {
 #if defined(__GNUC__) || defined(__clang__)
@@ -130,32 +144,34 @@ int astar__grid_bits(astar_grid *g) {
 ** of walkable cells passed.
 */
 static inline long scan(const uint64_t *mid, const uint64_t *a, const uint64_t *b, long pos,
-                 int dir, long *run) {
-  const uint64_t low2 = 3, high62 = ((uint64_t)1 << 62) - 1;
+                        int dir, long *run) {
+  const uint64_t valid = WIN == 64 ? ~(uint64_t)0 : ((uint64_t)1 << (WIN % 64)) - 1;
+  const uint64_t east = valid & ~(uint64_t)3, west = ((uint64_t)1 << (WIN - 2)) - 1;
   long base = pos;
   if (dir > 0) {
-    for (;;) {         /* bit k: cell base - 1 + k; cells of interest k >= 2 */
+    for (;;) {         /* bit k: cell base - 1 + k; cells of interest 2 <= k < WIN */
       uint64_t m = window(mid, base - 1), sa = window(a, base - 1), sb = window(b, base - 1);
-      uint64_t f = ((sa & ~(sa << 1)) | (sb & ~(sb << 1))) & ~low2, k = ~m & ~low2;
+      uint64_t f = ((sa & ~(sa << 1)) | (sb & ~(sb << 1))) & east, k = ~m & east;
       if (f | k) {
         int i = f ? lowbit(f) : 64, j = k ? lowbit(k) : 64;
         if (i < j) return base - 1 + i - pos;
         *run = base - 2 + j - pos;
         return 0;
       }
-      base += 62;
+      base += WIN - 2;
     }
   }
-  for (;;) {           /* bit k: cell base - 62 + k; cells of interest k <= 61 */
-    uint64_t m = window(mid, base - 62), sa = window(a, base - 62), sb = window(b, base - 62);
-    uint64_t f = ((sa & ~(sa >> 1)) | (sb & ~(sb >> 1))) & high62, k = ~m & high62;
+  for (;;) {           /* bit k: cell base - (WIN - 2) + k; cells of interest k < WIN - 2 */
+    long lo = base - (WIN - 2);
+    uint64_t m = window(mid, lo), sa = window(a, lo), sb = window(b, lo);
+    uint64_t f = ((sa & ~(sa >> 1)) | (sb & ~(sb >> 1))) & west, k = ~m & west;
     if (f | k) {
       int i = f ? highbit(f) : -1, j = k ? highbit(k) : -1;
-      if (i > j) return pos - (base - 62 + i);
-      *run = pos - (base - 61 + j);
+      if (i > j) return pos - (lo + i);
+      *run = pos - (lo + j + 1);
       return 0;
     }
-    base -= 62;
+    base -= WIN - 2;
   }
 }
 
@@ -163,7 +179,6 @@ static inline long scan(const uint64_t *mid, const uint64_t *a, const uint64_t *
 typedef struct jumper {
   const astar_grid_query *q;
   const astar_grid *g;
-  const double *c;
   long stride;
   double cost;          /* of every walkable cell */
   long gx, gy;          /* the goal, padded; gx = -1 with several goals */
@@ -173,19 +188,25 @@ typedef struct jumper {
   int n;
 } jumper;
 
+/* Is padded cell (x, y) walkable? Read from the bit rows: they stay in cache
+** where the cost array (64 times larger) does not. */
+static int walkable(const jumper *j, long x, long y) {
+  size_t k = (size_t)x + 64;
+  return (int)((j->g->rows[(size_t)y * j->g->rw + (k >> 6)] >> (k & 63)) & 1);
+}
+
 /* The distance along the ray from padded cell (x, y) in direction (dx, dy)
 ** (one of them 0) to the nearest goal within 'lim' cells, or 0. */
-static long goal_on_ray(const jumper *j, long x, long y, int dx, int dy, long lim) {
+static inline long goal_on_ray(const jumper *j, long x, long y, int dx, int dy, long lim) {
   const astar_grid_query *q = j->q;
-  size_t i, n = q->goals != NULL ? q->ngoals : 1;
+  size_t i;
   long best = 0;
   if (j->gx >= 0) {
     long d = dx ? (j->gx - x) * dx : (j->gy - y) * dy;
     return (dx ? j->gy == y : j->gx == x) && d > 0 && d <= lim ? d : 0;
   }
-  for (i = 0; i < n; i++) {
-    long gx = (q->goals != NULL ? q->goals[2 * i] : q->gx) + 1;
-    long gy = (q->goals != NULL ? q->goals[2 * i + 1] : q->gy) + 1;
+  for (i = 0; i < q->ngoals; i++) {
+    long gx = q->goals[2 * i] + 1, gy = q->goals[2 * i + 1] + 1;
     long d = dx ? (gx - x) * dx : (gy - y) * dy;
     if ((dx ? gy != y : gx != x) || d <= 0 || d > lim) continue;
     if (best == 0 || d < best) best = d;
@@ -200,9 +221,10 @@ static int is_goal(const jumper *j, long x, long y) {
 
 /* A straight jump from padded cell (x, y) along (dx, dy): the distance to
 ** the jump point it reaches, or 0. */
-static long straight(const jumper *j, long x, long y, int dx, int dy) {
+static inline long straight(const jumper *j, long x, long y, int dx, int dy) {
   const astar_grid *g = j->g;
   long run = 0, d;
+  if (!walkable(j, x + dx, y + dy)) return 0;
   if (dx) {
     const uint64_t *r = g->rows + (size_t)y * g->rw;
     d = scan(r, r - g->rw, r + g->rw, x, dx, &run);
@@ -232,8 +254,6 @@ static int jump_straight(jumper *j, long x, long y, int dx, int dy, double len) 
   return d ? add(j, x + dx * d, y + dy * d, len + (double)d) : 0;
 }
 
-static int walkable(const jumper *j, long x, long y) { return j->c[y * j->stride + x] > 0; }
-
 /* A diagonal run from (x, y) along (dx, dy), or under NEVER a vertical one
 ** (dx = 0): every cell it enters is a source of straight jumps (horizontal
 ** under NEVER), whose jump points are successors. Stops at a goal. */
@@ -241,11 +261,8 @@ static int sweep(jumper *j, long x, long y, int dx, int dy) {
   const int four = dx == 0;
   const double step = four ? 1.0 : SQRT2;
   double len = 0;
-  for (;;) {
-    int rc;
-    if (!walkable(j, x + dx, y + dy) ||
-        (!four && (!walkable(j, x + dx, y) || !walkable(j, x, y + dy))))
-      return 0;
+  int h = four || walkable(j, x + dx, y), v = four || walkable(j, x, y + dy), rc;
+  while (h && v && walkable(j, x + dx, y + dy)) {      /* a legal step */
     x += dx;
     y += dy;
     len += step;
@@ -253,11 +270,14 @@ static int sweep(jumper *j, long x, long y, int dx, int dy) {
     if (four) {
       if ((rc = jump_straight(j, x, y, 1, 0, len)) != 0) return rc;
       if ((rc = jump_straight(j, x, y, -1, 0, len)) != 0) return rc;
-    } else {
-      if ((rc = jump_straight(j, x, y, dx, 0, len)) != 0) return rc;
-      if ((rc = jump_straight(j, x, y, 0, dy, len)) != 0) return rc;
+      continue;
     }
+    h = walkable(j, x + dx, y);
+    v = walkable(j, x, y + dy);
+    if (h && (rc = jump_straight(j, x, y, dx, 0, len)) != 0) return rc;
+    if (v && (rc = jump_straight(j, x, y, 0, dy, len)) != 0) return rc;
   }
+  return 0;
 }
 
 static int sign(long v) { return (v > 0) - (v < 0); }
@@ -300,7 +320,6 @@ int astar__jps_expand(void *self, uint32_t node, astar_search *s) {
   int rc;
   j.q = q;
   j.g = q->grid;
-  j.c = q->grid->cell;
   j.stride = (long)q->grid->stride;
   j.cost = q->hscale;
   j.gx = q->goals != NULL ? -1 : q->gx + 1;
@@ -336,9 +355,9 @@ int astar__jps_expand(void *self, uint32_t node, astar_search *s) {
   return rc != 0 ? rc : j.n;
 }
 
-uint32_t astar_grid_toward(const astar_grid_query *q, uint32_t from, uint32_t to) {
-  long w = (long)q->grid->stride;
-  long dx = sign((long)to % w - (long)from % w), dy = sign((long)to / w - (long)from / w);
+void astar_grid_toward(const astar_grid_query *q, int *x, int *y, int tx, int ty) {
+  int dx = (tx > *x) - (tx < *x), dy = (ty > *y) - (ty < *y);
   if (q->diagonal == ASTAR_DIAG_NEVER && dy != 0) dx = 0;
-  return (uint32_t)((long)from + dy * w + dx);
+  *x += dx;
+  *y += dy;
 }

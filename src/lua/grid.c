@@ -515,7 +515,7 @@ static int g_push(lua_State *L, void *rec, astar_search *s, int rc) {
   double cost, *xy;
   astar_stats st;
   long n, i, k, cells, goal = 0;
-  uint32_t at;
+  int x = 0, y = 0, tx, ty;
   size_t len;
   int *diag;
   if (rc != ASTAR_FOUND && !q->params.partial) return 0;
@@ -523,17 +523,18 @@ static int g_push(lua_State *L, void *rec, astar_search *s, int rc) {
   if (n < 0) astar_raise(L, (int)n);
   astar_search_stats(s, &st);
   if (q->goals != NULL && n > 0) goal = astar_grid_goal_index(q, nodes[n - 1]) + 1;
-  for (i = 1, cells = n > 0; i < n; i++)
-    for (at = nodes[i - 1]; at != nodes[i]; cells++) at = astar_grid_toward(q, at, nodes[i]);
+  if (n > 0) astar_grid_cell(q->grid, nodes[0], &x, &y);
+  for (i = 1, cells = n > 0; i < n; i++) {          /* count the cells */
+    astar_grid_cell(q->grid, nodes[i], &tx, &ty);
+    for (; x != tx || y != ty; cells++) astar_grid_toward(q, &x, &y, tx, ty);
+  }
   xy = astar_newpath(L, (size_t)cells, ASTAR_PATH_GRID, cost, &st,
                      q->jps ? "jps" : ALGORITHMS[q->params.algorithm], goal);
-  for (k = 0, i = 0, at = n > 0 ? nodes[0] : 0; k < cells; k++) {
-    int x, y;
-    if (k > 0) {
-      while (at == nodes[i]) i++;
-      at = astar_grid_toward(q, at, nodes[i]);
-    }
-    astar_grid_cell(q->grid, at, &x, &y);
+  if (n > 0) astar_grid_cell(q->grid, nodes[0], &x, &y);
+  tx = x; ty = y;
+  for (k = 0, i = 0; k < cells; k++) {
+    while (x == tx && y == ty && i + 1 < n) astar_grid_cell(q->grid, nodes[++i], &tx, &ty);
+    if (k > 0) astar_grid_toward(q, &x, &y, tx, ty);
     xy[2 * k] = x + 1;
     xy[2 * k + 1] = y + 1;
     xy[2 * cells + k] = astar_grid_get(q->grid, x, y);   /* for grid:check */
