@@ -31,7 +31,7 @@ local function cell_of(rng, k)
 end
 
 -- Checks one answer against the reference cost 'want' (nil: no path); "" if right.
-local function check(k, p, msg, code, sx, sy, gx, gy, pol, want)
+local function check(k, p, msg, code, sx, sy, gx, gy, pol, want, alg)
   if want == nil then
     if p ~= nil then return "found a path where the reference has none" end
     if code ~= "no_path" and code ~= "blocked" then return "code " .. tostring(code) end
@@ -43,7 +43,7 @@ local function check(k, p, msg, code, sx, sy, gx, gy, pol, want)
   if not H.close(sum, want) or not H.close(p:cost(), want) then
     return ("cost %.17g (steps %.17g), reference %.17g"):format(p:cost(), sum, want)
   end
-  if p:stats().algorithm ~= "jps" then return "algorithm " .. tostring(p:stats().algorithm) end
+  if p:stats().algorithm ~= (alg or "jps") then return "algorithm " .. tostring(p:stats().algorithm) end
   return ""
 end
 
@@ -154,6 +154,76 @@ describe("jump point search on random grids of one cost", function()
     assert.are.equal("no_path", select(3, g:find(1, 3, 20, 3)))
     assert.are.equal("no_path", select(3, c:find(1, 3, 20, 3)))
     assert.are.equal(8, c:find(1, 3, 9, 3):cost())
+  end)
+end)
+
+describe("prepared jump point search (JPS+)", function()
+  it("costs what the reference says on random grids, with goals, through edits", function()
+    local rng, fails, total = H.rng(1113), {}, 0
+    for _ = 1, N_GRIDS do
+      local k = random_case(rng)
+      local pol = rng.pick(JUMPING)
+      local per = pol == "never" and 8 or 16
+      local bytes = k.grid:prepare(pol)
+      if bytes ~= per * (k.w + 2) * (k.h + 2) then
+        fails[#fails + 1] = ("prepare(%q) returned %s bytes, expected %d"):format(pol, tostring(bytes),
+          per * (k.w + 2) * (k.h + 2))
+      end
+      for round = 1, 3 do
+        if round == 3 and #k.open > 0 then          -- a cell toggled: the tables are rebuilt
+          local x, y = rng.int(1, k.w), rng.int(1, k.h)
+          local v = not k.cells[y][x] and k.cells[k.open[1][2]][k.open[1][1]]
+          k.cells[y][x] = v
+          k.grid:set(x, y, v)
+          k.open = H.open_cells(k.cells, k.w, k.h)
+        end
+        local sx, sy = cell_of(rng, k)
+        local p, msg, code, err, gx, gy, want
+        if rng.float() < 0.3 then                    -- several goals
+          local goals, dist = {}, H.dijkstra_all(k.cells, k.w, k.h, sx, sy, pol)
+          for i = 1, rng.int(1, 4) do
+            local x, y = cell_of(rng, k)
+            goals[i] = { x, y }
+            local d = H.walk(k.cells, k.w, k.h, sx, sy) and H.walk(k.cells, k.w, k.h, x, y)
+              and dist[(y - 1) * k.w + x]
+            if d and (want == nil or d < want) then want = d end
+          end
+          p, msg, code = k.grid:find(sx, sy, { goals = goals, diagonal = pol })
+          if p then gx, gy = p:get(-1) end
+        else
+          gx, gy = cell_of(rng, k)
+          want = H.dijkstra(k.cells, k.w, k.h, sx, sy, gx, gy, pol)
+          p, msg, code = k.grid:find(sx, sy, gx, gy, { diagonal = pol })
+        end
+        err = check(k, p, msg, code, sx, sy, gx or 0, gy or 0, pol, want, "jps+")
+        total = total + 1
+        if err ~= "" then fails[#fails + 1] = err .. "\n" .. where(k, sx, sy, gx or 0, gy or 0, pol) end
+      end
+    end
+    report(fails, total)
+  end)
+
+  it("is per policy, reports its bytes, and refuses the policies it cannot serve", function()
+    local g = astar.grid(30, 10)
+    assert.are.equal(8 * 32 * 12, g:prepare("never"))
+    assert.are.equal("jps", g:find(1, 1, 30, 10):stats().algorithm)       -- not prepared
+    assert.are.equal("jps+", g:find(1, 1, 30, 10, { diagonal = "never" }):stats().algorithm)
+    assert.are.equal(16 * 32 * 12, g:prepare())
+    assert.are.equal(16 * 32 * 12, g:prepare("no_corner_cutting"))        -- again: nothing new
+    assert.are.equal("jps+", g:find(1, 1, 30, 10):stats().algorithm)
+    assert.are.equal("astar", g:find(1, 1, 30, 10, { algorithm = "astar" }):stats().algorithm)
+    H.checkerr("bad argument #1 to 'prepare' (diagonal: jumps are prepared for 'no_corner_cutting' or 'never')",
+      g.prepare, g, "always")
+    H.checkerr("bad argument #1 to 'prepare' (diagonal: invalid value 'sideways')", g.prepare, g, "sideways")
+    H.checkerr("bad argument #1 to 'prepare' (diagonal: string expected, got number)", g.prepare, g, 1)
+    g:set(5, 5, 2)                                     -- two costs: A*, tables kept
+    assert.are.equal("astar", g:find(1, 1, 30, 10):stats().algorithm)
+    g:set(5, 5, 1)
+    assert.are.equal("jps+", g:find(1, 1, 30, 10):stats().algorithm)
+    local c = g:clone()                                -- a clone is not prepared
+    assert.are.equal("jps", c:find(1, 1, 30, 10):stats().algorithm)
+    g:close()
+    H.checkerr("attempt to use a closed grid", g.prepare, g)
   end)
 end)
 

@@ -116,14 +116,16 @@ describe("Moving AI benchmarks", function()
   end
   local limit = H.scen_limit()
 
-  -- Every map with the default ("auto": jump point search on these maps of one cost), three
-  -- with A* as well, one with "jps" by name.
+  -- Every map with the default ("auto": jump point search on these maps of one cost), then
+  -- prepared ("jps+": grid:prepare(), then the default again), three with A* as well, one
+  -- with "jps" by name.
   local RUNS = {
-    { "dao/arena2", { "auto", "astar", "jps" } }, { "dao/brc202d", { "auto", "astar" } },
-    { "mazes/maze512-1-0", { "auto", "astar" } }, { "dao/orz900d", { "auto" } },
-    { "sc1/TheFrozenSea", { "auto" } }, { "rooms/32room_000", { "auto" } },
-    { "random/random512-10-0", { "auto" } }, { "bg512/AR0011SR", { "auto" } },
-    { "cities/Berlin_1_256", { "auto" } },
+    { "dao/arena2", { "auto", "astar", "jps", "jps+" } },
+    { "dao/brc202d", { "auto", "astar", "jps+" } },
+    { "mazes/maze512-1-0", { "auto", "astar", "jps+" } }, { "dao/orz900d", { "auto", "jps+" } },
+    { "sc1/TheFrozenSea", { "auto", "jps+" } }, { "rooms/32room_000", { "auto", "jps+" } },
+    { "random/random512-10-0", { "auto", "jps+" } }, { "bg512/AR0011SR", { "auto", "jps+" } },
+    { "cities/Berlin_1_256", { "auto", "jps+" } },
   }
   for _, run in ipairs(RUNS) do
     local name, algs = run[1], run[2]
@@ -172,16 +174,19 @@ describe("Moving AI benchmarks", function()
 
       for _, alg in ipairs(algs) do
         local jumps = alg ~= "astar"
+        local want_alg = alg == "jps+" and "jps+" or jumps and "jps" or "astar"
         it(("finds every scenario's optimal length with algorithm %q"):format(alg)
           .. (limit and (" (first " .. limit .. ")") or "") .. (jumps and ", legal steps" or ""),
           function()
             load()
+            if alg == "jps+" then assert.is_true(grid:prepare() > 0) end
             local n = limit and math.min(limit, #mine) or #mine
             local every = math.max(1, math.ceil(n / 1500))     -- steps checked on 1500 of them
             local fails = {}
             for i = 1, n do
               local s = mine[i]
-              local p, msg, code = grid:find(s.sx, s.sy, s.gx, s.gy, { algorithm = alg })
+              local p, msg, code = grid:find(s.sx, s.sy, s.gx, s.gy,
+                { algorithm = alg == "jps+" and "auto" or alg })
               local tol, listed = H.scen_tolerance(s.optimal_text)
               local at = ("line %d: (%d,%d)->(%d,%d): "):format(s.line, s.sx, s.sy, s.gx, s.gy)
               if not p then
@@ -189,7 +194,7 @@ describe("Moving AI benchmarks", function()
               elseif math.abs(p:cost() - listed) > tol then
                 fails[#fails + 1] = at .. ("cost %.17g, listed %s (tolerance %g)"):format(p:cost(),
                   s.optimal_text, tol)
-              elseif p:stats().algorithm ~= (jumps and "jps" or "astar") then
+              elseif p:stats().algorithm ~= want_alg then
                 fails[#fails + 1] = at .. "stats().algorithm " .. p:stats().algorithm
               elseif jumps and i % every == 0 then
                 local ok, sum = pcall(H.check_path, cells, w, h, p, s.sx, s.sy, s.gx, s.gy)

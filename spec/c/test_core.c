@@ -273,7 +273,8 @@ static void test_warm_allocs(void) {
 }
 
 /* Fail the N-th allocation for every N until a whole run succeeds; cell by
-** cell, then jumping (the walkability bits, growing successor lists). */
+** cell (jump 0), then jumping (1: the walkability bits, growing successor
+** lists), then with prepared jumps (2: their tables). */
 static void test_oom(int jump) {
   long n;
   double cells[50 * 50], want;
@@ -292,15 +293,24 @@ static void test_oom(int jump) {
     for (x = 5; x < 45; x++) astar_grid_set(g, x, 25, 0.0);
     rc = astar_search_new(&s, test_alloc, &c);
     if (rc != 0) { CHECK(rc == ASTAR_ENOMEM && s == NULL); failed = 1; goto done; }
+    if (jump == 2) {
+      rc = astar_grid_prepare_jumps(g, ASTAR_DIAG_NO_CORNER_CUTTING);
+      if (rc != 0) {
+        CHECK(rc == ASTAR_ENOMEM && astar_grid_prepared(g, ASTAR_DIAG_NO_CORNER_CUTTING) == 0);
+        failed = 1;
+        c.fail_at = 0;
+        CHECK(astar_grid_prepare_jumps(g, ASTAR_DIAG_NO_CORNER_CUTTING) == 0);
+      }
+    }
     astar_grid_query_init(&q);
-    q.jump = jump;
+    q.jump = jump != 0;
     rc = astar_grid_find(g, s, &q, 25, 0, 25, 49);
     if (rc == ASTAR_ENOMEM) {
       failed = 1;
       /* the context stays usable: retry without failures */
       c.fail_at = 0;
       astar_grid_query_init(&q);
-      q.jump = jump;
+      q.jump = jump != 0;
       rc = astar_grid_find(g, s, &q, 25, 0, 25, 49);
     }
     CHECK(q.jps == jump);
@@ -344,8 +354,15 @@ static void test_jps(void) {
     unsigned dens = (unsigned)(rnd() % 50);
     astar_grid *g;
     for (i = 0; i < w * h; i++) cells[i] = rnd() % 100 < dens ? 0 : cost;
+    int jumping = policy == ASTAR_DIAG_NO_CORNER_CUTTING || policy == ASTAR_DIAG_NEVER;
+    int prepared = jumping && t % 2;
     g = grid_from(cells, w, h, &c);
     CHECK(g != NULL);
+    if (t % 2) {                         /* JPS+ where the policy allows it */
+      CHECK(astar_grid_prepare_jumps(g, policy) == (jumping ? 0 : ASTAR_EINVAL));
+      CHECK(astar_grid_prepared(g, policy) ==
+            (jumping ? (size_t)(w + 2) * (size_t)(h + 2) * (policy ? 8u : 16u) : 0u));
+    }
     for (k = 0; k < 4; k++) {
       double want;
       astar_grid_query q;
@@ -362,7 +379,7 @@ static void test_jps(void) {
       q.diagonal = policy;
       rc = astar_grid_find(g, s, &q, sx, sy, gx, gy);
       if (rc == ASTAR_BLOCKED) { CHECK(cells[sy * w + sx] <= 0 || cells[gy * w + gx] <= 0); continue; }
-      CHECK(q.jps == (policy == ASTAR_DIAG_NO_CORNER_CUTTING || policy == ASTAR_DIAG_NEVER));
+      CHECK(q.jps == (prepared ? 2 : jumping));
       if (want < 0) { CHECK(rc == ASTAR_NO_PATH); continue; }
       CHECK(rc == ASTAR_FOUND);
       if (rc == ASTAR_FOUND) check_path(g, s, &q, sx, sy, gx, gy, policy, want);
@@ -465,6 +482,7 @@ int main(void) {
   test_jps();
   test_oom(0);
   test_oom(1);
+  test_oom(2);
   test_dstar();
   printf("%d passed, %d failed\n", checks - failures, failures);
   return failures != 0;

@@ -309,7 +309,8 @@ typedef struct astar_grid_query {
   int gx, gy;
   double hscale;
   int blocked;           /* after ASTAR_BLOCKED: 1 the start, 2 every goal */
-  int jps;               /* 1 if the prepared search jumps */
+  int jps;               /* 1 if the prepared search jumps, 2 if it reads
+                         ** prepared jumps (JPS+), 0 if not */
 } astar_grid_query;
 
 void astar_grid_query_init(astar_grid_query *q);
@@ -332,7 +333,9 @@ void astar_grid_query_init(astar_grid_query *q);
 ** same cost. Its nodes are then jump points: params.max_expansions and the
 ** statistics count those, and consecutive nodes of its path are joined as
 ** astar_grid_toward walks. The first jumping search builds bit rows of the
-** grid's walkability (2 bits a cell), which later edits keep current.
+** grid's walkability (2 bits a cell), which later edits keep current. After
+** astar_grid_prepare_jumps for the query's policy the search reads its jumps
+** from tables instead of scanning for them (q->jps = 2).
 */
 int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
                        int gx, int gy, uint32_t *start, uint32_t *goal);
@@ -340,6 +343,19 @@ int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
 /* Which goal of q->goals (index) the cell of engine node 'node' is, or the
 ** index of the goal it is 'within' range of; -1 if none. */
 long astar_grid_goal_index(const astar_grid_query *q, uint32_t node);
+
+/*
+** JPS+: precomputes, for every cell and direction, how far a jump goes, so
+** that jumping searches under 'diagonal' (NO_CORNER_CUTTING: 16 bytes a
+** cell; NEVER: 8) read jumps instead of scanning for them. Edits that turn
+** cells walkable or blocked make the tables stale; the next jumping search
+** rebuilds them in place, in time proportional to the grid. Returns 0,
+** ASTAR_EINVAL (another policy, or a side of 32766 cells or more) or
+** ASTAR_ENOMEM. astar_grid_prepared: the bytes the tables for 'diagonal'
+** take, 0 if not prepared. They are freed with the grid.
+*/
+int astar_grid_prepare_jumps(astar_grid *g, int diagonal);
+size_t astar_grid_prepared(const astar_grid *g, int diagonal);
 
 /* Moves cell (*x, *y) one step toward cell (tx, ty) along a path of a
 ** prepared search q: onto it if it is a neighbour; between jump points,

@@ -70,6 +70,7 @@ int astar_grid_new(astar_grid **out, int w, int h, double cost,
   g->nwalk = cost > 0 ? (size_t)w * (size_t)h : 0;
   g->rows = g->cols = NULL;
   g->rw = g->cw = 0;
+  g->jt[0] = g->jt[1] = NULL;
   memset(g->cell, 0, ncell * sizeof(double));
   for (y = 0; y < h; y++) {
     double *row = g->cell + at(g, 0, y);
@@ -91,6 +92,7 @@ void astar_grid_free(astar_grid *g) {
   astar__free(&m, g->label[0], g->ncell * sizeof(uint32_t));
   astar__free(&m, g->label[1], g->ncell * sizeof(uint32_t));
   astar__grid_bits_free(g);
+  astar__jt_free(g);
   astar__free(&m, g->cell, g->ncell * sizeof(double));
   astar__free(&m, g, sizeof *g);
 }
@@ -432,6 +434,10 @@ int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
            q->within < 0 && !q->params.partial && (q->diagonal == ASTAR_DIAG_NO_CORNER_CUTTING ||
            q->diagonal == ASTAR_DIAG_NEVER) && uniform(g);
   if (q->jps && astar__grid_bits(g) != 0) return ASTAR_ENOMEM;
+  if (q->jps && g->jt[q->diagonal == ASTAR_DIAG_NEVER] != NULL) {   /* prepared: JPS+ */
+    astar__jt_refresh(g, q->diagonal == ASTAR_DIAG_NEVER);
+    q->jps = 2;
+  }
   q->domain.nnodes = (uint32_t)g->ncell;
   q->domain.expand = q->jps ? astar__jps_expand : grid_expand;
   q->domain.heuristic =

@@ -35,6 +35,11 @@ struct astar_grid {
   ** walkable; 'cols' the w + 2 columns of 'cw' words, the transpose. */
   uint64_t *rows, *cols;
   size_t rw, cw;
+  /* jump distances of JPS+ (jps_plus.c), per padded cell: [0] 8 directions
+  ** under NO_CORNER_CUTTING, [1] 4 under NEVER; NULL until prepared, current
+  ** when jt_topo == topo (rebuilt in place otherwise) */
+  int16_t *jt[2];
+  uint64_t jt_topo[2];
   /* the last edits, for incremental replanners: edit number v (the version
   ** it produced) is at edits[v % ASTAR_GRID_LOG] */
   astar_rect edits[ASTAR_GRID_LOG];
@@ -49,5 +54,14 @@ void astar__grid_bits_free(astar_grid *g);
 int astar__jps_expand(void *self, uint32_t node, astar_search *s);
 /* jps.c: builds the walkability bits if needed; 0 or ASTAR_ENOMEM. */
 int astar__grid_bits(astar_grid *g);
+/* jps_plus.c: the index of direction (dx, dy) in a cell's jump distances:
+** E, W, S, N (0..3; under NEVER 2 and 3 are the vertical runs), then the
+** diagonals 4 + (dx < 0) + 2 (dy < 0). */
+int astar__jt_dir(int dx, int dy);
+/* jps_plus.c: distances per cell of table k (8 or 4). */
+#define ASTAR_JT_STRIDE(k) ((k) ? 4 : 8)
+/* jps_plus.c: makes table k current (rebuilt in place after edits). */
+void astar__jt_refresh(astar_grid *g, int k);
+void astar__jt_free(astar_grid *g);
 
 #endif

@@ -182,6 +182,8 @@ typedef struct jumper {
   long stride;
   double cost;          /* of every walkable cell */
   long gx, gy;          /* the goal, padded; gx = -1 with several goals */
+  const int16_t *t;     /* JPS+ jump distances (jps_plus.c), or NULL */
+  long ts;              /* distances per cell */
   astar_search *s;
   astar_edge *e;        /* the successors written so far */
   size_t cap;
@@ -224,6 +226,13 @@ static int is_goal(const jumper *j, long x, long y) {
 static inline long straight(const jumper *j, long x, long y, int dx, int dy) {
   const astar_grid *g = j->g;
   long run = 0, d;
+  if (j->t != NULL) {                             /* JPS+: read it */
+    long v = j->t[(y * j->stride + x) * j->ts + astar__jt_dir(dx, dy)];
+    d = v > 0 ? v : 0;
+    run = v > 0 ? v : -v;
+    run = goal_on_ray(j, x, y, dx, dy, run);
+    return run ? run : d;
+  }
   if (!walkable(j, x + dx, y + dy)) return 0;
   if (dx) {
     const uint64_t *r = g->rows + (size_t)y * g->rw;
@@ -257,11 +266,63 @@ static int jump_straight(jumper *j, long x, long y, int dx, int dy, double len) 
 /* A diagonal run from (x, y) along (dx, dy), or under NEVER a vertical one
 ** (dx = 0): every cell it enters is a source of straight jumps (horizontal
 ** under NEVER), whose jump points are successors. Stops at a goal. */
+/* JPS+: where a run of step length 'step' from (x, y) along (dx, dy), 'k'
+** steps done and 'seg' more possible, crosses a goal's row or column: if
+** the goal is on the run, or a straight jump from there reaches it, it is a
+** successor. */
+static int run_goals(jumper *j, long x, long y, int dx, int dy, long k, long seg,
+                     double step) {
+  size_t i, n = j->gx >= 0 ? 1 : j->q->ngoals;
+  int rc;
+  for (i = 0; i < n; i++) {
+    long gx = j->gx >= 0 ? j->gx : j->q->goals[2 * i] + 1;
+    long gy = j->gx >= 0 ? j->gy : j->q->goals[2 * i + 1] + 1;
+    long ax = (gx - x) * dx, ay = (gy - y) * dy, at, cx, cy, r;
+    if (dx == 0 ? ay <= 0 : ax <= 0 || ay <= 0) continue;     /* not ahead */
+    at = dx == 0 || ay < ax ? ay : ax;            /* steps to the goal's row or column */
+    if (at > seg) continue;
+    cx = x + at * dx;
+    cy = y + at * dy;
+    r = labs(gx - cx) + labs(gy - cy);            /* the rest is straight */
+    if (r > 0 && straight(j, cx, cy, gx == cx ? 0 : gx > cx ? 1 : -1,
+                          gx == cx ? (gy > cy ? 1 : -1) : 0) != r)
+      continue;
+    if ((rc = add(j, gx, gy, (double)(k + at) * step + (double)r)) != 0) return rc;
+  }
+  return 0;
+}
+
+/* JPS+: a run read from the table, from one cell whose straight jumps find
+** jump points to the next. */
+static int sweep_table(jumper *j, long x, long y, int dx, int dy) {
+  const int four = dx == 0, d = astar__jt_dir(dx, dy);
+  const double step = four ? 1.0 : SQRT2;
+  long k = 0;
+  int rc;
+  for (;;) {
+    long v = j->t[(y * j->stride + x) * j->ts + d], seg = v > 0 ? v : -v;
+    if ((rc = run_goals(j, x, y, dx, dy, k, seg, step)) != 0 || v <= 0) return rc;
+    x += v * dx;
+    y += v * dy;
+    k += v;
+    if (four) {
+      if ((rc = jump_straight(j, x, y, 1, 0, (double)k)) != 0) return rc;
+      if ((rc = jump_straight(j, x, y, -1, 0, (double)k)) != 0) return rc;
+    } else {
+      if ((rc = jump_straight(j, x, y, dx, 0, (double)k * SQRT2)) != 0) return rc;
+      if ((rc = jump_straight(j, x, y, 0, dy, (double)k * SQRT2)) != 0) return rc;
+    }
+  }
+}
+
 static int sweep(jumper *j, long x, long y, int dx, int dy) {
   const int four = dx == 0;
   const double step = four ? 1.0 : SQRT2;
   double len = 0;
-  int h = four || walkable(j, x + dx, y), v = four || walkable(j, x, y + dy), rc;
+  int h, v, rc;
+  if (j->t != NULL) return sweep_table(j, x, y, dx, dy);
+  h = four || walkable(j, x + dx, y);
+  v = four || walkable(j, x, y + dy);
   while (h && v && walkable(j, x + dx, y + dy)) {      /* a legal step */
     x += dx;
     y += dy;
@@ -324,6 +385,8 @@ int astar__jps_expand(void *self, uint32_t node, astar_search *s) {
   j.cost = q->hscale;
   j.gx = q->goals != NULL ? -1 : q->gx + 1;
   j.gy = q->gy + 1;
+  j.t = q->jps == 2 ? q->grid->jt[four] : NULL;
+  j.ts = ASTAR_JT_STRIDE(four);
   j.s = s;
   j.cap = 8;
   j.n = 0;
