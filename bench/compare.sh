@@ -4,13 +4,13 @@
 #
 #   NATIVE_DIR=<warthog-jps checkout> JUMPER_DIR=<Jumper checkout> sh bench/compare.sh [set/name ...]
 #
-# astar runs twice per map: the default (algorithm "auto": jump point search on these maps)
-# and "astar". NATIVE_ALGS (default "astar jpsP") and JUMPER_FINDERS (default "astar jps")
-# choose the peers' algorithms.
+# astar runs three times per map: the default (algorithm "auto": jump point search on these
+# maps), "prepared" (grid:prepare() first: JPS+) and "astar". NATIVE_ALGS (default
+# "astar jpsP jps+") and JUMPER_FINDERS (default "astar jps") choose the peers' algorithms.
 # The peers are driven by ../shared/tools (none of their code is in this project).
 # A peer whose *_DIR is unset is skipped. JUMPER_LIMIT (default 500) caps the
-# Jumper queries per map: it is 10-100x slower. ASTAR_ALGS (default "auto astar")
-# chooses ours.
+# Jumper queries per map: it is 10-100x slower. ASTAR_ALGS (default
+# "auto prepared astar") chooses ours.
 set -eu
 cd "$(dirname "$0")/.."
 SHARED=${SHARED:-../shared}
@@ -21,16 +21,16 @@ make -s build >/dev/null
 echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(uname -m), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
 for m in $MAPS; do
   echo "## $m"
-  for alg in ${ASTAR_ALGS:-auto astar}; do
+  for alg in ${ASTAR_ALGS:-auto prepared astar}; do
+    set -- --opts "{algorithm = '$alg'}"
+    [ "$alg" = prepared ] && set -- --prepare
     LUA_PATH_5_4='./lua/?.lua;;' LUA_CPATH_5_4='./build/5.4/?.so;;' ASTAR_MOVINGAI=$MAI \
-      lua5.4 bench/grid_bench.lua --repeat 3 --opts "{algorithm = '$alg'}" "$m" | tail -1 |
-      sed "s/^/astar-$alg lua5.4 /"
+      lua5.4 bench/grid_bench.lua --repeat 3 "$@" "$m" | tail -1 | sed "s/^/astar-$alg lua5.4 /"
     LUA_PATH='./lua/?.lua;;' LUA_CPATH='./build/jit/?.so;;' ASTAR_MOVINGAI=$MAI \
-      luajit bench/grid_bench.lua --repeat 3 --opts "{algorithm = '$alg'}" "$m" | tail -1 |
-      sed "s/^/astar-$alg luajit /"
+      luajit bench/grid_bench.lua --repeat 3 "$@" "$m" | tail -1 | sed "s/^/astar-$alg luajit /"
   done
   if [ -n "${NATIVE_DIR:-}" ]; then
-    NATIVE_DIR=$NATIVE_DIR "$SHARED/tools/native_bench.sh" --algs "${NATIVE_ALGS:-astar jpsP}" \
+    NATIVE_DIR=$NATIVE_DIR "$SHARED/tools/native_bench.sh" --algs "${NATIVE_ALGS:-astar jpsP jps+}" \
       --repeat 3 "$MAI" "$m" 2>/dev/null | grep '^native'
   fi
   if [ -n "${JUMPER_DIR:-}" ]; then

@@ -2,7 +2,10 @@
 -- second, allocations per warm query, and the largest deviation from the
 -- published optimum.
 --
---   lua5.4 bench/grid_bench.lua [--limit N] [--repeat R] [--opts lua-table] [set/name ...]
+--   lua5.4 bench/grid_bench.lua [--limit N] [--repeat R] [--opts lua-table] [--prepare]
+--                               [set/name ...]
+--
+-- --prepare calls grid:prepare() (JPS+) before the runs and reports its time.
 --
 -- Maps come from $ASTAR_MOVINGAI (default ../shared/benchmarks/movingai).
 -- Each map's scenarios are run once to warm up, then R times timed; the
@@ -13,13 +16,14 @@ local ok, system = pcall(require, "system")       -- lua-system comes with buste
 local now = (ok and system.monotime) or os.clock
 
 local dir = os.getenv("ASTAR_MOVINGAI") or "../shared/benchmarks/movingai"
-local limit, rep, opts, maps = math.huge, 3, nil, {}
+local limit, rep, opts, maps, prepare = math.huge, 3, nil, {}, false
 local i = 1
 while arg[i] do
   local a = arg[i]
   if a == "--limit" then limit = tonumber(arg[i + 1]); i = i + 1
   elseif a == "--repeat" then rep = tonumber(arg[i + 1]); i = i + 1
   elseif a == "--opts" then opts = assert(load("return " .. arg[i + 1]))(); i = i + 1
+  elseif a == "--prepare" then prepare = true
   else maps[#maps + 1] = a end
   i = i + 1
 end
@@ -42,6 +46,11 @@ print(("%-22s %7s %10s %10s %10s %8s %10s"):format(
 
 for _, name in ipairs(maps) do
   local grid = assert(astar.grid.load_movingai(dir .. "/" .. name .. ".map"))
+  if prepare then
+    local p0 = now()
+    local bytes = grid:prepare()
+    print(("# %s: grid:prepare() %.1f ms, %.1f MB"):format(name, (now() - p0) * 1e3, bytes / 2 ^ 20))
+  end
   local all = assert(astar.load_scenarios(dir .. "/" .. name .. ".map.scen"))
   local scen = {}
   for k = 1, math.min(limit, #all) do scen[k] = all[k] end
