@@ -6,6 +6,10 @@
 --                               [set/name ...]
 --
 -- --prepare calls grid:prepare() (JPS+) before the runs and reports its time.
+-- --terrain SEED lays random terrain patches over the map (rectangles of 4-24 cells a
+-- side, costs 1-9, one per 400 cells or --every N, from a Park-Miller generator: the same on every
+-- VM); the published optima no longer apply, so "max dev" is then the largest
+-- difference from A*'s cost on the same query.
 --
 -- Maps come from $ASTAR_MOVINGAI (default ../shared/benchmarks/movingai).
 -- Each map's scenarios are run once to warm up, then R times timed; the
@@ -16,7 +20,7 @@ local ok, system = pcall(require, "system")       -- lua-system comes with buste
 local now = (ok and system.monotime) or os.clock
 
 local dir = os.getenv("ASTAR_MOVINGAI") or "../shared/benchmarks/movingai"
-local limit, rep, opts, maps, prepare = math.huge, 3, nil, {}, false
+local limit, rep, opts, maps, prepare, terrain, every = math.huge, 3, nil, {}, false, nil, 400
 local i = 1
 while arg[i] do
   local a = arg[i]
@@ -24,6 +28,8 @@ while arg[i] do
   elseif a == "--repeat" then rep = tonumber(arg[i + 1]); i = i + 1
   elseif a == "--opts" then opts = assert(load("return " .. arg[i + 1]))(); i = i + 1
   elseif a == "--prepare" then prepare = true
+  elseif a == "--terrain" then terrain = tonumber(arg[i + 1]); i = i + 1
+  elseif a == "--every" then every = tonumber(arg[i + 1]); i = i + 1
   else maps[#maps + 1] = a end
   i = i + 1
 end
@@ -46,6 +52,18 @@ print(("%-22s %7s %10s %10s %10s %8s %10s"):format(
 
 for _, name in ipairs(maps) do
   local grid = assert(astar.grid.load_movingai(dir .. "/" .. name .. ".map"))
+  if terrain then
+    local s, w, h = terrain % 2147483646 + 1, grid:size()
+    local function rnd(n) s = s * 16807 % 2147483647; return s % n end
+    for _ = 1, math.floor(w * h / every) do
+      local x, y, pw, ph, c = rnd(w) + 1, rnd(h) + 1, rnd(21) + 4, rnd(21) + 4, rnd(9) + 1
+      for yy = y, math.min(h, y + ph - 1) do
+        for xx = x, math.min(w, x + pw - 1) do
+          if grid:get(xx, yy) then grid:set(xx, yy, c) end
+        end
+      end
+    end
+  end
   if prepare then
     local p0 = now()
     local bytes = grid:prepare()
@@ -58,7 +76,8 @@ for _, name in ipairs(maps) do
   local dev, expanded = 0, 0
   for _, s in ipairs(scen) do                      -- warm-up pass, and checks
     local path = assert(grid:find(s.sx, s.sy, s.gx, s.gy, opts))
-    dev = math.max(dev, math.abs(path:cost() - s.optimal))
+    local want = terrain and grid:find(s.sx, s.sy, s.gx, s.gy, { algorithm = "astar" }):cost()
+    dev = math.max(dev, math.abs(path:cost() - (want or s.optimal)))
     expanded = expanded + path:stats().expanded
   end
   local a0 = grid:stats().allocations

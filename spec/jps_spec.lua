@@ -25,6 +25,35 @@ local function random_case(rng)
     grid = astar.grid.from_table(cells) }
 end
 
+-- A random grid of several costs: noise, rectangular patches of costs 1-9, or stripes.
+local function weighted_case(rng)
+  local k = random_case(rng)
+  local mode = rng.pick({ "noise", "patches", "patches", "stripes" })
+  local cells = k.cells
+  if mode == "patches" then
+    for _ = 1, rng.int(1, 6) do
+      local x, y = rng.int(1, k.w), rng.int(1, k.h)
+      local pw, ph, c = rng.int(1, k.w - x + 1), rng.int(1, k.h - y + 1), rng.int(1, 9)
+      for yy = y, y + ph - 1 do
+        for xx = x, x + pw - 1 do
+          if cells[yy][xx] then cells[yy][xx] = c end
+        end
+      end
+    end
+  else
+    for y = 1, k.h do
+      for x = 1, k.w do
+        if cells[y][x] then
+          cells[y][x] = mode == "noise" and rng.pick({ 1, 2, 3 }) or ((x + 2 * y) % 5 < 2 and 2.5 or 1)
+        end
+      end
+    end
+  end
+  k.grid = astar.grid.from_table(cells)
+  k.mode = mode
+  return k
+end
+
 local function cell_of(rng, k)
   if #k.open > 0 and rng.float() < 0.9 then return H.unpack(k.open[rng.int(1, #k.open)]) end
   return rng.int(1, k.w), rng.int(1, k.h)
@@ -157,6 +186,61 @@ describe("jump point search on random grids of one cost", function()
   end)
 end)
 
+describe("jump point search on random grids of several costs", function()
+  it("costs what the reference says: jumps stop at cost boundaries, which expand every way",
+    function()
+      local rng, fails, total = H.rng(1114), {}, 0
+      for _ = 1, N_GRIDS do
+        local k = weighted_case(rng)
+        local pol = rng.pick(JUMPING)
+        for _ = 1, 2 do
+          local sx, sy = cell_of(rng, k)
+          local gx, gy = cell_of(rng, k)
+          local want = H.dijkstra(k.cells, k.w, k.h, sx, sy, gx, gy, pol)
+          local p, msg, code = k.grid:find(sx, sy, gx, gy, { diagonal = pol, algorithm = "jps" })
+          local err = check(k, p, msg, code, sx, sy, gx, gy, pol, want)
+          if err == "" then                  -- auto: jumps or not, the same cost
+            local a = k.grid:find(sx, sy, gx, gy, { diagonal = pol })
+            if (a == nil) ~= (p == nil) or (a and not H.close(a:cost(), p:cost())) then
+              err = "auto differs from jps"
+            end
+          end
+          total = total + 1
+          if err ~= "" then
+            fails[#fails + 1] = k.mode .. ": " .. err .. "\n" .. where(k, sx, sy, gx, gy, pol)
+          end
+        end
+      end
+      report(fails, total)
+    end)
+
+  it("stays right while costs change (the boundary bits follow every edit)", function()
+    local rng, fails, total = H.rng(1115), {}, 0
+    for _ = 1, 20 do
+      local k = weighted_case(rng)
+      for _ = 1, 30 do
+        local x, y = rng.int(1, k.w), rng.int(1, k.h)
+        local fw, fh = rng.int(1, math.min(4, k.w - x + 1)), rng.int(1, math.min(4, k.h - y + 1))
+        local v = rng.pick({ 1, 2, 5, false })
+        k.grid:fill(x, y, fw, fh, v)
+        for yy = y, y + fh - 1 do
+          for xx = x, x + fw - 1 do k.cells[yy][xx] = v end
+        end
+        k.open = H.open_cells(k.cells, k.w, k.h)
+        local pol = rng.pick(JUMPING)
+        local sx, sy = cell_of(rng, k)
+        local gx, gy = cell_of(rng, k)
+        local want = H.dijkstra(k.cells, k.w, k.h, sx, sy, gx, gy, pol)
+        local p, msg, code = k.grid:find(sx, sy, gx, gy, { diagonal = pol, algorithm = "jps" })
+        local err = check(k, p, msg, code, sx, sy, gx, gy, pol, want)
+        total = total + 1
+        if err ~= "" then fails[#fails + 1] = err .. "\n" .. where(k, sx, sy, gx, gy, pol) end
+      end
+    end
+    report(fails, total)
+  end)
+end)
+
 describe("prepared jump point search (JPS+)", function()
   it("costs what the reference says on random grids, with goals, through edits", function()
     local rng, fails, total = H.rng(1113), {}, 0
@@ -216,8 +300,8 @@ describe("prepared jump point search (JPS+)", function()
       g.prepare, g, "always")
     H.checkerr("bad argument #1 to 'prepare' (diagonal: invalid value 'sideways')", g.prepare, g, "sideways")
     H.checkerr("bad argument #1 to 'prepare' (diagonal: string expected, got number)", g.prepare, g, 1)
-    g:set(5, 5, 2)                                     -- two costs: A*, tables kept
-    assert.are.equal("astar", g:find(1, 1, 30, 10):stats().algorithm)
+    g:set(5, 5, 2)                           -- two costs: jumps between boundaries, tables kept
+    assert.are.equal("jps", g:find(1, 1, 30, 10):stats().algorithm)
     g:set(5, 5, 1)
     assert.are.equal("jps+", g:find(1, 1, 30, 10):stats().algorithm)
     local c = g:clone()                                -- a clone is not prepared
@@ -228,23 +312,27 @@ describe("prepared jump point search (JPS+)", function()
 end)
 
 describe("which algorithm runs", function()
-  it("auto jumps only on a grid of one cost, and says so in stats().algorithm", function()
-    local g = astar.grid(30, 30)
-    assert.are.equal("jps", g:find(1, 1, 30, 30):stats().algorithm)
-    g:set(15, 15, 2)                                   -- two costs: A*
-    local p = g:find(1, 1, 30, 30)
-    assert.are.equal("astar", p:stats().algorithm)
-    assert.is_true(H.close(p:cost(), 28 * H.SQRT2 + 2))           -- round the dearer cell
-    g:set(15, 15, 1)                                   -- one cost again
-    assert.are.equal("jps", g:find(1, 1, 30, 30):stats().algorithm)
-    g:fill(1, 1, 30, 30, 4)                            -- one cost, not 1
-    p = g:find(1, 1, 30, 30)
-    assert.are.equal("jps", p:stats().algorithm)
-    assert.is_true(H.close(p:cost(), 4 * 29 * H.SQRT2))
-    -- "jps" on a grid of several costs searches cell by cell (optimal), and says so
-    g:set(2, 2, 1)
-    assert.are.equal("astar", g:find(1, 1, 30, 30, { algorithm = "jps" }):stats().algorithm)
-  end)
+  it("auto jumps on one cost and on few cost boundaries, and says so in stats().algorithm",
+    function()
+      local g = astar.grid(30, 30)
+      assert.are.equal("jps", g:find(1, 1, 30, 30):stats().algorithm)
+      g:set(15, 15, 2)                         -- two costs, 9 boundary cells of 900: jumps
+      local p = g:find(1, 1, 30, 30)
+      assert.are.equal("jps", p:stats().algorithm)
+      assert.is_true(H.close(p:cost(), 28 * H.SQRT2 + 2))         -- round the dearer cell
+      g:fill(1, 1, 30, 30, 4)                  -- one cost, not 1
+      p = g:find(1, 1, 30, 30)
+      assert.are.equal("jps", p:stats().algorithm)
+      assert.is_true(H.close(p:cost(), 4 * 29 * H.SQRT2))
+      for y = 1, 30 do                         -- a checkerboard of costs: every cell a boundary
+        for x = 1, 30 do g:set(x, y, (x + y) % 2 + 1) end
+      end
+      assert.are.equal("astar", g:find(1, 1, 30, 30):stats().algorithm)
+      -- "jps" by name jumps there too (shortest, only slower than A*)
+      p = g:find(1, 1, 30, 30, { algorithm = "jps" })
+      assert.are.equal("jps", p:stats().algorithm)
+      assert.is_true(H.close(p:cost(), g:find(1, 1, 30, 30, { algorithm = "astar" }):cost()))
+    end)
 
   it("auto is A* with a cost callback, 'within', 'partial' or a policy that does not jump", function()
     local g = astar.grid(12, 12)

@@ -393,12 +393,66 @@ static void test_jps(void) {
       if (rc == ASTAR_FOUND) check_path(g, s, &q, sx, sy, gx, gy, policy, want);
     }
     for (i = 1, k = 0; i < w * h; i++) k |= cells[i] > 0;
-    if (k) {                             /* two costs: cell by cell */
+    if (k) {                             /* two costs: never the tables */
       astar_grid_query q;
+      double want;
+      cells[0] = cost + 1;
       astar_grid_set(g, 0, 0, cost + 1);
+      want = ref_dijkstra(cells, w, h, 0, 0, w - 1, h - 1, policy);
       astar_grid_query_init(&q);
-      astar_grid_find(g, s, &q, 0, 0, w - 1, h - 1);
-      CHECK(q.jps == 0);
+      q.diagonal = policy;
+      rc = astar_grid_find(g, s, &q, 0, 0, w - 1, h - 1);
+      CHECK(q.jps == 0 || (jumping && q.jps == 3));   /* auto: by the boundary share */
+      if (rc == ASTAR_FOUND) check_path(g, s, &q, 0, 0, w - 1, h - 1, policy, want);
+      else CHECK(want < 0 || rc == ASTAR_BLOCKED);
+    }
+    astar_grid_free(g);
+    free(cells);
+  }
+  astar_search_free(s);
+  CHECK(c.live == 0);
+}
+
+/* Jump point search between cost boundaries on random grids of several
+** costs (noise or patches), asked for by name, against the reference; and
+** after cost edits, which move the boundaries. */
+static void test_jps_weighted(void) {
+  counting c = {0, 0, 0};
+  astar_search *s;
+  int t;
+  CHECK(astar_search_new(&s, test_alloc, &c) == 0);
+  for (t = 0; t < 300; t++) {
+    int w = 1 + (int)(rnd() % 40), h = 1 + (int)(rnd() % 40), i, k;
+    int policy = rnd() % 2 ? ASTAR_DIAG_NEVER : ASTAR_DIAG_NO_CORNER_CUTTING;
+    double *cells = malloc(sizeof(double) * (size_t)(w * h));
+    astar_grid *g;
+    for (i = 0; i < w * h; i++) {
+      int x = i % w, y = i / w;
+      cells[i] = rnd() % 100 < 20 ? 0 : t % 2 ? (double)(1 + rnd() % 3)
+                                             : (x / 5 + y / 7) % 3 == 0 ? 4.0 : 1.0;
+    }
+    g = grid_from(cells, w, h, &c);
+    CHECK(g != NULL);
+    for (k = 0; k < 4; k++) {
+      int sx = (int)(rnd() % (unsigned)w), sy = (int)(rnd() % (unsigned)h);
+      int gx = (int)(rnd() % (unsigned)w), gy = (int)(rnd() % (unsigned)h), rc;
+      double want;
+      astar_grid_query q;
+      if (k >= 2) {                      /* a cost edit after the bits were built */
+        int x = (int)(rnd() % (unsigned)w), y = (int)(rnd() % (unsigned)h);
+        cells[y * w + x] = (double)(rnd() % 4);
+        astar_grid_set(g, x, y, cells[y * w + x]);
+      }
+      want = ref_dijkstra(cells, w, h, sx, sy, gx, gy, policy);
+      astar_grid_query_init(&q);
+      q.diagonal = policy;
+      q.jump = ASTAR_JUMP_ALWAYS;
+      rc = astar_grid_find(g, s, &q, sx, sy, gx, gy);
+      if (rc == ASTAR_BLOCKED) continue;
+      CHECK(q.jps != 0);
+      if (want < 0) { CHECK(rc == ASTAR_NO_PATH); continue; }
+      CHECK(rc == ASTAR_FOUND);
+      if (rc == ASTAR_FOUND) check_path(g, s, &q, sx, sy, gx, gy, policy, want);
     }
     astar_grid_free(g);
     free(cells);
@@ -480,6 +534,7 @@ int main(void) {
   test_limits();
   test_warm_allocs();
   test_jps();
+  test_jps_weighted();
   test_oom(0);
   test_oom(1);
   test_oom(2);

@@ -285,6 +285,10 @@ typedef double (*astar_grid_cost_fn)(void *ud, int x1, int y1, int x2, int y2, d
 /* A user heuristic from (x, y) to the goal (gx, gy), >= 0. */
 typedef double (*astar_grid_h_fn)(void *ud, int x, int y, int gx, int gy);
 
+/* astar_grid_query.jump: never (cell by cell), where it is known to pay,
+** or wherever it is shortest. */
+enum { ASTAR_JUMP_NEVER = 0, ASTAR_JUMP_AUTO, ASTAR_JUMP_ALWAYS };
+
 /* A grid query: fill it with astar_grid_query_init, change what you need. */
 typedef struct astar_grid_query {
   int diagonal;          /* ASTAR_DIAG_*; default NO_CORNER_CUTTING */
@@ -300,8 +304,8 @@ typedef struct astar_grid_query {
   size_t ngoals;
   double within;         /* >= 0: any cell within this heuristic distance of a
                          ** goal is accepted (attack range); default -1, off */
-  int jump;              /* nonzero (default): jump point search where it
-                         ** applies (see astar_grid_prepare); 0: cell by cell */
+  int jump;              /* ASTAR_JUMP_*: jump point search where it applies
+                         ** (see astar_grid_prepare); default AUTO */
   /* filled by astar_grid_prepare: */
   astar_domain domain;
   astar_grid *grid;
@@ -309,8 +313,9 @@ typedef struct astar_grid_query {
   int gx, gy;
   double hscale;
   int blocked;           /* after ASTAR_BLOCKED: 1 the start, 2 every goal */
-  int jps;               /* 1 if the prepared search jumps, 2 if it reads
-                         ** prepared jumps (JPS+), 0 if not */
+  int jps;               /* how the prepared search goes: 0 cell by cell,
+                         ** 1 jumping, 2 reading prepared jumps (JPS+),
+                         ** 3 jumping between cost boundaries */
 } astar_grid_query;
 
 void astar_grid_query_init(astar_grid_query *q);
@@ -326,16 +331,22 @@ void astar_grid_query_init(astar_grid_query *q);
 ** JUMP POINT SEARCH (Harabor & Grastien 2011, 2014) replaces the expansion
 ** of every cell by jumps along straight lines and diagonals that stop only
 ** where a shortest path may turn; its paths cost what A*'s do. The prepared
-** search jumps (q->jps = 1) when q->jump is set, params.algorithm is
+** search jumps when q->jump is not NEVER, params.algorithm is
 ** ASTAR_ALG_ASTAR, there is no cost_fn, no 'within' and no params.partial
-** (the cell nearest the goal is rarely a jump point), the policy is
-** NO_CORNER_CUTTING or NEVER, and every walkable cell of the grid has the
-** same cost. Its nodes are then jump points: params.max_expansions and the
-** statistics count those, and consecutive nodes of its path are joined as
-** astar_grid_toward walks. The first jumping search builds bit rows of the
-** grid's walkability (2 bits a cell), which later edits keep current. After
-** astar_grid_prepare_jumps for the query's policy the search reads its jumps
-** from tables instead of scanning for them (q->jps = 2).
+** (the cell nearest the goal is rarely a jump point) and the policy is
+** NO_CORNER_CUTTING or NEVER: q->jps = 1 if every walkable cell of the grid
+** costs the same, 2 if astar_grid_prepare_jumps was called for the policy
+** (jumps are read from tables). On a grid of several costs (q->jps = 3)
+** jumps also stop at boundary cells, walkable cells with a walkable
+** neighbour of another cost, which expand in every direction: between two
+** of them a shortest path crosses cells of one cost, where the rules of a
+** uniform grid hold. ASTAR_JUMP_AUTO does that only when fewer than one
+** walkable cell in five is a boundary cell (where it was measured to beat
+** A*), ASTAR_JUMP_ALWAYS always. A jumping search's nodes are jump points: params.max_expansions
+** and the statistics count those, and consecutive nodes of its path are
+** joined as astar_grid_toward walks. The first jumping search builds bit
+** rows of the grid's walkability and boundaries (4 bits a cell), which
+** later edits keep current.
 */
 int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
                        int gx, int gy, uint32_t *start, uint32_t *goal);

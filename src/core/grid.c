@@ -68,7 +68,7 @@ int astar_grid_new(astar_grid **out, int w, int h, double cost,
   g->lab_ok[0] = g->lab_ok[1] = 0;
   g->use_labels = 0;
   g->nwalk = cost > 0 ? (size_t)w * (size_t)h : 0;
-  g->rows = g->cols = NULL;
+  g->rows = g->cols = g->brows = g->bcols = NULL;
   g->rw = g->cw = 0;
   g->jt[0] = g->jt[1] = NULL;
   memset(g->cell, 0, ncell * sizeof(double));
@@ -383,6 +383,10 @@ static int grid_expand(void *self, uint32_t node, astar_search *s) {
 static int labels(astar_grid *g, int k);
 static int conn_of(int diagonal);
 
+/* On a grid of several costs, "auto" jumps when fewer than one walkable
+** cell in JUMP_BOUNDARY_SHARE is a boundary cell (measured: README). */
+#define JUMP_BOUNDARY_SHARE 5
+
 /* Does every walkable cell cost the same? */
 static int uniform(astar_grid *g) {
   astar_grid_min_cost(g);
@@ -432,9 +436,11 @@ int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
   q->hscale = astar_grid_min_cost(g);
   q->jps = q->jump && q->params.algorithm == ASTAR_ALG_ASTAR && q->cost_fn == NULL &&
            q->within < 0 && !q->params.partial && (q->diagonal == ASTAR_DIAG_NO_CORNER_CUTTING ||
-           q->diagonal == ASTAR_DIAG_NEVER) && uniform(g);
+           q->diagonal == ASTAR_DIAG_NEVER);
   if (q->jps && astar__grid_bits(g) != 0) return ASTAR_ENOMEM;
-  if (q->jps && g->jt[q->diagonal == ASTAR_DIAG_NEVER] != NULL) {   /* prepared: JPS+ */
+  if (q->jps && !uniform(g)) {                    /* several costs: jump between boundaries */
+    q->jps = q->jump == ASTAR_JUMP_ALWAYS || g->nbnd * JUMP_BOUNDARY_SHARE < g->nwalk ? 3 : 0;
+  } else if (q->jps && g->jt[q->diagonal == ASTAR_DIAG_NEVER] != NULL) {   /* JPS+ */
     astar__jt_refresh(g, q->diagonal == ASTAR_DIAG_NEVER);
     q->jps = 2;
   }

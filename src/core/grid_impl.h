@@ -32,9 +32,12 @@ struct astar_grid {
   /* walkability bits for jump point search (jps.c), NULL until a search
   ** first jumps, then kept in step with every edit: 'rows' holds h + 2 rows
   ** of 'rw' words, bit i of row r telling whether padded cell (i, r) is
-  ** walkable; 'cols' the w + 2 columns of 'cw' words, the transpose. */
-  uint64_t *rows, *cols;
-  size_t rw, cw;
+  ** walkable; 'cols' the w + 2 columns of 'cw' words, the transpose.
+  ** 'brows' and 'bcols' (in the same blocks, after them) mark the boundary
+  ** cells: walkable cells with a walkable neighbour of another cost; there
+  ** are nbnd of them. */
+  uint64_t *rows, *cols, *brows, *bcols;
+  size_t rw, cw, nbnd;
   /* jump distances of JPS+ (jps_plus.c), per padded cell: [0] 8 directions
   ** under NO_CORNER_CUTTING, [1] 4 under NEVER; NULL until prepared, current
   ** when jt_topo == topo (rebuilt in place otherwise) */

@@ -93,8 +93,27 @@ static int highbit(uint64_t v) {
 #endif
 }
 
+static int getbit(const uint64_t *line, size_t i) {
+  size_t k = i + 64;
+  return (int)((line[k >> 6] >> (k & 63)) & 1);
+}
+
+/* Is padded cell c a boundary cell: walkable, with a walkable neighbour
+** (of the eight) of another cost? */
+static int boundary(const astar_grid *g, size_t c) {
+  const double *w = g->cell, v = w[c];
+  const size_t W = g->stride;
+  const size_t nb[8] = {c - W - 1, c - W, c - W + 1, c - 1, c + 1, c + W - 1, c + W, c + W + 1};
+  int i;
+  if (!(v > 0)) return 0;
+  for (i = 0; i < 8; i++)
+    if (w[nb[i]] > 0 && w[nb[i]] != v) return 1;
+  return 0;
+}
+
 void astar__grid_bits_rect(astar_grid *g, int x, int y, int w, int h) {
-  int i, j;
+  int i, j, x0 = x > 0 ? x - 1 : 0, y0 = y > 0 ? y - 1 : 0;
+  int x1 = x + w < g->w ? x + w : g->w - 1, y1 = y + h < g->h ? y + h : g->h - 1;
   if (g->rows == NULL) return;
   for (j = 0; j < h; j++)
     for (i = 0; i < w; i++) {
@@ -103,30 +122,42 @@ void astar__grid_bits_rect(astar_grid *g, int x, int y, int w, int h) {
       putbit(g->rows + py * g->rw, px, v);
       putbit(g->cols + px * g->cw, py, v);
     }
+  for (j = y0; j <= y1; j++)           /* boundaries: the rectangle and its ring */
+    for (i = x0; i <= x1; i++) {
+      size_t px = (size_t)i + 1, py = (size_t)j + 1;
+      int was = getbit(g->brows + py * g->rw, px), is = boundary(g, py * g->stride + px);
+      if (was == is) continue;
+      g->nbnd = is ? g->nbnd + 1 : g->nbnd - 1;
+      putbit(g->brows + py * g->rw, px, is);
+      putbit(g->bcols + px * g->cw, py, is);
+    }
 }
 
 void astar__grid_bits_free(astar_grid *g) {
-  astar__free(&g->mem, g->rows, ((size_t)g->h + 2) * g->rw * sizeof(uint64_t));
-  astar__free(&g->mem, g->cols, g->stride * g->cw * sizeof(uint64_t));
-  g->rows = g->cols = NULL;
+  astar__free(&g->mem, g->rows, 2 * ((size_t)g->h + 2) * g->rw * sizeof(uint64_t));
+  astar__free(&g->mem, g->cols, 2 * g->stride * g->cw * sizeof(uint64_t));
+  g->rows = g->cols = g->brows = g->bcols = NULL;
 }
 
 int astar__grid_bits(astar_grid *g) {
   size_t rw = linewords(g->stride), cw = linewords((size_t)g->h + 2);
   size_t nr = ((size_t)g->h + 2) * rw, nc = g->stride * cw;
   if (g->rows != NULL) return 0;
-  if (nr > SIZE_MAX / sizeof(uint64_t) || nc > SIZE_MAX / sizeof(uint64_t))
+  if (nr > SIZE_MAX / 2 / sizeof(uint64_t) || nc > SIZE_MAX / 2 / sizeof(uint64_t))
     return ASTAR_ENOMEM;
-  g->rows = (uint64_t *)astar__alloc(&g->mem, nr * sizeof(uint64_t));
-  g->cols = (uint64_t *)astar__alloc(&g->mem, nc * sizeof(uint64_t));
+  g->rows = (uint64_t *)astar__alloc(&g->mem, 2 * nr * sizeof(uint64_t));
+  g->cols = (uint64_t *)astar__alloc(&g->mem, 2 * nc * sizeof(uint64_t));
   g->rw = rw;
   g->cw = cw;
   if (g->rows == NULL || g->cols == NULL) {
     astar__grid_bits_free(g);
     return ASTAR_ENOMEM;
   }
-  memset(g->rows, 0, nr * sizeof(uint64_t));
-  memset(g->cols, 0, nc * sizeof(uint64_t));
+  memset(g->rows, 0, 2 * nr * sizeof(uint64_t));
+  memset(g->cols, 0, 2 * nc * sizeof(uint64_t));
+  g->brows = g->rows + nr;
+  g->bcols = g->cols + nc;
+  g->nbnd = 0;
   astar__grid_bits_rect(g, 0, 0, g->w, g->h);
   return 0;
 }
@@ -140,11 +171,12 @@ int astar__grid_bits(astar_grid *g) {
 ** Scans the bit line 'mid' from cell 'pos' in direction 'dir' (+1 or -1)
 ** between the side lines 'a' and 'b'. Returns the distance to the first cell
 ** with a forced neighbour (a side cell walkable where the side cell before
-** it is blocked), or 0 if the line is blocked first; then *run is the number
-** of walkable cells passed.
+** it is blocked) or marked in 'bnd' (boundary cells; NULL: none), or 0 if
+** the line is blocked first; then *run is the number of walkable cells
+** passed.
 */
-static inline long scan(const uint64_t *mid, const uint64_t *a, const uint64_t *b, long pos,
-                        int dir, long *run) {
+static inline long scan(const uint64_t *mid, const uint64_t *a, const uint64_t *b,
+                        const uint64_t *bnd, long pos, int dir, long *run) {
   const uint64_t valid = WIN == 64 ? ~(uint64_t)0 : ((uint64_t)1 << (WIN % 64)) - 1;
   const uint64_t east = valid & ~(uint64_t)3, west = ((uint64_t)1 << (WIN - 2)) - 1;
   long base = pos;
@@ -152,6 +184,7 @@ static inline long scan(const uint64_t *mid, const uint64_t *a, const uint64_t *
     for (;;) {         /* bit k: cell base - 1 + k; cells of interest 2 <= k < WIN */
       uint64_t m = window(mid, base - 1), sa = window(a, base - 1), sb = window(b, base - 1);
       uint64_t f = ((sa & ~(sa << 1)) | (sb & ~(sb << 1))) & east, k = ~m & east;
+      if (bnd != NULL) f |= window(bnd, base - 1) & east;
       if (f | k) {
         int i = f ? lowbit(f) : 64, j = k ? lowbit(k) : 64;
         if (i < j) return base - 1 + i - pos;
@@ -165,6 +198,7 @@ static inline long scan(const uint64_t *mid, const uint64_t *a, const uint64_t *
     long lo = base - (WIN - 2);
     uint64_t m = window(mid, lo), sa = window(a, lo), sb = window(b, lo);
     uint64_t f = ((sa & ~(sa >> 1)) | (sb & ~(sb >> 1))) & west, k = ~m & west;
+    if (bnd != NULL) f |= window(bnd, lo) & west;
     if (f | k) {
       int i = f ? highbit(f) : -1, j = k ? highbit(k) : -1;
       if (i > j) return pos - (lo + i);
@@ -180,9 +214,11 @@ typedef struct jumper {
   const astar_grid_query *q;
   const astar_grid *g;
   long stride;
-  double cost;          /* of every walkable cell */
+  double cost;          /* of the cells the current jump enters */
+  double uniform;       /* of every walkable cell, unless weighted */
   long gx, gy;          /* the goal, padded; gx = -1 with several goals */
   const int16_t *t;     /* JPS+ jump distances (jps_plus.c), or NULL */
+  int weighted;         /* several costs: jumps stop at boundary cells */
   long ts;              /* distances per cell */
   astar_search *s;
   astar_edge *e;        /* the successors written so far */
@@ -195,6 +231,12 @@ typedef struct jumper {
 static int walkable(const jumper *j, long x, long y) {
   size_t k = (size_t)x + 64;
   return (int)((j->g->rows[(size_t)y * j->g->rw + (k >> 6)] >> (k & 63)) & 1);
+}
+
+/* Is padded cell (x, y) a boundary cell (grids of several costs)? */
+static int on_boundary(const jumper *j, long x, long y) {
+  size_t k = (size_t)x + 64;
+  return (int)((j->g->brows[(size_t)y * j->g->rw + (k >> 6)] >> (k & 63)) & 1);
 }
 
 /* The distance along the ray from padded cell (x, y) in direction (dx, dy)
@@ -236,10 +278,12 @@ static inline long straight(const jumper *j, long x, long y, int dx, int dy) {
   if (!walkable(j, x + dx, y + dy)) return 0;
   if (dx) {
     const uint64_t *r = g->rows + (size_t)y * g->rw;
-    d = scan(r, r - g->rw, r + g->rw, x, dx, &run);
+    d = scan(r, r - g->rw, r + g->rw, j->weighted ? g->brows + (size_t)y * g->rw : NULL, x,
+             dx, &run);
   } else {
     const uint64_t *c = g->cols + (size_t)x * g->cw;
-    d = scan(c, c - g->cw, c + g->cw, y, dy, &run);
+    d = scan(c, c - g->cw, c + g->cw, j->weighted ? g->bcols + (size_t)x * g->cw : NULL, y,
+             dy, &run);
   }
   run = goal_on_ray(j, x, y, dx, dy, d ? d : run);
   return run ? run : d;
@@ -257,9 +301,20 @@ static int add(jumper *j, long x, long y, double len) {
   return 0;
 }
 
-/* Jumps straight from (x, y) along (dx, dy), 'len' cells already walked. */
+/* A jump is about to enter padded cell (x, y) from the node expanded: every
+** cell it enters costs what this one costs (on a grid of several costs,
+** the cells a jump passes are not boundary cells, so their neighbours cost
+** the same as they do). */
+static void enter(jumper *j, long x, long y) {
+  j->cost = j->weighted ? j->g->cell[y * j->stride + x] : j->uniform;
+}
+
+/* Jumps straight from (x, y) along (dx, dy), 'len' cells already walked
+** (0: from the node expanded itself; more: out of a run). */
 static int jump_straight(jumper *j, long x, long y, int dx, int dy, double len) {
-  long d = straight(j, x, y, dx, dy);
+  long d;
+  if (len == 0) enter(j, x + dx, y + dy);
+  d = straight(j, x, y, dx, dy);
   return d ? add(j, x + dx * d, y + dy * d, len + (double)d) : 0;
 }
 
@@ -299,6 +354,7 @@ static int sweep_table(jumper *j, long x, long y, int dx, int dy) {
   const double step = four ? 1.0 : SQRT2;
   long k = 0;
   int rc;
+  enter(j, x + dx, y + dy);
   for (;;) {
     long v = j->t[(y * j->stride + x) * j->ts + d], seg = v > 0 ? v : -v;
     if ((rc = run_goals(j, x, y, dx, dy, k, seg, step)) != 0 || v <= 0) return rc;
@@ -323,11 +379,12 @@ static int sweep(jumper *j, long x, long y, int dx, int dy) {
   if (j->t != NULL) return sweep_table(j, x, y, dx, dy);
   h = four || walkable(j, x + dx, y);
   v = four || walkable(j, x, y + dy);
+  enter(j, x + dx, y + dy);
   while (h && v && walkable(j, x + dx, y + dy)) {      /* a legal step */
     x += dx;
     y += dy;
     len += step;
-    if (is_goal(j, x, y)) return add(j, x, y, len);
+    if (is_goal(j, x, y) || (j->weighted && on_boundary(j, x, y))) return add(j, x, y, len);
     if (four) {
       if ((rc = jump_straight(j, x, y, 1, 0, len)) != 0) return rc;
       if ((rc = jump_straight(j, x, y, -1, 0, len)) != 0) return rc;
@@ -382,7 +439,8 @@ int astar__jps_expand(void *self, uint32_t node, astar_search *s) {
   j.q = q;
   j.g = q->grid;
   j.stride = (long)q->grid->stride;
-  j.cost = q->hscale;
+  j.uniform = j.cost = q->hscale;
+  j.weighted = q->jps == 3;
   j.gx = q->goals != NULL ? -1 : q->gx + 1;
   j.gy = q->gy + 1;
   j.t = q->jps == 2 ? q->grid->jt[four] : NULL;
@@ -394,7 +452,7 @@ int astar__jps_expand(void *self, uint32_t node, astar_search *s) {
   if (j.e == NULL) return ASTAR_ENOMEM;
   x = (long)node % j.stride;
   y = (long)node / j.stride;
-  if (from == ASTAR_NONE) {
+  if (from == ASTAR_NONE || (j.weighted && on_boundary(&j, x, y))) {
     rc = from_start(&j, x, y, four);
     return rc != 0 ? rc : j.n;
   }

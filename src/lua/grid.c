@@ -453,7 +453,8 @@ static void setalgorithm(lua_State *L, const afn *f, const astar_opts *o,
                          astar_grid_query *q) {
   int alg = (int)astar_opt(o, ASTAR_OPT_ALGORITHM, ALG_AUTO);
   q->diagonal = (int)astar_opt(o, ASTAR_OPT_DIAGONAL, q->diagonal);
-  q->jump = alg >= ALG_JPS;
+  q->jump = alg == ALG_JPS ? ASTAR_JUMP_ALWAYS : alg == ALG_AUTO ? ASTAR_JUMP_AUTO
+                                                                : ASTAR_JUMP_NEVER;
   q->params.algorithm = q->jump ? ASTAR_ALG_ASTAR : alg;
   if (alg != ALG_JPS) return;
   if (o->given[ASTAR_OPT_COST])
