@@ -255,6 +255,9 @@ typedef struct lgrid {
 
 /* The open, idle-or-busy grid at stack index 1 (self of a method). */
 lgrid *astar_checkgrid(lua_State *L, const afn *f);
+/* Pushes a new grid userdata of w x h cells of 'cost' (errors name argument
+** idx of f). */
+lgrid *astar_newgrid(lua_State *L, const afn *f, int idx, int w, int h, double cost);
 /* Creates the grid's search context if needed (raises on ENOMEM). */
 astar_search *astar_gridsearch(lua_State *L, lgrid *lg);
 
@@ -357,6 +360,7 @@ void astar_path_open(lua_State *L);
 void astar_query_open(lua_State *L);     /* src/lua/query.c */
 void astar_replanner_open(lua_State *L); /* src/lua/replanner.c (after grid) */
 void astar_grid_open(lua_State *L);
+void astar_grid_load_open(lua_State *L); /* src/lua/grid_load.c */
 void astar_graph_open(lua_State *L);     /* src/lua/graph.c */
 void astar_field_open(lua_State *L);     /* src/lua/field.c */
 void astar_implicit_open(lua_State *L);  /* src/lua/implicit.c */

@@ -175,6 +175,7 @@ int luaopen_astar_core(lua_State *L) {
   lua_setfield(L, -2, "version");
   astar_path_open(L);
   astar_grid_open(L);
+  astar_grid_load_open(L);
   astar_graph_open(L);
   astar_field_open(L);
   astar_implicit_open(L);
