@@ -168,32 +168,36 @@ int astar__grid_bits(astar_grid *g) {
 /* ---------------------------------------------------------------------- */
 
 /*
-** Scans the bit line 'mid' from cell 'pos' in direction 'dir' (+1 or -1)
-** between the side lines 'a' and 'b'. Returns the distance to the first cell
+** Scans the bit line 'mid' from cell 'pos' up (scan_up: toward higher cells)
+** or down, between the side lines 'a' and 'b'. Returns the distance to the first cell
 ** with a forced neighbour (a side cell walkable where the side cell before
 ** it is blocked) or marked in 'bnd' (boundary cells; NULL: none), or 0 if
 ** the line is blocked first; then *run is the number of walkable cells
 ** passed.
 */
-static inline long scan(const uint64_t *mid, const uint64_t *a, const uint64_t *b,
-                        const uint64_t *bnd, long pos, int dir, long *run) {
+static inline long scan_up(const uint64_t *mid, const uint64_t *a, const uint64_t *b,
+                           const uint64_t *bnd, long pos, long *run) {
   const uint64_t valid = WIN == 64 ? ~(uint64_t)0 : ((uint64_t)1 << (WIN % 64)) - 1;
-  const uint64_t east = valid & ~(uint64_t)3, west = ((uint64_t)1 << (WIN - 2)) - 1;
+  const uint64_t east = valid & ~(uint64_t)3;
   long base = pos;
-  if (dir > 0) {
-    for (;;) {         /* bit k: cell base - 1 + k; cells of interest 2 <= k < WIN */
-      uint64_t m = window(mid, base - 1), sa = window(a, base - 1), sb = window(b, base - 1);
-      uint64_t f = ((sa & ~(sa << 1)) | (sb & ~(sb << 1))) & east, k = ~m & east;
-      if (bnd != NULL) f |= window(bnd, base - 1) & east;
-      if (f | k) {
-        int i = f ? lowbit(f) : 64, j = k ? lowbit(k) : 64;
-        if (i < j) return base - 1 + i - pos;
-        *run = base - 2 + j - pos;
-        return 0;
-      }
-      base += WIN - 2;
+  for (;;) {           /* bit k: cell base - 1 + k; cells of interest 2 <= k < WIN */
+    uint64_t m = window(mid, base - 1), sa = window(a, base - 1), sb = window(b, base - 1);
+    uint64_t f = ((sa & ~(sa << 1)) | (sb & ~(sb << 1))) & east, k = ~m & east;
+    if (bnd != NULL) f |= window(bnd, base - 1) & east;
+    if (f | k) {
+      int i = f ? lowbit(f) : 64, j = k ? lowbit(k) : 64;
+      if (i < j) return base - 1 + i - pos;
+      *run = base - 2 + j - pos;
+      return 0;
     }
+    base += WIN - 2;
   }
+}
+
+static inline long scan_down(const uint64_t *mid, const uint64_t *a, const uint64_t *b,
+                             const uint64_t *bnd, long pos, long *run) {
+  const uint64_t west = ((uint64_t)1 << (WIN - 2)) - 1;
+  long base = pos;
   for (;;) {           /* bit k: cell base - (WIN - 2) + k; cells of interest k < WIN - 2 */
     long lo = base - (WIN - 2);
     uint64_t m = window(mid, lo), sa = window(a, lo), sb = window(b, lo);
@@ -207,6 +211,12 @@ static inline long scan(const uint64_t *mid, const uint64_t *a, const uint64_t *
     }
     base -= WIN - 2;
   }
+}
+
+/* scan_up (dir > 0) or scan_down. */
+static inline long scan(const uint64_t *mid, const uint64_t *a, const uint64_t *b,
+                        const uint64_t *bnd, long pos, int dir, long *run) {
+  return dir > 0 ? scan_up(mid, a, b, bnd, pos, run) : scan_down(mid, a, b, bnd, pos, run);
 }
 
 /* A jump's view of the query: the grid, where the goals are. */
@@ -265,16 +275,17 @@ static int is_goal(const jumper *j, long x, long y) {
 
 /* A straight jump from padded cell (x, y) along (dx, dy): the distance to
 ** the jump point it reaches, or 0. */
+/* straight() on JPS+: the jump read from the table. */
+static long straight_table(const jumper *j, long x, long y, int dx, int dy) {
+  long v = j->t[(y * j->stride + x) * j->ts + astar__jt_dir(dx, dy)];
+  long g = goal_on_ray(j, x, y, dx, dy, v > 0 ? v : -v);
+  return g ? g : v > 0 ? v : 0;
+}
+
 static inline long straight(const jumper *j, long x, long y, int dx, int dy) {
   const astar_grid *g = j->g;
   long run = 0, d;
-  if (j->t != NULL) {                             /* JPS+: read it */
-    long v = j->t[(y * j->stride + x) * j->ts + astar__jt_dir(dx, dy)];
-    d = v > 0 ? v : 0;
-    run = v > 0 ? v : -v;
-    run = goal_on_ray(j, x, y, dx, dy, run);
-    return run ? run : d;
-  }
+  if (j->t != NULL) return straight_table(j, x, y, dx, dy);
   if (!walkable(j, x + dx, y + dy)) return 0;
   if (dx) {
     const uint64_t *r = g->rows + (size_t)y * g->rw;
