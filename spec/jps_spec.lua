@@ -7,7 +7,8 @@ local astar = require "astar"
 local H = require "spec.helper"
 
 local N_GRIDS = tonumber(os.getenv("ASTAR_RANDOM_GRIDS") or "") or 300
-local JUMPING = { "no_corner_cutting", "never" }
+local JUMPING = H.POLICIES                          -- every policy jumps
+local TABLES = { "no_corner_cutting", "never" }    -- JPS+ serves these
 local MAX_REPORT = 8
 
 local function report(fails, total) H.report(fails, total, MAX_REPORT) end
@@ -246,7 +247,7 @@ describe("prepared jump point search (JPS+)", function()
     local rng, fails, total = H.rng(1113), {}, 0
     for _ = 1, N_GRIDS do
       local k = random_case(rng)
-      local pol = rng.pick(JUMPING)
+      local pol = rng.pick(TABLES)
       local per = pol == "never" and 8 or 16
       local bytes = k.grid:prepare(pol)
       if bytes ~= per * (k.w + 2) * (k.h + 2) then
@@ -334,7 +335,7 @@ describe("which algorithm runs", function()
       assert.is_true(H.close(p:cost(), g:find(1, 1, 30, 30, { algorithm = "astar" }):cost()))
     end)
 
-  it("auto is A* with a cost callback, 'within', 'partial' or a policy that does not jump", function()
+  it("auto is A* with a cost callback, 'within' or 'partial'; it jumps under every policy", function()
     local g = astar.grid(12, 12)
     local calls = 0
     local p = g:find(1, 1, 12, 12, { cost = function(_, _, _, _, base) calls = calls + 1; return base end })
@@ -342,8 +343,8 @@ describe("which algorithm runs", function()
     assert.is_true(calls > 0)
     assert.are.equal("astar", g:find(1, 1, 12, 12, { within = 2 }):stats().algorithm)
     assert.are.equal("astar", g:find(1, 1, 12, 12, { partial = true }):stats().algorithm)
-    for _, pol in ipairs({ "always", "one_obstacle" }) do
-      assert.are.equal("astar", g:find(1, 1, 12, 12, { diagonal = pol }):stats().algorithm)
+    for _, pol in ipairs(H.POLICIES) do
+      assert.are.equal("jps", g:find(1, 1, 12, 12, { diagonal = pol }):stats().algorithm)
     end
     for _, alg in ipairs({ "astar", "dijkstra", "bfs", "greedy" }) do
       assert.are.equal(alg, g:find(1, 1, 12, 12, { algorithm = alg }):stats().algorithm)
@@ -358,8 +359,6 @@ describe("which algorithm runs", function()
       g.find, g, 1, 1, 8, 8, { algorithm = "jps", within = 1 })
     H.checkerr("bad argument #5 to 'find' (option 'partial' cannot be used with algorithm 'jps')",
       g.find, g, 1, 1, 8, 8, { algorithm = "jps", partial = true })
-    H.checkerr("bad argument #5 to 'query' (algorithm 'jps' needs diagonal 'no_corner_cutting' or 'never')",
-      g.query, g, 1, 1, 8, 8, { algorithm = "jps", diagonal = "always" })
     assert.are.equal("jps", g:find(1, 1, 8, 8, { algorithm = "jps", partial = false }):stats().algorithm)
     g:close()
   end)

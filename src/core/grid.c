@@ -435,12 +435,13 @@ int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
   q->goal = astar_grid_node(g, gx, gy);
   q->hscale = astar_grid_min_cost(g);
   q->jps = q->jump && q->params.algorithm == ASTAR_ALG_ASTAR && q->cost_fn == NULL &&
-           q->within < 0 && !q->params.partial && (q->diagonal == ASTAR_DIAG_NO_CORNER_CUTTING ||
-           q->diagonal == ASTAR_DIAG_NEVER);
+           q->within < 0 && !q->params.partial;
   if (q->jps && astar__grid_bits(g) != 0) return ASTAR_ENOMEM;
   if (q->jps && !uniform(g)) {                    /* several costs: jump between boundaries */
     q->jps = q->jump == ASTAR_JUMP_ALWAYS || g->nbnd * JUMP_BOUNDARY_SHARE < g->nwalk ? 3 : 0;
-  } else if (q->jps && g->jt[q->diagonal == ASTAR_DIAG_NEVER] != NULL) {   /* JPS+ */
+  } else if (q->jps && (q->diagonal == ASTAR_DIAG_NO_CORNER_CUTTING ||
+                        q->diagonal == ASTAR_DIAG_NEVER) &&
+             g->jt[q->diagonal == ASTAR_DIAG_NEVER] != NULL) {   /* JPS+ */
     astar__jt_refresh(g, q->diagonal == ASTAR_DIAG_NEVER);
     q->jps = 2;
   }

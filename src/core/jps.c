@@ -229,6 +229,7 @@ typedef struct jumper {
   long gx, gy;          /* the goal, padded; gx = -1 with several goals */
   const int16_t *t;     /* JPS+ jump distances (jps_plus.c), or NULL */
   int weighted;         /* several costs: jumps stop at boundary cells */
+  int cut;              /* ALWAYS or ONE_OBSTACLE (corner cutting), else 0 */
   long ts;              /* distances per cell */
   astar_search *s;
   astar_edge *e;        /* the successors written so far */
@@ -275,6 +276,8 @@ static int is_goal(const jumper *j, long x, long y) {
 
 /* A straight jump from padded cell (x, y) along (dx, dy): the distance to
 ** the jump point it reaches, or 0. */
+static long straight_cut(const jumper *j, long x, long y, int dx, int dy);
+
 /* straight() on JPS+: the jump read from the table. */
 static long straight_table(const jumper *j, long x, long y, int dx, int dy) {
   long v = j->t[(y * j->stride + x) * j->ts + astar__jt_dir(dx, dy)];
@@ -285,6 +288,7 @@ static long straight_table(const jumper *j, long x, long y, int dx, int dy) {
 static inline long straight(const jumper *j, long x, long y, int dx, int dy) {
   const astar_grid *g = j->g;
   long run = 0, d;
+  if (j->cut) return straight_cut(j, x, y, dx, dy);
   if (j->t != NULL) return straight_table(j, x, y, dx, dy);
   if (!walkable(j, x + dx, y + dy)) return 0;
   if (dx) {
@@ -382,11 +386,14 @@ static int sweep_table(jumper *j, long x, long y, int dx, int dy) {
   }
 }
 
+static int sweep_cut(jumper *j, long x, long y, int dx, int dy);
+
 static int sweep(jumper *j, long x, long y, int dx, int dy) {
   const int four = dx == 0;
   const double step = four ? 1.0 : SQRT2;
   double len = 0;
   int h, v, rc;
+  if (j->cut) return sweep_cut(j, x, y, dx, dy);
   if (j->t != NULL) return sweep_table(j, x, y, dx, dy);
   h = four || walkable(j, x + dx, y);
   v = four || walkable(j, x, y + dy);
@@ -440,6 +447,77 @@ static int from_straight(jumper *j, long x, long y, int dx, int dy, int four) {
   return rc;
 }
 
+/* ---------------------------------------------------------------------- */
+/* Corner cutting (ALWAYS, ONE_OBSTACLE): the 2011 paper's rules, where a   */
+/* diagonal move may pass a blocked corner. Straight moves are forced by a  */
+/* blocked side cell whose next cell ahead is open, diagonal moves by a     */
+/* blocked cell behind them beside an open one; jumps go cell by cell.      */
+/* ---------------------------------------------------------------------- */
+
+/* May a unit step diagonally from (x, y) along (dx, dy)? */
+static int cut_step(const jumper *j, long x, long y, int dx, int dy) {
+  if (!walkable(j, x + dx, y + dy)) return 0;
+  return j->cut == ASTAR_DIAG_ALWAYS || walkable(j, x + dx, y) || walkable(j, x, y + dy);
+}
+
+/* Is (x, y), entered moving straight along (dx, dy), a jump point? */
+static int cut_forced(const jumper *j, long x, long y, int dx, int dy) {
+  long ox = dy != 0, oy = dx != 0;                /* the side offset */
+  return (walkable(j, x + dx + ox, y + dy + oy) && !walkable(j, x + ox, y + oy)) ||
+         (walkable(j, x + dx - ox, y + dy - oy) && !walkable(j, x - ox, y - oy));
+}
+
+static long straight_cut(const jumper *j, long x, long y, int dx, int dy) {
+  long d;
+  for (d = 1;; d++) {
+    x += dx;
+    y += dy;
+    if (!walkable(j, x, y)) return 0;
+    if (is_goal(j, x, y) || (j->weighted && on_boundary(j, x, y)) || cut_forced(j, x, y, dx, dy))
+      return d;
+  }
+}
+
+/* A diagonal run: a cell with a forced neighbour is a jump point of its own
+** (it ends the run); from the others, straight jumps. */
+static int sweep_cut(jumper *j, long x, long y, int dx, int dy) {
+  double len = 0;
+  int rc;
+  enter(j, x + dx, y + dy);
+  while (cut_step(j, x, y, dx, dy)) {
+    x += dx;
+    y += dy;
+    len += SQRT2;
+    if (is_goal(j, x, y) || (j->weighted && on_boundary(j, x, y)) ||
+        (walkable(j, x - dx, y + dy) && !walkable(j, x - dx, y)) ||
+        (walkable(j, x + dx, y - dy) && !walkable(j, x, y - dy)))
+      return add(j, x, y, len);
+    if ((rc = jump_straight(j, x, y, dx, 0, len)) != 0) return rc;
+    if ((rc = jump_straight(j, x, y, 0, dy, len)) != 0) return rc;
+  }
+  return 0;
+}
+
+/* The successors of (x, y) reached along (dx, dy) (a diagonal, or straight
+** with the other 0): on that way, its components, and the forced turns. */
+static int from_cut(jumper *j, long x, long y, int dx, int dy) {
+  int rc, side;
+  if (dx != 0 && dy != 0) {
+    if ((rc = sweep(j, x, y, dx, dy)) != 0 || (rc = jump_straight(j, x, y, dx, 0, 0)) != 0 ||
+        (rc = jump_straight(j, x, y, 0, dy, 0)) != 0)
+      return rc;
+    if (!walkable(j, x - dx, y) && (rc = sweep(j, x, y, -dx, dy)) != 0) return rc;
+    return walkable(j, x, y - dy) ? 0 : sweep(j, x, y, dx, -dy);
+  }
+  if ((rc = jump_straight(j, x, y, dx, dy, 0)) != 0) return rc;
+  for (side = -1; side <= 1; side += 2) {
+    long sx = dx ? x : x + side, sy = dx ? y + side : y;   /* the side cell */
+    if (!walkable(j, sx, sy) && (rc = sweep(j, x, y, dx ? dx : side, dy ? dy : side)) != 0)
+      return rc;
+  }
+  return 0;
+}
+
 int astar__jps_expand(void *self, uint32_t node, astar_search *s) {
   const astar_grid_query *q = (const astar_grid_query *)self;
   const int four = q->diagonal == ASTAR_DIAG_NEVER;
@@ -452,6 +530,8 @@ int astar__jps_expand(void *self, uint32_t node, astar_search *s) {
   j.stride = (long)q->grid->stride;
   j.uniform = j.cost = q->hscale;
   j.weighted = q->jps == 3;
+  j.cut = q->diagonal == ASTAR_DIAG_ALWAYS || q->diagonal == ASTAR_DIAG_ONE_OBSTACLE
+          ? q->diagonal : 0;
   j.gx = q->goals != NULL ? -1 : q->gx + 1;
   j.gy = q->gy + 1;
   j.t = q->jps == 2 ? q->grid->jt[four] : NULL;
@@ -473,7 +553,9 @@ int astar__jps_expand(void *self, uint32_t node, astar_search *s) {
   ** (a goal on a diagonal); under NEVER the horizontal one if it moved */
   if (four ? dx != 0 : labs(dx) > labs(dy)) dy = 0;
   else if (four || labs(dy) > labs(dx)) dx = 0;
-  if (dx != 0 && dy != 0) {
+  if (j.cut) {
+    rc = from_cut(&j, x, y, sign(dx), sign(dy));
+  } else if (dx != 0 && dy != 0) {
     rc = sweep(&j, x, y, sign(dx), sign(dy));
     if (rc == 0) rc = jump_straight(&j, x, y, sign(dx), 0, 0);
     if (rc == 0) rc = jump_straight(&j, x, y, 0, sign(dy), 0);

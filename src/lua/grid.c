@@ -312,8 +312,6 @@ static void setalgorithm(lua_State *L, const afn *f, const astar_opts *o,
     astar_opterror(L, f, o, "option 'within' cannot be used with algorithm 'jps'");
   if (astar_opt(o, ASTAR_OPT_PARTIAL, 0))
     astar_opterror(L, f, o, "option 'partial' cannot be used with algorithm 'jps'");
-  if (q->diagonal != ASTAR_DIAG_NO_CORNER_CUTTING && q->diagonal != ASTAR_DIAG_NEVER)
-    astar_opterror(L, f, o, "algorithm 'jps' needs diagonal 'no_corner_cutting' or 'never'");
 }
 
 /* (sx, sy, gx, gy [, opts]) or (sx, sy, {goals = ...}) */
