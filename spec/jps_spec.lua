@@ -307,6 +307,13 @@ describe("prepared jump point search (JPS+)", function()
     assert.are.equal("jps+", g:find(1, 1, 30, 10):stats().algorithm)
     local c = g:clone()                                -- a clone is not prepared
     assert.are.equal("jps", c:find(1, 1, 30, 10):stats().algorithm)
+    -- not while a search on the grid runs (here from its heuristic), and the grid stays usable
+    local p = g:find(1, 1, 30, 10, { heuristic = function()
+      H.checkerr("cannot edit the grid: a search on this grid is running", g.prepare, g, "never")
+      return 0
+    end })
+    assert.is_true(H.close(p:cost(), 20 + 9 * H.SQRT2))
+    assert.are.equal("jps+", g:find(1, 1, 30, 10):stats().algorithm)
     g:close()
     H.checkerr("attempt to use a closed grid", g.prepare, g)
   end)

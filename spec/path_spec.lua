@@ -306,3 +306,41 @@ describe("grid:close", function()
     end)
   end
 end)
+
+describe("Path:waypoints", function()
+  it("keeps the start, the goal and every point where the direction changes", function()
+    local g = astar.grid(10, 10)
+    local p = assert(g:to_path({ 1, 1, 2, 2, 3, 3, 4, 3, 5, 3, 6, 3, 6, 4, 6, 5, 5, 6, 4, 7 }))
+    assert.are.same({ 1, 1, 3, 3, 6, 3, 6, 5, 4, 7 }, p:waypoints())
+    assert.are.same({ 1, 1 }, assert(g:to_path({ 1, 1 })):waypoints())
+    assert.are.same({ 1, 1, 2, 1 }, assert(g:to_path({ 1, 1, 2, 1 })):waypoints())
+    -- a jump point search's path: every cell, and waypoints a walker can follow in lines
+    g:fill(5, 1, 1, 8, false)
+    local j = assert(g:find(1, 1, 10, 1))
+    local w = j:waypoints()
+    assert.is_true(#w / 2 < #j and #w >= 6)
+    assert.are.same({ 1, 1 }, { w[1], w[2] })
+    assert.are.same({ 10, 1 }, { w[#w - 1], w[#w] })
+  end)
+
+  it("works on navmesh and positioned graph paths, and refuses paths without positions", function()
+    local g = astar.graph()
+    local a, b, c, d = g:add_node(0, 0), g:add_node(1, 1), g:add_node(2, 2), g:add_node(2, 5)
+    g:add_edge(a, b)
+    g:add_edge(b, c)
+    g:add_edge(c, d)
+    assert.are.same({ 0, 0, 2, 2, 2, 5 }, assert(g:find(a, d)):waypoints())
+    local bare = astar.graph()
+    local x, y = bare:add_node(), bare:add_node()
+    bare:add_edge(x, y, 1)
+    H.checkerr("point 1 (node 1) has no position", assert(bare:find(x, y)).waypoints,
+      assert(bare:find(x, y)))
+    local values = assert(astar.search { start = 1, goal = 3,
+      neighbors = function(n, emit) emit(n + 1, 1) end })
+    H.checkerr("waypoints: the points of this path are Lua values, not positions", values.waypoints,
+      values)
+    local mesh = astar.navmesh { vertices = { 0, 0, 10, 0, 10, 10, 0, 10 }, polygons = { { 1, 2, 3, 4 } } }
+    local mp = assert(mesh:find(1, 1, 9, 9))
+    assert.are.same({ 1, 1, 9, 9 }, mp:waypoints())
+  end)
+end)
