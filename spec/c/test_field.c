@@ -150,6 +150,7 @@ static void test_find_cut(void) {
   CHECK(astar_search_new(&s, test_alloc, &cnt) == 0);
   astar_grid_fill(g, 4, 0, 1, 5, 0.0);
   astar_grid_query_init(&q);
+  q.jump = ASTAR_JUMP_NEVER;                         /* cell by cell: */
   CHECK(astar_grid_find(g, s, &q, 0, 0, 8, 4) == ASTAR_NO_PATH);
   astar_search_stats(s, &st);
   CHECK(st.expanded == 20);                          /* flooded its room */
