@@ -1,6 +1,6 @@
 /*
-** jps.c - jump point search on grids whose walkable cells all cost the same
-** (Harabor & Grastien, "Online Graph Pruning for Pathfinding on Grid Maps",
+** jps.c - jump point search on grids, first on grids whose walkable cells
+** all cost the same (Harabor & Grastien, "Online Graph Pruning for Pathfinding on Grid Maps",
 ** AAAI 2011, and "Improving Jump Point Search", ICAPS 2014).
 **
 ** On such a grid many shortest paths are symmetric: they differ only in the
