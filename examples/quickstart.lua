@@ -46,8 +46,8 @@ local us = (os.clock() - t0) / N * 1e6
 
 local w, h = grid:size()
 print(("%dx%d grid, from S (%d, %d) to G (%d, %d)"):format(w, h, sx, sy, gx, gy))
-print(("path: %d points, cost %.2f, %d nodes expanded"):format(
-  #path, path:cost(), path:stats().expanded))
+print(("path: %d points (%d waypoints), cost %.2f, %d nodes expanded by %s"):format(
+  #path, #path:waypoints() / 2, path:cost(), path:stats().expanded, path:stats().algorithm))
 print(("time: %.1f us per find (mean of %d) on %s"):format(
   us, N, jit and jit.version or _VERSION))
 
