@@ -316,6 +316,17 @@ describe("prepared jump point search (JPS+)", function()
     assert.are.equal("jps+", g:find(1, 1, 30, 10):stats().algorithm)
     g:close()
     H.checkerr("attempt to use a closed grid", g.prepare, g)
+    -- the tables hold 16-bit distances: a side of 32766 cells or more is refused, and such
+    -- a grid still jumps online
+    local long = astar.grid(32765, 1)
+    assert.are.equal(16 * 32767 * 3, long:prepare())
+    assert.are.equal("jps+", long:find(1, 1, 32765, 1):stats().algorithm)
+    local longer = astar.grid(32766, 1)
+    H.checkerr("prepare: a grid with a side of 32766 cells or more cannot be prepared",
+      longer.prepare, longer)
+    local p2 = longer:find(1, 1, 32766, 1)
+    assert.are.equal("jps", p2:stats().algorithm)
+    assert.are.equal(32765, p2:cost())
   end)
 end)
 
