@@ -234,12 +234,13 @@ typedef struct jumper {
   const astar_grid_query *q;
   const astar_grid *g;
   long stride;
-  double cost;          /* of the cells the current jump enters */
-  double uniform;       /* of every walkable cell, unless weighted */
+  double cost;          /* of the cells the current jump enters (of every
+                        ** walkable cell, unless weighted) */
   long gx, gy;          /* the goal, padded; gx = -1 with several goals */
   const int16_t *t;     /* JPS+ jump distances (jps_plus.c), or NULL */
   int weighted;         /* several costs: jumps stop at boundary cells */
   int cut;              /* ALWAYS or ONE_OBSTACLE (corner cutting), else 0 */
+  int other;            /* cut or t: jumps not scanned from bit lines */
   long ts;              /* distances per cell */
   astar_search *s;
   astar_edge *e;        /* the successors written so far */
@@ -295,11 +296,15 @@ static long straight_table(const jumper *j, long x, long y, int dx, int dy) {
   return g ? g : v > 0 ? v : 0;
 }
 
+/* straight() under corner cutting or on JPS+. */
+static long straight_other(const jumper *j, long x, long y, int dx, int dy) {
+  return j->cut ? straight_cut(j, x, y, dx, dy) : straight_table(j, x, y, dx, dy);
+}
+
 static inline long straight(const jumper *j, long x, long y, int dx, int dy) {
   const astar_grid *g = j->g;
   long run = 0, d;
-  if (j->cut) return straight_cut(j, x, y, dx, dy);
-  if (j->t != NULL) return straight_table(j, x, y, dx, dy);
+  if (j->other) return straight_other(j, x, y, dx, dy);
   if (!walkable(j, x + dx, y + dy)) return 0;
   if (dx) {
     const uint64_t *r = g->rows + (size_t)y * g->rw;
@@ -331,14 +336,14 @@ static int add(jumper *j, long x, long y, double len) {
 ** the cells a jump passes are not boundary cells, so their neighbours cost
 ** the same as they do). */
 static void enter(jumper *j, long x, long y) {
-  j->cost = j->weighted ? j->g->cell[y * j->stride + x] : j->uniform;
+  if (j->weighted) j->cost = j->g->cell[y * j->stride + x];
 }
 
 /* Jumps straight from (x, y) along (dx, dy), 'len' cells already walked
 ** (0: from the node expanded itself; more: out of a run). */
-static int jump_straight(jumper *j, long x, long y, int dx, int dy, double len) {
+static inline int jump_straight(jumper *j, long x, long y, int dx, int dy, double len) {
   long d;
-  if (len == 0) enter(j, x + dx, y + dy);
+  if (j->weighted && len == 0) enter(j, x + dx, y + dy);
   d = straight(j, x, y, dx, dy);
   return d ? add(j, x + dx * d, y + dy * d, len + (double)d) : 0;
 }
@@ -538,7 +543,7 @@ int astar__jps_expand(void *self, uint32_t node, astar_search *s) {
   j.q = q;
   j.g = q->grid;
   j.stride = (long)q->grid->stride;
-  j.uniform = j.cost = q->hscale;
+  j.cost = q->hscale;
   j.weighted = q->jps == 3;
   j.cut = q->diagonal == ASTAR_DIAG_ALWAYS || q->diagonal == ASTAR_DIAG_ONE_OBSTACLE
           ? q->diagonal : 0;
@@ -546,6 +551,7 @@ int astar__jps_expand(void *self, uint32_t node, astar_search *s) {
   j.gy = q->gy + 1;
   j.t = q->jps == 2 ? q->grid->jt[four] : NULL;
   j.ts = ASTAR_JT_STRIDE(four);
+  j.other = j.cut || j.t != NULL;
   j.s = s;
   j.cap = 8;
   j.n = 0;
