@@ -82,6 +82,28 @@ local function where(k, sx, sy, gx, gy, pol)
     H.fmt_cells(k.cells, k.w, k.h))
 end
 
+-- Sets a random rectangle of k (sides up to 'side'; 1 cell: grid:set) to one of 'values', in
+-- the grid and in k.cells, then checks one random query with 'alg' (nil: the default) against
+-- the reference; "" if right.
+local function edit_then_check(rng, k, side, values, alg)
+  local x, y = rng.int(1, k.w), rng.int(1, k.h)
+  local fw = rng.int(1, math.min(side, k.w - x + 1))
+  local fh = rng.int(1, math.min(side, k.h - y + 1))
+  local v = rng.pick(values)
+  if fw * fh == 1 then k.grid:set(x, y, v) else k.grid:fill(x, y, fw, fh, v) end
+  for yy = y, y + fh - 1 do
+    for xx = x, x + fw - 1 do k.cells[yy][xx] = v end
+  end
+  k.open = H.open_cells(k.cells, k.w, k.h)
+  local pol = rng.pick(JUMPING)
+  local sx, sy = cell_of(rng, k)
+  local gx, gy = cell_of(rng, k)
+  local want = H.dijkstra(k.cells, k.w, k.h, sx, sy, gx, gy, pol)
+  local p, msg, code = k.grid:find(sx, sy, gx, gy, { diagonal = pol, algorithm = alg })
+  local err = check(k, p, msg, code, sx, sy, gx, gy, pol, want)
+  return err == "" and "" or err .. "\n" .. where(k, sx, sy, gx, gy, pol)
+end
+
 describe("jump point search on random grids of one cost", function()
   it("costs what the reference Dijkstra says, with legal steps, under both jumping policies",
     function()
@@ -146,28 +168,12 @@ describe("jump point search on random grids of one cost", function()
       for _ = 1, 20 do
         local w, h = rng.int(5, 45), rng.int(5, 45)
         local cells = H.random_cells(rng, w, h, 0.2, { 1 })
-        local k = { w = w, h = h, cells = cells, grid = astar.grid.from_table(cells), open = {} }
+        local k = { w = w, h = h, cells = cells, grid = astar.grid.from_table(cells) }
         for _ = 1, 40 do
-          local r = rng.float()
-          if r < 0.6 then
-            local x, y, v = rng.int(1, w), rng.int(1, h), rng.pick({ 1, false, false })
-            k.grid:set(x, y, v)
-            cells[y][x] = v
-          else
-            local x, y = rng.int(1, w), rng.int(1, h)
-            local fw, fh, v = rng.int(1, w - x + 1), rng.int(1, h - y + 1), rng.pick({ 1, false })
-            k.grid:fill(x, y, fw, fh, v)
-            for yy = y, y + fh - 1 do
-              for xx = x, x + fw - 1 do cells[yy][xx] = v end
-            end
-          end
-          local pol = rng.pick(JUMPING)
-          local sx, sy, gx, gy = rng.int(1, w), rng.int(1, h), rng.int(1, w), rng.int(1, h)
-          local want = H.dijkstra(cells, w, h, sx, sy, gx, gy, pol)
-          local p, msg, code = k.grid:find(sx, sy, gx, gy, { diagonal = pol })
-          local err = check(k, p, msg, code, sx, sy, gx, gy, pol, want)
+          local err = edit_then_check(rng, k, rng.float() < 0.6 and 1 or math.huge,
+            { 1, false, false })
           total = total + 1
-          if err ~= "" then fails[#fails + 1] = err .. "\n" .. where(k, sx, sy, gx, gy, pol) end
+          if err ~= "" then fails[#fails + 1] = err end
         end
       end
       report(fails, total)
@@ -220,22 +226,9 @@ describe("jump point search on random grids of several costs", function()
     for _ = 1, 20 do
       local k = weighted_case(rng)
       for _ = 1, 30 do
-        local x, y = rng.int(1, k.w), rng.int(1, k.h)
-        local fw, fh = rng.int(1, math.min(4, k.w - x + 1)), rng.int(1, math.min(4, k.h - y + 1))
-        local v = rng.pick({ 1, 2, 5, false })
-        k.grid:fill(x, y, fw, fh, v)
-        for yy = y, y + fh - 1 do
-          for xx = x, x + fw - 1 do k.cells[yy][xx] = v end
-        end
-        k.open = H.open_cells(k.cells, k.w, k.h)
-        local pol = rng.pick(JUMPING)
-        local sx, sy = cell_of(rng, k)
-        local gx, gy = cell_of(rng, k)
-        local want = H.dijkstra(k.cells, k.w, k.h, sx, sy, gx, gy, pol)
-        local p, msg, code = k.grid:find(sx, sy, gx, gy, { diagonal = pol, algorithm = "jps" })
-        local err = check(k, p, msg, code, sx, sy, gx, gy, pol, want)
+        local err = edit_then_check(rng, k, 4, { 1, 2, 5, false }, "jps")
         total = total + 1
-        if err ~= "" then fails[#fails + 1] = err .. "\n" .. where(k, sx, sy, gx, gy, pol) end
+        if err ~= "" then fails[#fails + 1] = err end
       end
     end
     report(fails, total)

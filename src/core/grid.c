@@ -230,8 +230,13 @@ void astar_grid_query_init(astar_grid_query *q) {
   q->diagonal = ASTAR_DIAG_NO_CORNER_CUTTING;
   q->heuristic = -1;   /* resolved by astar_grid_prepare */
   q->within = -1;
-  q->jump = 1;
+  q->jump = ASTAR_JUMP_AUTO;
   astar_params_init(&q->params);
+}
+
+/* The octile distance of a move dx, dy cells apart (both >= 0). */
+static double octile(double dx, double dy) {
+  return dx < dy ? dy + (SQRT2 - 1.0) * dx : dx + (SQRT2 - 1.0) * dy;
 }
 
 /* The built-in heuristic distance between two engine nodes, unscaled. */
@@ -239,9 +244,9 @@ static double hdist(const astar_grid_query *q, uint32_t a, uint32_t b) {
   size_t stride = q->grid->stride;
   double dx = fabs((double)(a % stride) - (double)(b % stride));
   double dy = fabs((double)(a / stride) - (double)(b / stride));
-  double lo = dx < dy ? dx : dy, hi = dx < dy ? dy : dx;
+  double hi = dx < dy ? dy : dx;
   switch (q->heuristic) {
-    case ASTAR_H_OCTILE: return hi + (SQRT2 - 1.0) * lo;
+    case ASTAR_H_OCTILE: return octile(dx, dy);
     case ASTAR_H_MANHATTAN: return dx + dy;
     case ASTAR_H_EUCLIDEAN: return sqrt(dx * dx + dy * dy);
     case ASTAR_H_CHEBYSHEV: return hi;
@@ -301,7 +306,7 @@ static double grid_h_octile(void *self, uint32_t node) {
   const size_t stride = q->grid->stride;
   double dx = fabs((double)(node % stride) - (double)(q->gx + 1));
   double dy = fabs((double)(node / stride) - (double)(q->gy + 1));
-  return q->hscale * (dx < dy ? dy + (SQRT2 - 1.0) * dx : dx + (SQRT2 - 1.0) * dy);
+  return q->hscale * octile(dx, dy);
 }
 
 long astar_grid_goal_index(const astar_grid_query *q, uint32_t node) {

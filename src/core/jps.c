@@ -251,14 +251,12 @@ typedef struct jumper {
 /* Is padded cell (x, y) walkable? Read from the bit rows: they stay in cache
 ** where the cost array (64 times larger) does not. */
 static int walkable(const jumper *j, long x, long y) {
-  size_t k = (size_t)x + 64;
-  return (int)((j->g->rows[(size_t)y * j->g->rw + (k >> 6)] >> (k & 63)) & 1);
+  return getbit(j->g->rows + (size_t)y * j->g->rw, (size_t)x);
 }
 
 /* Is padded cell (x, y) a boundary cell (grids of several costs)? */
 static int on_boundary(const jumper *j, long x, long y) {
-  size_t k = (size_t)x + 64;
-  return (int)((j->g->brows[(size_t)y * j->g->rw + (k >> 6)] >> (k & 63)) & 1);
+  return getbit(j->g->brows + (size_t)y * j->g->rw, (size_t)x);
 }
 
 /* The distance along the ray from padded cell (x, y) in direction (dx, dy)
