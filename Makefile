@@ -1,60 +1,87 @@
-# astar - build, test and demo for Lua 5.4 and LuaJIT from one C source.
-# The two commands of the README: `make demo` and `make test`. Both install what is missing.
+# astar - build, test and demo from one C source for Lua 5.1, 5.2, 5.3, 5.4 and LuaJIT.
+# The two commands of the README: `make demo` and `make test`. Both install what is missing
+# (Debian: setup.sh). `make build` only uses what is there: any C99 compiler and Lua headers,
+# found with pkg-config or given as LUA_INCDIR_<vm>=dir (vm: 5.1 5.2 5.3 5.4 jit).
 
 CC      ?= cc
 OPT     ?= -O2
 WARN     = -std=c99 -Wall -Wextra -pedantic -Wshadow -Wmissing-prototypes
 CFLAGS_ALL = $(OPT) -g $(WARN) $(WERROR) -fPIC -fvisibility=hidden -Isrc/core $(EXTRA_CFLAGS)
-INC54    = -I/usr/include/lua5.4
-INCJIT   = -I/usr/include/luajit-2.1
+LIBS    ?= -lm
 
 CORE_SRC = $(wildcard src/core/*.c)
 LUA_SRC  = $(wildcard src/lua/*.c)
 HDR      = $(wildcard src/core/*.h src/lua/*.h)
 SRC      = $(CORE_SRC) $(LUA_SRC)
 
-SO54   = build/5.4/astar/core.so
-SOJIT  = build/jit/astar/core.so
-SOASAN = build/asan/astar/core.so
+# The VMs: `make build`/`demo` cover VMS; `make test` runs every spec on VMS and, with the Moving
+# AI part cut to ASTAR_SCEN_LIMIT scenarios per map, on VMS_MORE (same C, other binding ABIs).
+VMS      ?= 5.4 jit
+VMS_MORE ?= 5.1 5.2 5.3
+PKG_5.1 = lua5.1
+PKG_5.2 = lua5.2
+PKG_5.3 = lua5.3
+PKG_5.4 = lua5.4
+PKG_jit = luajit
+LUA_5.1 ?= lua5.1
+LUA_5.2 ?= lua5.2
+LUA_5.3 ?= lua5.3
+LUA_5.4 ?= lua5.4
+LUA_jit ?= luajit
+# Header directory of VM $1: LUA_INCDIR_$1 if given, else pkg-config's, else Debian's.
+incdir = $(or $(LUA_INCDIR_$1),$(patsubst -I%,%,$(firstword $(shell pkg-config --cflags-only-I \
+  $(PKG_$1) 2>/dev/null))),$(if $(filter jit,$1),/usr/include/luajit-2.1,/usr/include/lua$1))
+so     = build/$1/astar/core.so
 
 LPATH  = ./lua/?.lua;./lua/?/init.lua;;
-ENV54  = EXPECT_INTERP='Lua 5.4' LUA_PATH_5_4='$(LPATH)' LUA_CPATH_5_4='./build/5.4/?.so;;'
-ENVJIT = EXPECT_INTERP='LuaJIT'  LUA_PATH='$(LPATH)'     LUA_CPATH='./build/jit/?.so;;'
+# The environment a VM reads its paths from: 5.1 and LuaJIT read LUA_PATH, 5.2+ LUA_PATH_5_x.
+suffix = $(if $(filter 5.1 jit,$1),,_$(subst .,_,$1))
+interp = $(if $(filter jit,$1),LuaJIT,Lua $1)
+env    = EXPECT_INTERP='$(interp)' LUA_PATH$(suffix)='$(LPATH)' LUA_CPATH$(suffix)='./build/$1/?.so;;'
 BUSTED = /usr/bin/busted -o utfTerminal
+# Backwards-compatible names used by tools and notes.
+SO54   = $(call so,5.4)
+SOJIT  = $(call so,jit)
+SOASAN = build/asan/astar/core.so
+ENV54  = $(call env,5.4)
+ENVJIT = $(call env,jit)
 
 SHARED ?= ../shared
 export ASTAR_MOVINGAI ?= $(abspath $(SHARED)/benchmarks/movingai)
+ASTAR_SCEN_LIMIT_MORE ?= 200
 
-.PHONY: all setup build demo test test54 testjit ctest asan werror check-core lint docs \
-        love bench rock sources ci clean
+.PHONY: all setup build build-all demo test test54 testjit ctest asan werror check-core lint \
+        docs love bench rock sources ci clean
 
 all: build
 
+# Debian packages for build, test and demo (root or sudo). Nothing else calls apt.
 setup:
 	@sh ./setup.sh
 
-build: setup $(SO54) $(SOJIT)
+build: $(foreach v,$(VMS),$(call so,$v))
+build-all: $(foreach v,$(VMS) $(VMS_MORE),$(call so,$v))
 
-$(SO54): $(SRC) $(HDR) | setup
+build/%/astar/core.so: $(SRC) $(HDR)
+	@test -f "$(call incdir,$*)/lua.h" || { echo "make: no lua.h for '$*' in '$(call incdir,$*)'." \
+	  "On Debian, 'sh setup.sh' installs it; elsewhere set LUA_INCDIR_$*=<dir with lua.h>" \
+	  "(or VMS='5.4' to build fewer VMs)." >&2; exit 1; }
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) $(INC54) -shared -o $@ $(SRC) -lm
+	$(CC) $(CFLAGS_ALL) -I$(call incdir,$*) -shared -o $@ $(SRC) $(LIBS)
 
-$(SOJIT): $(SRC) $(HDR) | setup
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) $(INCJIT) -shared -o $@ $(SRC) -lm
+demo: setup build
+	$(foreach v,$(VMS),$(call env,$v) $(LUA_$v) examples/quickstart.lua &&) true
 
-demo: build
-	$(ENV54)  lua5.4 examples/quickstart.lua
-	$(ENVJIT) luajit examples/quickstart.lua
+test: setup build-all
+	$(foreach v,$(VMS),$(call env,$v) $(LUA_$v) $(BUSTED) spec &&) true
+	$(foreach v,$(VMS_MORE),ASTAR_SCEN_LIMIT=$(ASTAR_SCEN_LIMIT_MORE) \
+	  $(call env,$v) $(LUA_$v) $(BUSTED) spec &&) true
 
-test: build
-	$(ENV54)  lua5.4 $(BUSTED) spec
-	$(ENVJIT) luajit $(BUSTED) spec
-
-test54: build
-	$(ENV54)  lua5.4 $(BUSTED) spec
-testjit: build
-	$(ENVJIT) luajit $(BUSTED) spec
+# One VM: make test-5.1, test-5.2, test-5.3, test-5.4, test-jit (full Moving AI part).
+test-%: build/%/astar/core.so
+	$(call env,$*) $(LUA_$*) $(BUSTED) spec
+test54: test-5.4
+testjit: test-jit
 
 # The pure C core on its own, with a failing allocator, under ASan + UBSan.
 ctest: setup
@@ -69,7 +96,7 @@ ctest: setup
 # ASTAR_SCEN_LIMIT keeps the Moving AI part short: the sanitizer run is about memory, not speed.
 asan: setup
 	@mkdir -p $(dir $(SOASAN))
-	$(CC) -O1 -g $(WARN) -fPIC -Isrc/core $(INC54) -fno-omit-frame-pointer \
+	$(CC) -O1 -g $(WARN) -fPIC -Isrc/core -I$(call incdir,5.4) -fno-omit-frame-pointer \
 	  -fsanitize=address,undefined -fno-sanitize-recover=undefined -shared -o $(SOASAN) $(SRC) -lm
 	LD_PRELOAD="$$($(CC) -print-file-name=libasan.so)" ASAN_OPTIONS=detect_leaks=1 \
 	  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASTAR_SCEN_LIMIT=200 \
@@ -78,7 +105,7 @@ asan: setup
 
 # Both ABIs with warnings as errors; and the core must never see a Lua header.
 werror: setup check-core
-	$(MAKE) --no-print-directory -B WERROR=-Werror $(SO54) $(SOJIT)
+	$(MAKE) --no-print-directory -B WERROR=-Werror build-all
 
 check-core:
 	@if grep -nE '#[[:space:]]*include[[:space:]]*[<"](lua|lauxlib|lualib|luajit)' src/core/*; then \
@@ -112,8 +139,7 @@ love: $(SOJIT)
 	test -s build/love.png
 
 bench: build
-	$(ENV54)  lua5.4 bench/grid_bench.lua $(BENCH_ARGS)
-	$(ENVJIT) luajit bench/grid_bench.lua $(BENCH_ARGS)
+	$(foreach v,$(VMS),$(call env,$v) $(LUA_$v) bench/grid_bench.lua $(BENCH_ARGS) &&) true
 
 # luarocks into a throw-away tree, for both VMs, then load what it installed.
 rock:

@@ -1,17 +1,24 @@
 rockspec_format = "3.0"
 package = "astar"
 version = "scm-1"
+-- The development rockspec: `luarocks make` from a checkout (it never fetches). `make rock`
+-- writes a release rockspec and a source rock from it (tools/rock_check.sh), which users can
+-- `luarocks install` offline.
 source = {
   url = "git+file:///astar",
 }
 description = {
-  summary = "Fast, correct-by-default pathfinding for Lua: grids, A*-family search, a C core",
+  summary = "Fast, correct-by-default pathfinding for Lua: grids, graphs, navmeshes, a C core",
   detailed = [[
-    Tile grids with terrain costs and A*, weighted A*, Dijkstra, BFS and greedy
-    search in a pure-C core. One C source serves Lua 5.4 and LuaJIT (LOVE,
-    Defold, Solar2D). Default options return shortest paths.
+    Tile grids with terrain costs, waypoint graphs, implicit state spaces and
+    navigation meshes; A*, jump point search (online and JPS+), Dijkstra, BFS,
+    greedy, bidirectional search and D* Lite in a pure-C core; distance fields,
+    time-sliced queries and a frame-budget scheduler. One C99 source serves
+    Lua 5.1, 5.2, 5.3, 5.4 and LuaJIT (LOVE, Defold, Solar2D). Default options
+    return shortest paths.
   ]],
   license = "MIT",
+  labels = { "pathfinding", "astar", "gamedev", "love" },
 }
 dependencies = {
   "lua >= 5.1",
@@ -30,7 +37,6 @@ build = {
         "src/lua/options.c", "src/lua/path.c", "src/lua/query.c", "src/lua/replanner.c"
       },
       incdirs = { "src/core" },
-      libraries = { "m" },
     },
     -- modules (tools/sources.lua)
     ["astar"] = "lua/astar.lua",
@@ -39,8 +45,11 @@ build = {
     ["astar.scheduler"] = "lua/astar/scheduler.lua",
     -- end of modules
   },
+  -- libm is a separate library on Unix only (mingw and MSVC have it in their C runtime).
+  platforms = {
+    unix = { modules = { ["astar.core"] = { libraries = { "m" } } } },
+  },
 }
 test = {
-  type = "command",
-  command = "make test",
+  type = "busted",
 }

@@ -1,11 +1,12 @@
 #!/bin/sh
 # setup.sh - install the Debian packages astar needs; safe to run again.
-#   sh setup.sh            build + test + demo: gcc make lua5.4 luajit busted
+#   sh setup.sh            build + test + demo: gcc make, Lua 5.1-5.4 and LuaJIT with headers, busted
 #   sh setup.sh --love     also LOVE 11.4 and a headless X server (make love)
 #   sh setup.sh --dev      also luacheck, ldoc, luarocks, clang (make lint docs rock fuzz)
 # Works on a bare Debian 12 image (needs only sh and apt-get); uses sudo when not root.
 set -eu
-PKGS="gcc make libc6-dev lua5.4 liblua5.4-dev luajit libluajit-5.1-dev lua-busted"
+PKGS="gcc make libc6-dev pkg-config lua5.4 liblua5.4-dev luajit libluajit-5.1-dev lua-busted
+  lua5.1 liblua5.1-0-dev lua5.2 liblua5.2-dev lua5.3 liblua5.3-dev"
 for a in "$@"; do
   case "$a" in
     --love) PKGS="$PKGS love xvfb xauth" ;;

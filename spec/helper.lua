@@ -953,10 +953,12 @@ function H.fmt_grid(cells, w, h)
   return table.concat(out, "\n")
 end
 
--- Is `msg` the yield-across-C error of this VM (Lua 5.4 says "a C-call", LuaJIT "C-call")?
+-- Is `msg` the yield-across-C error of this VM (Lua 5.2-5.4 say "a C-call", LuaJIT "C-call",
+-- PUC 5.1 "metamethod/C-call")?
 function H.is_yield_error(msg)
   return type(msg) == "string" and (msg:find("attempt to yield across a C-call boundary", 1, true)
-    or msg:find("attempt to yield across C-call boundary", 1, true)) ~= nil
+    or msg:find("attempt to yield across C-call boundary", 1, true)
+    or msg:find("attempt to yield across metamethod/C-call boundary", 1, true)) ~= nil
 end
 
 ---------------------------------------------------------------------------------------------------
