@@ -49,6 +49,8 @@ end
 ---------------------------------------------------------------------------------------------
 
 local classes = {}      -- name -> {funcs = {name -> {method =, where =}}, fields = {}, callable =}
+local aliases = {}      -- name -> true
+local refs = {}         -- {name =, where =}: the astar.* type names the tags use
 local files = {}        -- path -> {meta = name, returns = class name}
 local nfuncs = 0
 
@@ -59,12 +61,22 @@ local function parse(path)
   local vars = {}       -- local variable -> class name (this file)
   local pending         -- the class of the next `local V`
   local header          -- the class whose header (---@field / ---@overload lines) is open
+  local params = {}     -- the ---@param names before the next function
   local n = 0
   for line in f:lines() do
     n = n + 1
     local where = path .. ":" .. n
     local tag = line:match("^%-%-%-@(%a+)")
-    if tag == "class" then
+    if tag and tag ~= "meta" then   -- type names in the tag (not in `quoted` descriptions)
+      for name in line:gsub("`[^`]*`", ""):gmatch("astar%.[%w_.]*[%w_]") do
+        refs[#refs + 1] = { name = name, where = where }
+      end
+    end
+    if tag == "param" then
+      params[#params + 1] = line:match("^%-%-%-@param%s+([%w_.]+)")
+    elseif tag == "alias" then
+      aliases[line:match("^%-%-%-@alias%s+([%w_.]+)")] = true
+    elseif tag == "class" then
       local name = line:match("^%-%-%-@class%s+([%w_.]+)")
       if classes[name] then
         report("other", "%s: class %s is declared twice (also %s)", where, name, classes[name].where)
@@ -89,8 +101,13 @@ local function parse(path)
       elseif line:match("%S") and not line:match("^%s*%-%-") then
         pending = nil
       end
-      local v, sep, fname = line:match("^function%s+([%w_]+)([.:])([%w_]+)%s*%(")
+      local v, sep, fname, args = line:match("^function%s+([%w_]+)([.:])([%w_]+)%s*(%b())")
       if v then
+        local names = args:sub(2, -2):gsub("%s", "")
+        if table.concat(params, ",") ~= names then
+          report("other", "%s: the ---@param lines (%s) do not match the parameters (%s)", where,
+            table.concat(params, ", "), (names:gsub(",", ", ")))
+        end
         local cname = vars[v]
         if not cname then
           report("other", "%s: function %s%s%s: %s is not a local bound to a class", where, v, sep,
@@ -108,6 +125,7 @@ local function parse(path)
       end
       local r = line:match("^return%s+([%w_]+)%s*$")
       if r then info.returns = vars[r] end
+      params = {}
     end
   end
   f:close()
@@ -119,6 +137,11 @@ if #typefiles == 0 then
   os.exit(1)
 end
 for _, path in ipairs(typefiles) do parse(path) end
+for _, r in ipairs(refs) do
+  if not classes[r.name] and not aliases[r.name] then
+    report("other", "%s: type %s is neither a class nor an alias", r.where, r.name)
+  end
+end
 
 ---------------------------------------------------------------------------------------------
 -- The module, against them
