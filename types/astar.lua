@@ -1,0 +1,1127 @@
+---@meta astar
+-- luacheck: no unused args, no max comment line length, ignore 241
+
+-- Type annotations (LuaCATS) for `require "astar"`, for lua-language-server (LuaLS) and
+-- the editors built on it (VS Code "Lua" extension, Neovim lua_ls, ...): completion, hover
+-- docs and type checks for every function, method, option table and result. Nothing here
+-- runs: the module is lua/astar.lua and the C module astar.core.
+--
+-- Use: add this folder (types/) to LuaLS's `workspace.library`, e.g. in the project's
+-- .luarc.json:
+--
+--     { "workspace.library": ["path/to/astar/types"] }
+--
+-- (VS Code settings.json: "Lua.workspace.library"; Neovim lspconfig:
+-- settings = { Lua = { workspace = { library = { "path/to/astar/types" } } } }).
+-- `require "astar"` then resolves to this file; types/astar/scheduler.lua, movingai.lua
+-- and navmesh.lua do the same for `require "astar.scheduler"` etc. A LuaRocks install
+-- ships the folder as <tree>/lib/luarocks/rocks-5.x/astar/<version>/types.
+--
+-- Conventions: cells are (x, y), 1-based, x = column, y = row. Outcomes that are not bugs
+-- return `nil, message, code` (so `assert(grid:find(...))` works); programmer errors raise
+-- `bad argument #n to 'f' (...)`. Checked against the built module by
+-- tools/check_types.lua: every registered function and method is annotated here, and
+-- nothing annotated here is missing from the module.
+
+------------------------------------------------------------------------------------------
+-- Enumerated strings
+------------------------------------------------------------------------------------------
+
+---The diagonal policy of grid searches, fields, components and replanners.
+---@alias astar.Diagonal
+---| "no_corner_cutting" # default: a diagonal step needs both orthogonal neighbours walkable (the Moving AI rule)
+---| "never"             # 4-connected: no diagonal steps
+---| "always"            # any diagonal step, even between two blocked cells
+---| "one_obstacle"      # at most one of the two orthogonal neighbours blocked
+
+---`algorithm` of `Grid:find` (default "auto"); `path:stats().algorithm` says which ran.
+---@alias astar.GridAlgorithm
+---| "auto"     # default: jump point search where it is provably shortest, A* otherwise
+---| "jps"      # jump point search (an error with `cost`, `within` or `partial`)
+---| "astar"    # A* (with `weight`: weighted A*)
+---| "dijkstra" # no heuristic
+---| "bfs"      # fewest steps (reports the real cost)
+---| "greedy"   # best-first on the heuristic: fast, not shortest
+
+---`heuristic` names of `Grid:find`; each is scaled by the grid's smallest cell cost.
+---@alias astar.GridHeuristic
+---| "octile"    # default (with diagonal steps)
+---| "manhattan" # default with `diagonal = "never"`
+---| "euclidean"
+---| "chebyshev"
+---| "zero"      # Dijkstra
+
+---`algorithm` of `Graph:find` (default "astar").
+---@alias astar.GraphAlgorithm
+---| "astar"         # default
+---| "dijkstra"
+---| "bfs"           # fewest edges
+---| "greedy"
+---| "bidirectional" # from both ends; always shortest (not with `within` or `weight`, nor in queries)
+
+---`algorithm` of `astar.search` / `astar.query` (default "astar").
+---@alias astar.SearchAlgorithm
+---| "astar"    # default
+---| "dijkstra"
+---| "bfs"
+---| "greedy"
+
+---`algorithm` of `NavMesh:find` (default "astar").
+---@alias astar.NavMeshAlgorithm
+---| "astar"    # default
+---| "dijkstra"
+
+---`heuristic` names of `Graph:find` and `NavMesh:find`.
+---@alias astar.EuclideanHeuristic
+---| "euclidean" # default: never overestimates
+---| "zero"      # Dijkstra
+
+---`on_change` of queries: what an edit of the map does to a running query.
+---@alias astar.OnChange
+---| "restart" # default: the search starts again on the next step
+---| "stale"   # the query ends with status "stale"
+
+---The third result of a search that found no path (or, with "partial", a partial one).
+---@alias astar.Code
+---| "no_path" # the goal cannot be reached
+---| "blocked" # the start or the goal is blocked / disabled / off the mesh
+---| "limit"   # `max_expansions` or `max_cost` stopped the search
+---| "partial" # with `partial = true`: the first result is the path toward the goal
+
+---The third result of `Query:result`.
+---@alias astar.QueryCode
+---| astar.Code
+---| "running"   # the query has not finished
+---| "cancelled" # `q:cancel()` was called
+---| "stale"     # `on_change = "stale"` and the map changed
+
+---The status of a time-sliced query (`Query:step`, `Query:stats`).
+---@alias astar.QueryStatus
+---| "running"
+---| "found"
+---| "partial"   # with `partial = true`
+---| "none"      # no path, blocked ends or a limit
+---| "stale"     # `on_change = "stale"` and the map changed
+---| "cancelled"
+
+---Why `Grid:check` / `Graph:check` rejected a stored path.
+---@alias astar.CheckReason
+---| "blocked" # the cell/node is blocked, removed or disabled (or a step cuts a blocked corner / its edge is gone)
+---| "changed" # its cost changed since the path was found
+
+---A cell value: a cost > 0, or `false` for blocked (`true` means cost 1 where accepted).
+---@alias astar.Cost number|boolean
+
+---A step-cost callback of grids: the cost of the step (x1, y1) -> (x2, y2) whose built-in
+---cost is `base`; a number > 0, or `false`/`nil` to forbid the step. Callable tables work too.
+---@alias astar.GridCostFn fun(x1: integer, y1: integer, x2: integer, y2: integer, base: number): number|false|nil
+
+---A heuristic callback of grids: an estimate >= 0 of the cost from (x, y) to (gx, gy).
+---@alias astar.GridHeuristicFn fun(x: integer, y: integer, gx: integer, gy: integer): number
+
+---An edge-cost callback of graphs: the cost of the edge `from -> to` whose stored cost is
+---`base` (always in the direction of travel); a number > 0, or `false`/`nil` to forbid it.
+---@alias astar.GraphCostFn fun(from: integer, to: integer, base: number): number|false|nil
+
+---A heuristic callback of graphs: an estimate >= 0 of the cost from `node` to `goal`.
+---@alias astar.GraphHeuristicFn fun(node: integer, goal: integer): number
+
+---A polygon-cost callback of navmeshes: the cost of crossing `polygon` into `next` (`nil`
+---in the goal's polygon); `base` is the straight-line length inside it times its cost.
+---A number >= 0, or `false`/`nil` to forbid it.
+---@alias astar.NavMeshCostFn fun(polygon: integer, next: integer|nil, base: number): number|false|nil
+
+---What a scheduled request's callback receives: what `find` returns.
+---@alias astar.ResultCallback fun(path: astar.Path|nil, message: string|nil, code: astar.QueryCode|nil)
+
+------------------------------------------------------------------------------------------
+-- Option tables (unknown option names raise: they catch typos like `wieght`)
+------------------------------------------------------------------------------------------
+
+---Options of `Grid:find` (all optional; defaults return shortest paths).
+---@class astar.GridFindOptions
+---@field algorithm? astar.GridAlgorithm default "auto"
+---@field diagonal? astar.Diagonal default "no_corner_cutting"
+---@field heuristic? astar.GridHeuristic|astar.GridHeuristicFn default "octile" ("manhattan" with diagonal = "never")
+---@field cost? astar.GridCostFn prices each step (callable tables too)
+---@field weight? number >= 1: weighted A*, f = g + w*h; the path costs at most `weight` times the optimum (default 1)
+---@field max_expansions? integer >= 0: stop with "limit" after this many expansions
+---@field max_cost? number >= 0: paths costing more are not searched for ("limit")
+---@field partial? boolean return the path to the expanded cell closest to the goal as `path, message, "partial"` (default false)
+---@field goals? integer[][] `{{x, y}, ...}`: go to the cheapest to reach (`grid:find(sx, sy, {goals = ...})`); `path:stats().goal` says which
+---@field within? number >= 0: any cell within heuristic distance `within` of the goal is accepted
+
+---Options of `Grid:query`: those of `find`, plus `on_change`.
+---@class astar.GridQueryOptions: astar.GridFindOptions
+---@field on_change? astar.OnChange default "restart"
+
+---Options of `Grid:splice`: those of `find` but `goals`, `within` and `partial`, plus `ratio`.
+---@class astar.SpliceOptions
+---@field algorithm? astar.GridAlgorithm
+---@field diagonal? astar.Diagonal
+---@field heuristic? astar.GridHeuristic|astar.GridHeuristicFn
+---@field cost? astar.GridCostFn
+---@field weight? number
+---@field max_expansions? integer
+---@field max_cost? number
+---@field ratio? number >= 1: re-plan in full when the detour has more than `ratio` times the steps it replaces (default 3)
+
+---Options of `Grid:distance_field`.
+---@class astar.GridFieldOptions
+---@field diagonal? astar.Diagonal default "no_corner_cutting"
+---@field max_cost? number >= 0: cells whose distance would exceed it stay unreached
+---@field cost? astar.GridCostFn as `find`'s, called for the forward step (toward the source)
+---@field scale? number finite; required (and only allowed) when `sources` is a Field: each reached cell becomes a source of value `scale * distance` (negative: a flee map)
+
+---Options of `Grid:replanner`.
+---@class astar.ReplannerOptions
+---@field diagonal? astar.Diagonal default "no_corner_cutting"
+
+---Options of `astar.graph`.
+---@class astar.GraphOptions
+---@field directed? boolean one-way edges (default false)
+
+---Options of `Graph:find`.
+---@class astar.GraphFindOptions
+---@field algorithm? astar.GraphAlgorithm default "astar"
+---@field heuristic? astar.EuclideanHeuristic|astar.GraphHeuristicFn default "euclidean" (times the smallest cost/length ratio)
+---@field cost? astar.GraphCostFn
+---@field weight? number >= 1 (default 1)
+---@field max_expansions? integer >= 0
+---@field max_cost? number >= 0
+---@field partial? boolean default false
+---@field goals? integer[] node ids (`graph:find(a, {goals = ...})`); disabled goals are skipped
+---@field within? number >= 0: any enabled node within this Euclidean distance of the goal is accepted
+
+---Options of `Graph:query`: those of `find` (not "bidirectional"), plus `on_change`.
+---@class astar.GraphQueryOptions: astar.GraphFindOptions
+---@field on_change? astar.OnChange default "restart"
+
+---Options of `Graph:distance_field`.
+---@class astar.GraphFieldOptions
+---@field max_cost? number >= 0: nodes whose distance would exceed it stay unreached
+---@field cost? astar.GraphCostFn as `find`'s, called in the direction of travel (toward the source)
+---@field scale? number required (and only allowed) when `sources` is a Field
+
+---The table `astar.navmesh{...}` takes: convex polygons over shared vertices.
+---@class astar.NavMeshDesc
+---@field vertices number[] `{x1, y1, x2, y2, ...}`, at least 3 points
+---@field polygons integer[][] `{{1, 2, 3}, ...}`: 1-based vertex indices, either orientation
+---@field costs? number[] one cost (> 0) per polygon (default 1)
+---@field flags? integer[] one 32-bit flag set per polygon (default 1)
+
+---Options of `astar.navmesh.from_grid`.
+---@class astar.FromGridOptions
+---@field tile? number > 0: the size of a cell (default 1)
+
+---Options of `NavMesh:find`.
+---@class astar.NavMeshFindOptions
+---@field radius? number >= 0: keep the whole path this far from every wall (default 0)
+---@field include? integer flag mask: use polygons with `flags & include ~= 0` (default all bits)
+---@field exclude? integer flag mask: never use polygons with `flags & exclude ~= 0` (default 0)
+---@field cost? astar.NavMeshCostFn
+---@field heuristic? astar.EuclideanHeuristic default "euclidean"
+---@field algorithm? astar.NavMeshAlgorithm default "astar"
+---@field weight? number >= 1 (default 1)
+---@field max_expansions? integer >= 0
+---@field max_cost? number >= 0
+---@field partial? boolean default false: return the path to the reached point nearest the goal
+
+---Options of `NavMesh:query`: those of `find`, plus `on_change`.
+---@class astar.NavMeshQueryOptions: astar.NavMeshFindOptions
+---@field on_change? astar.OnChange default "restart"
+
+---Options of `NavMesh:raycast`.
+---@class astar.RaycastOptions
+---@field include? integer flag mask (default all bits)
+---@field exclude? integer flag mask (default 0)
+
+---The table of `astar.search` and `astar.query`: a graph described by callbacks. Nodes are
+---any Lua values but `nil` and NaN. One of `goal`, `goals` and `is_goal` is required.
+---@class astar.SearchOptions
+---@field start any required: the first node
+---@field neighbors fun(node: any, emit: fun(next: any, cost: number)) required: calls `emit(next, cost)` (cost a finite number > 0) for each successor; `emit` works only during that call
+---@field goal? any the node to reach (with `is_goal`, only passed to the heuristic)
+---@field goals? any[] several goals: the path goes to the cheapest; `path:stats().goal` is its index
+---@field is_goal? fun(node: any): any truthy ends the search at `node`
+---@field heuristic? fun(node: any, goal: any): number an estimate >= 0 of the cost left (without it: Dijkstra)
+---@field key? fun(node: any): number|string names a node (give it for table nodes built afresh)
+---@field algorithm? astar.SearchAlgorithm default "astar"
+---@field weight? number >= 1 (default 1)
+---@field max_expansions? integer >= 0
+---@field max_cost? number >= 0
+---@field partial? boolean default false
+---@field within? number >= 0: accept any node whose heuristic to the goal is <= within (needs `heuristic`, not `is_goal`)
+
+---Options of `astar.scheduler`.
+---@class astar.SchedulerOptions
+---@field budget integer the most node expansions one `update` spends (>= 1)
+
+------------------------------------------------------------------------------------------
+-- Result tables
+------------------------------------------------------------------------------------------
+
+---`Grid:stats()` / `Graph:stats()`.
+---@class astar.MapStats
+---@field allocations integer allocator calls of the map and its search contexts so far
+---@field edits integer the edit counter
+
+---`Path:stats()`: the search that found the path.
+---@class astar.PathStats
+---@field expanded integer
+---@field generated integer
+---@field reopened integer
+---@field algorithm string what ran: "astar", "jps", "jps+", "dijkstra", "bfs", "greedy", "bidirectional", "to_path", "dstar_lite", ...
+---@field goal? integer with `goals`: the index of the goal reached
+
+---`Field:stats()`.
+---@class astar.FieldStats
+---@field reached integer cells or nodes with a distance
+---@field expanded integer
+---@field generated integer
+
+---`Query:stats()`.
+---@class astar.QueryStats
+---@field status astar.QueryStatus
+---@field expanded integer
+---@field generated integer
+---@field restarts integer how often the search started again (edits, callback errors)
+
+---`Replanner:stats()`.
+---@class astar.ReplannerStats
+---@field expanded integer vertices expanded by the last repair
+---@field total integer vertices expanded over the replanner's life
+---@field resets integer how often it had to start afresh
+
+---`NavMesh:stats()`: sizes and the bounding box.
+---@class astar.NavMeshStats
+---@field polygons integer
+---@field vertices integer
+---@field portals integer
+---@field allocs integer
+---@field x0 number
+---@field y0 number
+---@field x1 number
+---@field y1 number
+
+---A Moving AI scenario (`astar.load_scenarios`), coordinates 1-based.
+---@class astar.Scenario
+---@field bucket number
+---@field map string the map file's name
+---@field width integer
+---@field height integer
+---@field sx integer
+---@field sy integer
+---@field gx integer
+---@field gy integer
+---@field optimal number the published optimal length
+
+------------------------------------------------------------------------------------------
+-- Grid
+------------------------------------------------------------------------------------------
+
+---A tile grid: cells with costs > 0 or blocked. A step into cell b costs `len * c(b)`,
+---`len` 1 orthogonally and √2 diagonally. Also `__close` (Lua 5.4 `<close>`) and `__gc`.
+---@class astar.Grid
+local Grid = {}
+
+---The grid's size.
+---@return integer w width (columns)
+---@return integer h height (rows)
+function Grid:size() end
+
+---A cell's cost, or `false` if it is blocked.
+---@param x integer column, 1-based
+---@param y integer row, 1-based
+---@return number|false cost
+function Grid:get(x, y) end
+
+---Sets a cell.
+---@param x integer
+---@param y integer
+---@param v astar.Cost a cost > 0, `false` (blocked) or `true` (cost 1)
+function Grid:set(x, y, v) end
+
+---Sets every cell of the `w` x `h` rectangle whose top-left cell is (x, y); it must lie
+---inside the grid.
+---@param x integer
+---@param y integer
+---@param w integer >= 0
+---@param h integer >= 0
+---@param v astar.Cost
+function Grid:fill(x, y, w, h, v) end
+
+---Whether a cell may be entered (`true` unless it is blocked).
+---@param x integer
+---@param y integer
+---@return boolean
+function Grid:walkable(x, y) end
+
+---An independent copy of the grid (not prepared).
+---@return astar.Grid
+function Grid:clone() end
+
+---JPS+ for static maps: precomputes every jump under `diagonal` ("no_corner_cutting", the
+---default, or "never"); jumping searches then read them (`stats().algorithm` is "jps+").
+---Grids with a side of 32766 cells or more cannot be prepared.
+---@param diagonal? "no_corner_cutting"|"never"
+---@return integer bytes the bytes the tables take
+function Grid:prepare(diagonal) end
+
+---Memory and edit counters.
+---@return astar.MapStats
+function Grid:stats() end
+
+---Finds a path from (sx, sy) to (gx, gy); or to the cheapest of several goals with
+---`grid:find(sx, sy, {goals = {{x, y}, ...}})`.
+---@param sx integer start column
+---@param sy integer start row
+---@param gx integer goal column
+---@param gy integer goal row
+---@param opts? astar.GridFindOptions
+---@return astar.Path|nil path the path (with `partial = true` and code "partial": the path toward the goal)
+---@return string|nil message why there is no path
+---@return astar.Code|nil code "no_path", "blocked", "limit" or "partial"
+---@overload fun(self: astar.Grid, sx: integer, sy: integer, opts: astar.GridFindOptions): astar.Path|nil, string|nil, astar.Code|nil
+function Grid:find(sx, sy, gx, gy, opts) end
+
+---A time-sliced `find`: the same arguments and options, plus `on_change`. Nothing is
+---searched until `q:step(n)`.
+---@param sx integer
+---@param sy integer
+---@param gx integer
+---@param gy integer
+---@param opts? astar.GridQueryOptions
+---@return astar.Query
+---@overload fun(self: astar.Grid, sx: integer, sy: integer, opts: astar.GridQueryOptions): astar.Query
+function Grid:query(sx, sy, gx, gy, opts) end
+
+---Whether a stored path is still good: every cell walkable, every step legal, no cost changed.
+---@param path astar.Path a path found on this grid
+---@return boolean ok
+---@return integer|nil index the first point that is no longer good
+---@return astar.CheckReason|nil why
+function Grid:check(path) end
+
+---A Path through the given cells (each step to a neighbour), priced by the grid's cost
+---model or by `cost`; `nil, message, "blocked"` if a cell is blocked, a step cuts a blocked
+---corner or the callback forbids a step.
+---@param points integer[] `{x1, y1, x2, y2, ...}`
+---@param diagonal? astar.Diagonal the policy the steps must obey (default "no_corner_cutting")
+---@param cost? astar.GridCostFn
+---@return astar.Path|nil path
+---@return string|nil message
+---@return "blocked"|nil code
+function Grid:to_path(points, diagonal, cost) end
+
+---Frees the grid's memory now; idempotent. Paths found earlier stay valid; any other later
+---use raises `attempt to use a closed grid`.
+function Grid:close() end
+
+---A distance field (Dijkstra map, flow field): for every cell, the cost of the cheapest
+---path to the nearest source plus that source's value, and the next step on it.
+---@param sources integer[][]|astar.Field `{{x, y}, {x, y, value}, ...}` (not empty), or a Field of a grid of this size (with `opts.scale`)
+---@param opts? astar.GridFieldOptions
+---@return astar.Field
+function Grid:distance_field(sources, opts) end
+
+---The number of connected components of walkable cells under `diagonal` ("always":
+---8-connected; the others: 4-connected). From the first call on, `find` answers a goal in
+---another component at once with "no_path".
+---@param diagonal? astar.Diagonal default "no_corner_cutting"
+---@return integer
+function Grid:components(diagonal) end
+
+---A cell's component label, 1 .. `components()`, or `nil` if the cell is blocked.
+---@param x integer
+---@param y integer
+---@param diagonal? astar.Diagonal
+---@return integer|nil
+function Grid:component(x, y, diagonal) end
+
+---Whether a path joins two cells (both walkable, same component); O(1).
+---@param x1 integer
+---@param y1 integer
+---@param x2 integer
+---@param y2 integer
+---@param diagonal? astar.Diagonal
+---@return boolean
+function Grid:same_component(x1, y1, x2, y2, diagonal) end
+
+---An incremental re-planner (D* Lite) for an agent at (sx, sy) going to (gx, gy).
+---@param sx integer
+---@param sy integer
+---@param gx integer
+---@param gy integer
+---@param opts? astar.ReplannerOptions
+---@return astar.Replanner
+function Grid:replanner(sx, sy, gx, gy, opts) end
+
+---The grid as text, one line per row: `#` blocked, `.` cost 1, a digit for other costs
+---(rounded, 9 at most), `*` cells of `path`, `S` and `G` its ends.
+---@param path? astar.Path
+---@return string
+function Grid:render(path) end
+
+---Path splicing: the agent stands on point `at` of `path`; re-plans the next `n` steps and
+---keeps the rest. Falls back to a full `find` to the path's goal when no detour exists,
+---when the detour is more than `opts.ratio` times longer, or when the tail is blocked.
+---@param path astar.Path a path found on this grid
+---@param at? integer the index of the agent's point (default 1)
+---@param n? integer how many steps to re-plan (default 8)
+---@param opts? astar.SpliceOptions
+---@return astar.Path|nil path (`stats().algorithm` is "to_path" when spliced)
+---@return string|nil message
+---@return astar.Code|nil code
+function Grid:splice(path, at, n, opts) end
+
+------------------------------------------------------------------------------------------
+-- Graph
+------------------------------------------------------------------------------------------
+
+---A graph of nodes with integer ids 1, 2, 3... (in the order they were added), each with an
+---optional 2D or 3D position, joined by edges with costs > 0. Undirected by default. Also
+---`__close` and `__gc`.
+---@class astar.Graph
+local Graph = {}
+
+---Adds a node, with a 2D or 3D position or none.
+---@param x? number
+---@param y? number (with x)
+---@param z? number
+---@return integer id the new node's id
+function Graph:add_node(x, y, z) end
+
+---Adds the edge a -> b (both ways if undirected), or replaces the cost of the existing one.
+---@param a integer
+---@param b integer a node other than a
+---@param cost? number > 0; default: the Euclidean distance between the positions
+function Graph:add_edge(a, b, cost) end
+
+---Removes the edge a -> b.
+---@param a integer
+---@param b integer
+---@return boolean removed whether there was such an edge
+function Graph:remove_edge(a, b) end
+
+---Sets the cost of the existing edge a -> b (an error if there is none).
+---@param a integer
+---@param b integer
+---@param cost number > 0
+function Graph:set_edge_cost(a, b, cost) end
+
+---The cost of the edge a -> b, or `nil` if there is no such edge.
+---@param a integer
+---@param b integer
+---@return number|nil
+function Graph:edge_cost(a, b) end
+
+---Disables a node: searches never enter nor leave it; its edges stay.
+---@param a integer
+function Graph:disable_node(a) end
+
+---Enables a disabled node again.
+---@param a integer
+function Graph:enable_node(a) end
+
+---Whether a node is enabled.
+---@param a integer
+---@return boolean
+function Graph:enabled(a) end
+
+---Removes a node and its edges; its id is never reused (using it raises).
+---@param a integer
+function Graph:remove_node(a) end
+
+---The edges leaving `a` (all its edges if undirected), in the order they were added:
+---`for b, cost in g:neighbors(a) do ... end`. Editing the graph inside the loop raises.
+---@param a integer
+---@return fun(): integer, number
+function Graph:neighbors(a) end
+
+---The number of nodes (removed ones excluded, disabled ones included).
+---@return integer
+function Graph:node_count() end
+
+---The number of edges (an undirected edge counts once).
+---@return integer
+function Graph:edge_count() end
+
+---Whether the graph is directed.
+---@return boolean
+function Graph:directed() end
+
+---A node's position: `x, y, z` (z = 0 for 2D nodes), or `nil` if it has none.
+---@param a integer
+---@return number|nil x
+---@return number|nil y
+---@return number|nil z
+function Graph:position(a) end
+
+---Finds a path from node a to node b, or to the cheapest of several goals with
+---`graph:find(a, {goals = {b, c}, ...})`.
+---@param a integer start node
+---@param b integer goal node
+---@param opts? astar.GraphFindOptions
+---@return astar.Path|nil path
+---@return string|nil message
+---@return astar.Code|nil code
+---@overload fun(self: astar.Graph, a: integer, opts: astar.GraphFindOptions): astar.Path|nil, string|nil, astar.Code|nil
+function Graph:find(a, b, opts) end
+
+---A time-sliced `find` (not "bidirectional"), plus `on_change`.
+---@param a integer
+---@param b integer
+---@param opts? astar.GraphQueryOptions
+---@return astar.Query
+---@overload fun(self: astar.Graph, a: integer, opts: astar.GraphQueryOptions): astar.Query
+function Graph:query(a, b, opts) end
+
+---Whether a stored path is still good: every node there and enabled, every edge there
+---with the cost it had.
+---@param path astar.Path a path found on this graph
+---@return boolean ok
+---@return integer|nil index the first point that is no longer good
+---@return astar.CheckReason|nil why
+function Graph:check(path) end
+
+---The number of weakly connected components (directions ignored; disabled nodes belong
+---to none). From the first call on, `find` answers a goal in another component at once.
+---@return integer
+function Graph:components() end
+
+---A node's component label (1 .. `components()`), or `nil` if the node is disabled.
+---@param a integer
+---@return integer|nil
+function Graph:component(a) end
+
+---Whether two nodes are enabled and connected (directions ignored); O(1).
+---@param a integer
+---@param b integer
+---@return boolean
+function Graph:same_component(a, b) end
+
+---A distance field over the graph (along edge directions, toward the sources).
+---@param sources (integer|number[])[]|astar.Field node ids and `{id, value}` pairs, or a Field of this graph (with `opts.scale`)
+---@param opts? astar.GraphFieldOptions
+---@return astar.Field
+function Graph:distance_field(sources, opts) end
+
+---Memory and edit counters.
+---@return astar.MapStats
+function Graph:stats() end
+
+---Frees the graph now; idempotent. Paths stay valid; later use raises.
+function Graph:close() end
+
+------------------------------------------------------------------------------------------
+-- NavMesh
+------------------------------------------------------------------------------------------
+
+---A navigation mesh: walkable convex polygons; any-angle paths across them. Also
+---`__close` and `__gc`.
+---@class astar.NavMesh
+local NavMesh = {}
+
+---Finds a path from (x0, y0) to (x1, y1): the funnel-straightened points (start and goal
+---included), `path:corridor()` the polygons crossed, `path:cost()` the length inside each
+---polygon times its cost.
+---@param x0 number
+---@param y0 number
+---@param x1 number
+---@param y1 number
+---@param opts? astar.NavMeshFindOptions
+---@return astar.Path|nil path
+---@return string|nil message
+---@return astar.Code|nil code
+function NavMesh:find(x0, y0, x1, y1, opts) end
+
+---A time-sliced `find`, plus `on_change`.
+---@param x0 number
+---@param y0 number
+---@param x1 number
+---@param y1 number
+---@param opts? astar.NavMeshQueryOptions
+---@return astar.Query
+function NavMesh:query(x0, y0, x1, y1, opts) end
+
+---The polygon containing (x, y) (on a shared edge: one of the two), or `nil`.
+---@param x number
+---@param y number
+---@return integer|nil
+function NavMesh:locate(x, y) end
+
+---The point of the mesh closest to (x, y) (the point itself when it is on the mesh).
+---@param x number
+---@param y number
+---@return number x
+---@return number y
+---@return integer polygon
+function NavMesh:nearest(x, y) end
+
+---The distance from (x, y) to the nearest wall.
+---@param x number
+---@param y number
+---@return number
+function NavMesh:clearance(x, y) end
+
+---Whether the segment (x0, y0) - (x1, y1) stays on the mesh; else `false, x, y, polygon`
+---where it leaves (`polygon` nil when the start is off the mesh).
+---@param x0 number
+---@param y0 number
+---@param x1 number
+---@param y1 number
+---@param opts? astar.RaycastOptions
+---@return boolean clear
+---@return number|nil x
+---@return number|nil y
+---@return integer|nil polygon
+function NavMesh:raycast(x0, y0, x1, y1, opts) end
+
+---Sets polygon p's cost (a multiplier of the distance walked inside it, > 0).
+---@param p integer
+---@param cost number
+function NavMesh:set_cost(p, cost) end
+
+---Polygon p's cost.
+---@param p integer
+---@return number
+function NavMesh:cost(p) end
+
+---Sets polygon p's 32 flag bits (default 1); flags 0 close it.
+---@param p integer
+---@param flags integer
+function NavMesh:set_flags(p, flags) end
+
+---Polygon p's flags.
+---@param p integer
+---@return integer
+function NavMesh:flags(p) end
+
+---Every polygon as a list of vertex indices into `vertices()`, counter-clockwise.
+---@return integer[][]
+function NavMesh:polygons() end
+
+---Polygon p's corners as a flat list `{x1, y1, x2, y2, ...}`.
+---@param p integer
+---@return number[]
+function NavMesh:polygon(p) end
+
+---The vertices as a flat list `{x1, y1, x2, y2, ...}`.
+---@return number[]
+function NavMesh:vertices() end
+
+---Polygon p's neighbours, one per edge: a polygon index, or `false` for a wall.
+---@param p integer
+---@return (integer|false)[]
+function NavMesh:neighbours(p) end
+
+---Sizes and bounding box.
+---@return astar.NavMeshStats
+function NavMesh:stats() end
+
+---Frees the mesh now; idempotent (refused from a callback of its own search).
+function NavMesh:close() end
+
+------------------------------------------------------------------------------------------
+-- Path
+------------------------------------------------------------------------------------------
+
+---A path: a compact C array of points, start and goal included; it outlives the map it came
+---from. Points are `x, y` (grids, navmeshes), node ids (graphs) or node values
+---(`astar.search`). `#path` is the number of points.
+---@class astar.Path
+---@operator len: integer
+local Path = {}
+
+---Point i (negative i counts from the end): `x, y` on grids and navmeshes, the node id on
+---graphs, the node value for `astar.search`.
+---@param i integer
+---@return any x x, the node id or the node value
+---@return number|nil y
+function Path:get(i) end
+
+---Iterates over the points: `for i, x, y in path:points() do` (`i, id` on graphs,
+---`i, node` for `astar.search`).
+---@return fun(path: astar.Path, i: integer): integer, any, number
+---@return astar.Path
+---@return integer
+function Path:points() end
+
+---The total cost (the sum of the step costs).
+---@return number
+function Path:cost() end
+
+---The points as one flat list `{x1, y1, x2, y2, ...}` (`love.graphics.line`); graph paths:
+---the nodes' positions.
+---@return number[]
+function Path:flat() end
+
+---The points where the path turns, start and goal included, as a flat list.
+---@return number[]
+function Path:waypoints() end
+
+---`{{x = x1, y = y1}, ...}` on grids; the list of ids or node values otherwise.
+---@return table
+function Path:table() end
+
+---Statistics of the search that found the path.
+---@return astar.PathStats
+function Path:stats() end
+
+---The points' positions as a flat list `{x1, y1, ...}` (graph paths; grids: as `flat`).
+---@return number[]
+function Path:positions() end
+
+---The polygons a navmesh path crosses, start's first (other paths: an error).
+---@return integer[]
+function Path:corridor() end
+
+------------------------------------------------------------------------------------------
+-- Field
+------------------------------------------------------------------------------------------
+
+---A distance field (Dijkstra map, flow field), made by `Grid:distance_field` or
+---`Graph:distance_field`: a snapshot that outlives its map. Grid fields take `(x, y)`,
+---graph fields a node id.
+---@class astar.Field
+local Field = {}
+
+---The distance of a cell (or node) to its nearest source plus that source's value; `nil`
+---where unreached.
+---@param x integer column, or the node id (graph fields)
+---@param y? integer row (grid fields)
+---@return number|nil
+function Field:distance(x, y) end
+
+---The next step toward the nearest source: `x, y` (grid fields) or the node id; `nil` at a
+---source or where unreached.
+---@param x integer
+---@param y? integer
+---@return integer|nil x x or the next node id
+---@return integer|nil y
+function Field:next(x, y) end
+
+---The path from a cell (or node) to its nearest source, following `next`.
+---@param x integer
+---@param y? integer
+---@return astar.Path|nil path
+---@return string|nil message
+---@return "no_path"|nil code
+function Field:path_from(x, y) end
+
+---`w, h` of the grid (grid fields), or the number of node ids covered (graph fields).
+---@return integer w_or_n
+---@return integer|nil h
+function Field:size() end
+
+---Statistics of the search that made the field.
+---@return astar.FieldStats
+function Field:stats() end
+
+------------------------------------------------------------------------------------------
+-- Query
+------------------------------------------------------------------------------------------
+
+---A time-sliced search, made by `Grid:query`, `Graph:query`, `NavMesh:query` and
+---`astar.query`: it expands at most `n` nodes per `step(n)`. Also `__close` and `__gc`.
+---@class astar.Query
+local Query = {}
+
+---Expands at most `n` nodes. A finished query keeps answering its final status.
+---@param n integer >= 0
+---@return astar.QueryStatus status
+---@return integer expanded the expansions this call did
+function Query:step(n) end
+
+---What `find` would have returned; while running `nil, "query still running", "running"`.
+---@return astar.Path|nil path
+---@return string|nil message
+---@return astar.QueryCode|nil code
+function Query:result() end
+
+---Stops the query and gives its scratch memory back to the map; idempotent.
+function Query:cancel() end
+
+---Statistics of the query.
+---@return astar.QueryStats
+function Query:stats() end
+
+------------------------------------------------------------------------------------------
+-- Replanner
+------------------------------------------------------------------------------------------
+
+---Incremental re-planning (D* Lite) for an agent on a changing grid, made by
+---`Grid:replanner`. Also `__close` and `__gc`.
+---@class astar.Replanner
+local Replanner = {}
+
+---The agent is now at (x, y); the next `path` or `update` repairs what changed.
+---@param x integer
+---@param y integer
+function Replanner:move_to(x, y) end
+
+---Repairs after the grid's edits without building a path.
+---@return integer expanded the vertices this repair expanded
+function Replanner:update() end
+
+---Repairs if needed, then the shortest path from the agent's cell to the goal.
+---@return astar.Path|nil path
+---@return string|nil message
+---@return "no_path"|"blocked"|nil code
+function Replanner:path() end
+
+---Statistics of the repairs.
+---@return astar.ReplannerStats
+function Replanner:stats() end
+
+---Frees the replanner now; idempotent.
+function Replanner:close() end
+
+------------------------------------------------------------------------------------------
+-- Scheduler and Request (lua/astar/scheduler.lua)
+------------------------------------------------------------------------------------------
+
+---Shares a per-frame budget of node expansions between path requests, round robin.
+---@class astar.Scheduler
+local Scheduler = {}
+
+---Queues a path request: `map:query(...)` is started and stepped by `update`; `callback`
+---gets what `find` would return when the request ends (never if cancelled). The
+---arguments are those of `map:query`, then the callback; or a Query and the callback.
+---@param map astar.Grid|astar.Graph|astar.NavMesh|astar.Query
+---@param ... any the arguments of `map:query`, then the callback (`astar.ResultCallback`)
+---@return astar.Request
+---@overload fun(self: astar.Scheduler, query: astar.Query, callback: astar.ResultCallback): astar.Request
+---@overload fun(self: astar.Scheduler, grid: astar.Grid, sx: integer, sy: integer, gx: integer, gy: integer, callback: astar.ResultCallback): astar.Request
+---@overload fun(self: astar.Scheduler, grid: astar.Grid, sx: integer, sy: integer, gx: integer, gy: integer, opts: astar.GridQueryOptions, callback: astar.ResultCallback): astar.Request
+---@overload fun(self: astar.Scheduler, graph: astar.Graph, a: integer, b: integer, callback: astar.ResultCallback): astar.Request
+---@overload fun(self: astar.Scheduler, graph: astar.Graph, a: integer, b: integer, opts: astar.GraphQueryOptions, callback: astar.ResultCallback): astar.Request
+---@overload fun(self: astar.Scheduler, mesh: astar.NavMesh, x0: number, y0: number, x1: number, y1: number, callback: astar.ResultCallback): astar.Request
+---@overload fun(self: astar.Scheduler, mesh: astar.NavMesh, x0: number, y0: number, x1: number, y1: number, opts: astar.NavMeshQueryOptions, callback: astar.ResultCallback): astar.Request
+function Scheduler:request(map, ...) end
+
+---Spends at most `budget` expansions over the live requests and calls the callbacks of
+---those that ended. A map callback's error propagates; its request restarts next update.
+---@return integer ended the number of requests that ended
+function Scheduler:update() end
+
+---The number of live requests.
+---@return integer
+function Scheduler:pending() end
+
+---From inside a coroutine: queues the request and yields until an `update` has finished
+---it, then returns what `find` would.
+---@param map astar.Grid|astar.Graph|astar.NavMesh|astar.Query
+---@param ... any the arguments of `map:query`
+---@return astar.Path|nil path
+---@return string|nil message
+---@return astar.QueryCode|nil code
+function Scheduler:await(map, ...) end
+
+---A queued request of a Scheduler.
+---@class astar.Request
+local Request = {}
+
+---Stops the request; its callback is never called. Idempotent.
+function Request:cancel() end
+
+------------------------------------------------------------------------------------------
+-- The constructor tables astar.grid and astar.navmesh
+------------------------------------------------------------------------------------------
+
+---`astar.grid(w, h [, cost])` makes a grid; the other constructors are fields.
+---@class astar.gridlib
+---@overload fun(w: integer, h: integer, cost?: astar.Cost): astar.Grid
+local gridlib = {}
+
+---A new `w` x `h` grid whose cells all cost `cost` (up to 2^28 cells); same as `astar.grid(...)`.
+---@param w integer width (columns), >= 1
+---@param h integer height (rows), >= 1
+---@param cost? astar.Cost a cost > 0, or `false` for blocked (default 1)
+---@return astar.Grid
+function gridlib.new(w, h, cost) end
+
+---A grid from text, one line per row (`\r\n` and a final newline accepted; all rows the
+---same length); `legend` maps each character to a cost or `false`.
+---@param text string
+---@param legend table<string, astar.Cost> e.g. `{["#"] = false, ["."] = 1, ["~"] = 3}`
+---@return astar.Grid
+function gridlib.parse(text, legend) end
+
+---A grid from `rows[y][x]`. Without `f`, each value is a cost > 0, `true` (1) or `false`
+---(blocked). With a function, `f(value, x, y)` returns the cost or `false`. Any other `f`
+---is the walkable value: cells equal to it cost 1, the others are blocked.
+---@param rows any[][]
+---@param f? (fun(value: any, x: integer, y: integer): astar.Cost)|string|number|boolean|table
+---@return astar.Grid
+function gridlib.from_table(rows, f) end
+
+---A grid from a Moving AI `.map` file (`.`, `G`, `S` walkable; `@`, `O`, `T`, `W`
+---blocked); `nil, message, "io"` if the file cannot be read; raises on a malformed file.
+---@param path string
+---@return astar.Grid|nil grid
+---@return string|nil message
+---@return "io"|nil code
+function gridlib.load_movingai(path) end
+
+---A grid from the text of a Moving AI `.map` file.
+---@param text string
+---@return astar.Grid
+function gridlib.parse_movingai(text) end
+
+---`astar.navmesh{vertices = , polygons = }` makes a mesh; the builders are fields.
+---@class astar.navmeshlib
+---@overload fun(desc: astar.NavMeshDesc): astar.NavMesh
+local navmeshlib = {}
+
+---A mesh of convex polygons over shared vertices; same as `astar.navmesh{...}`.
+---@param desc astar.NavMeshDesc
+---@return astar.NavMesh
+function navmeshlib.new(desc) end
+
+---A mesh of a grid's walkable cells, merged into rectangles of equal cost; cell (x, y)
+---covers [x-1, x] x [y-1, y] times `tile`.
+---@param grid astar.Grid
+---@param opts? astar.FromGridOptions
+---@return astar.NavMesh
+function navmeshlib.from_grid(grid, opts) end
+
+---A mesh of the area inside `outline` and outside every hole (ear clipping, then
+---Hertel-Mehlhorn convex partition).
+---@param outline number[] `{x1, y1, x2, y2, ...}`, either orientation
+---@param holes? number[][] a list of such lists
+---@return astar.NavMesh
+function navmeshlib.from_polygons(outline, holes) end
+
+------------------------------------------------------------------------------------------
+-- The module: require "astar"
+------------------------------------------------------------------------------------------
+
+---Fast, correct-by-default pathfinding: grids, graphs, implicit graphs, navmeshes.
+---@class astar
+---@field version string the library's version
+---@field _VERSION string `"astar " .. version`
+---@field grid astar.gridlib `astar.grid(w, h [, cost])`, `astar.grid.parse`, ...
+---@field navmesh astar.navmeshlib `astar.navmesh{...}`, `astar.navmesh.from_grid`, ...
+local astar = {}
+
+---A new empty graph.
+---@param opts? astar.GraphOptions
+---@return astar.Graph
+function astar.graph(opts) end
+
+---Searches a graph described by callbacks (any state space whose nodes are Lua values).
+---The path's points are the node values. Callback errors propagate unchanged.
+---@param opts astar.SearchOptions
+---@return astar.Path|nil path
+---@return string|nil message
+---@return "no_path"|"limit"|"partial"|nil code
+function astar.search(opts) end
+
+---A time-sliced `astar.search`: nothing is searched until `q:step(n)`.
+---@param opts astar.SearchOptions
+---@return astar.Query
+function astar.query(opts) end
+
+---A new scheduler.
+---@param opts astar.SchedulerOptions
+---@return astar.Scheduler
+function astar.scheduler(opts) end
+
+---From inside a coroutine: steps `q` to its end, yielding after every `budget` expansions;
+---returns what `find` would.
+---@param q astar.Query
+---@param budget? integer >= 1 (default 1000)
+---@return astar.Path|nil path
+---@return string|nil message
+---@return astar.QueryCode|nil code
+function astar.await(q, budget) end
+
+---The problems of a Moving AI `.scen` file (coordinates 1-based); `nil, message, "io"` if
+---the file cannot be read.
+---@param path string
+---@return astar.Scenario[]|nil scenarios
+---@return string|nil message
+---@return "io"|nil code
+function astar.load_scenarios(path) end
+
+---The problems of a Moving AI `.scen` text.
+---@param text string
+---@return astar.Scenario[]
+function astar.parse_scenarios(text) end
+
+------------------------------------------------------------------------------------------
+-- The submodules (types/astar/*.lua return these)
+------------------------------------------------------------------------------------------
+
+---`require "astar.scheduler"`.
+---@class astar.scheduler_module
+local scheduler_module = {}
+
+---A new scheduler (`astar.scheduler`).
+---@param opts astar.SchedulerOptions
+---@return astar.Scheduler
+function scheduler_module.new(opts) end
+
+---Steps a query to its end from inside a coroutine (`astar.await`).
+---@param q astar.Query
+---@param budget? integer default 1000
+---@return astar.Path|nil path
+---@return string|nil message
+---@return astar.QueryCode|nil code
+function scheduler_module.await(q, budget) end
+
+---`require "astar.movingai"`: readers for the Moving AI benchmark formats (1-based).
+---@class astar.movingai_module
+local movingai_module = {}
+
+---A grid from the text of a `.map` file (`astar.grid.parse_movingai`).
+---@param text string
+---@return astar.Grid
+function movingai_module.parse_map(text) end
+
+---A grid from a `.map` file (`astar.grid.load_movingai`).
+---@param path string
+---@return astar.Grid|nil grid
+---@return string|nil message
+---@return "io"|nil code
+function movingai_module.load_map(path) end
+
+---The problems of a `.scen` text (`astar.parse_scenarios`).
+---@param text string
+---@return astar.Scenario[]
+function movingai_module.parse_scenarios(text) end
+
+---The problems of a `.scen` file (`astar.load_scenarios`).
+---@param path string
+---@return astar.Scenario[]|nil scenarios
+---@return string|nil message
+---@return "io"|nil code
+function movingai_module.load_scenarios(path) end
+
+---`require "astar.navmesh"`: navigation meshes from polygons with holes, in pure Lua.
+---Vertex and polygon indices are 1-based; polygons counter-clockwise (x right, y up).
+---@class astar.navmesh_module
+local navmesh_module = {}
+
+---Triangulates a polygon with holes (holes bridged to the outline, then ear clipping).
+---@param outline number[] `{x1, y1, x2, y2, ...}`: at least 3 points, either orientation
+---@param holes? number[][] lists like `outline`, strictly inside it and apart
+---@return number[] vertices `{x1, y1, ...}`: the outline's points, then each hole's
+---@return integer[][] triangles counter-clockwise triples of vertex indices
+function navmesh_module.triangulate(outline, holes) end
+
+---Merges triangles into convex polygons (Hertel-Mehlhorn).
+---@param vertices number[] `{x1, y1, x2, y2, ...}`
+---@param triangles integer[][] vertex index triples, either orientation
+---@return integer[][] polygons counter-clockwise lists of vertex indices
+function navmesh_module.convex_partition(vertices, triangles) end
+
+---The description `astar.navmesh` takes, of the area inside `outline` and outside every hole.
+---@param outline number[]
+---@param holes? number[][]
+---@return astar.NavMeshDesc desc `{vertices = , polygons = }`
+function navmesh_module.from_polygons(outline, holes) end
+
+return astar
