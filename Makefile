@@ -8,6 +8,8 @@ OPT     ?= -O2
 WARN     = -std=c99 -Wall -Wextra -pedantic -Wshadow -Wmissing-prototypes
 CFLAGS_ALL = $(OPT) -g $(WARN) $(WERROR) -fPIC -fvisibility=hidden -Isrc/core $(EXTRA_CFLAGS)
 LIBS    ?= -lm
+# A Lua module leaves the lua_* symbols to the host: plain -shared on ELF; macOS wants a bundle.
+SOFLAGS ?= $(if $(filter Darwin,$(shell uname -s 2>/dev/null)),-bundle -undefined dynamic_lookup,-shared)
 
 CORE_SRC = $(wildcard src/core/*.c)
 LUA_SRC  = $(wildcard src/lua/*.c)
@@ -51,7 +53,7 @@ export ASTAR_MOVINGAI ?= $(abspath $(SHARED)/benchmarks/movingai)
 ASTAR_SCEN_LIMIT_MORE ?= 200
 
 .PHONY: all setup build build-all demo test test54 testjit ctest asan werror check-core lint \
-        docs love bench rock sources ci clean
+        docs types love bench rock sources ci clean
 
 all: build
 
@@ -67,7 +69,7 @@ build/%/astar/core.so: $(SRC) $(HDR)
 	  "On Debian, 'sh setup.sh' installs it; elsewhere set LUA_INCDIR_$*=<dir with lua.h>" \
 	  "(or VMS='5.4' to build fewer VMs)." >&2; exit 1; }
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -I$(call incdir,$*) -shared -o $@ $(SRC) $(LIBS)
+	$(CC) $(CFLAGS_ALL) -I$(call incdir,$*) $(SOFLAGS) -o $@ $(SRC) $(LIBS)
 
 demo: setup build
 	$(foreach v,$(VMS),$(call env,$v) $(LUA_$v) examples/quickstart.lua &&) true
@@ -115,6 +117,11 @@ lint:
 	@sh ./setup.sh --dev
 	luacheck --no-color .
 	lua5.4 tools/sources.lua
+
+# The LuaCATS annotations (types/) against the built module: every function and method
+# annotated, no annotation stale.
+types: $(SO54)
+	$(ENV54) lua5.4 tools/check_types.lua
 
 # The rockspec's copy of the source lists, from the tree (`make lint` checks it).
 sources:

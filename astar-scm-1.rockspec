@@ -45,6 +45,8 @@ build = {
     ["astar.scheduler"] = "lua/astar/scheduler.lua",
     -- end of modules
   },
+  -- LuaCATS annotations for lua-language-server (README: Editor support).
+  copy_directories = { "types" },
   -- libm is a separate library on Unix only (mingw and MSVC have it in their C runtime).
   platforms = {
     unix = { modules = { ["astar.core"] = { libraries = { "m" } } } },

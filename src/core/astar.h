@@ -424,7 +424,9 @@ int astar_dstar_compute(astar_dstar *d);
 /* After compute: the path from the start to the goal as engine nodes into
 ** 'out' (room for 'max'), its cost in *cost; returns its length (*why =
 ** ASTAR_FOUND), or 0 with *why = ASTAR_NO_PATH or ASTAR_BLOCKED (start or
-** goal blocked), or ASTAR_EINVAL if 'max' is too small. */
+** goal blocked). If rounding left a vertex on the way inconsistent, it first
+** drains the open list (expanding more). Negative: ASTAR_ENOMEM, or
+** ASTAR_ESTATE if 'max' is below the path's length even then. */
 long astar_dstar_path(astar_dstar *d, uint32_t *out, size_t max, double *cost, int *why);
 /* Vertices expanded by the last compute, over the planner's life, and how
 ** many times it had to start afresh (too many edits, or a cheaper cell). */

@@ -13,12 +13,24 @@
 ** (the cells of each edited rectangle and their neighbours: an edit changes
 ** the cost of entering a cell, its own moves, and the diagonals that pass its
 ** corners), and the search repairs the rest.
+**
+** Ties and rounding. g values are sums of step costs (sqrt 2 on diagonals)
+** taken in different orders, so a key that is equal to the start's key in
+** exact arithmetic can come out a few ulps above it, and the search would stop
+** with that vertex still inconsistent - its g stale, lower than its true
+** cost - and the walk down the g values could then circle it forever. So the
+** search keeps going while the top key is within a relative TIE of the start's
+** (processing more vertices never breaks D* Lite), and the walk takes a step
+** only when it lowers g; if it cannot, the open list is drained (every vertex
+** consistent, so g(u) = min c(u, v) + g(v) holds everywhere) and the walk
+** starts over. Each walk takes at most one step per cell.
 */
 #include <math.h>
 #include <string.h>
 #include "core.h"
 
 #define SQRT2 1.4142135623730951
+#define TIE 1e-9                  /* relative: far above rounding, far below a step */
 
 typedef struct dent {
   double k1, k2;
@@ -261,35 +273,30 @@ int astar_dstar_compute(astar_dstar *d) {
   return rc;
 }
 
-static int compute(astar_dstar *d) {
-  const double *c = astar__grid_cells(d->grid);
-  int rc = sync(d, c);
-  if (rc) return rc;
-  if (d->start != d->last) {             /* the agent moved: keep keys lower bounds */
-    d->km += hval(d, d->last, d->start);
-    d->last = d->start;
-  }
-  d->expanded = 0;
-  for (;;) {
-    double s1, s2;
-    dent top;
-    uint32_t u;
-    int k, nk = d->diagonal == ASTAR_DIAG_NEVER ? 4 : 8;
-    keyof(d, d->start, &s1, &s2);
-    if (d->nheap == 0) break;
-    top = d->heap[0];
-    if (!(top.k1 < s1 || (top.k1 == s1 && top.k2 < s2)) &&
-        d->rhs[d->start] == d->g[d->start])
-      break;
-    u = top.node;
+/* Is key (k1, k2) below the start's (s1, s2), counting near-ties as below? */
+static int below(double k1, double k2, double s1, double s2) {
+  double t1 = TIE * (fabs(s1) > 1 ? fabs(s1) : 1), t2 = TIE * (fabs(s2) > 1 ? fabs(s2) : 1);
+  return k1 < s1 - t1 || (k1 <= s1 + t1 && k2 <= s2 + t2);
+}
+
+/* Processes the open list until the start is consistent and no key is below
+** its own (drain: until the list is empty). */
+static int process(astar_dstar *d, const double *c, int drain) {
+  int rc, k, nk = d->diagonal == ASTAR_DIAG_NEVER ? 4 : 8;
+  while (d->nheap > 0) {
+    dent top = d->heap[0];
+    uint32_t u = top.node;
+    double n1, n2;
+    if (!drain) {
+      double s1, s2;
+      keyof(d, d->start, &s1, &s2);
+      if (!below(top.k1, top.k2, s1, s2) && d->rhs[d->start] == d->g[d->start]) break;
+    }
     d->expanded++;
-    {
-      double n1, n2;
-      keyof(d, u, &n1, &n2);
-      if (top.k1 < n1 || (top.k1 == n1 && top.k2 < n2)) {   /* stale key */
-        if ((rc = heap_set(d, u)) != 0) return rc;
-        continue;
-      }
+    keyof(d, u, &n1, &n2);
+    if (top.k1 < n1 || (top.k1 == n1 && top.k2 < n2)) {   /* stale key */
+      if ((rc = heap_set(d, u)) != 0) return rc;
+      continue;
     }
     if (d->g[u] > d->rhs[u]) {          /* overconsistent: settle */
       d->g[u] = d->rhs[u];
@@ -303,23 +310,36 @@ static int compute(astar_dstar *d) {
       if ((rc = update_vertex(d, c, u)) != 0) return rc;
     }
   }
-  d->total += d->expanded;
   return 0;
 }
 
-long astar_dstar_path(astar_dstar *d, uint32_t *out, size_t max, double *cost, int *why) {
+static int compute(astar_dstar *d) {
   const double *c = astar__grid_cells(d->grid);
+  int rc = sync(d, c);
+  if (rc) return rc;
+  if (d->start != d->last) {             /* the agent moved: keep keys lower bounds */
+    d->km += hval(d, d->last, d->start);
+    d->last = d->start;
+  }
+  d->expanded = 0;
+  rc = process(d, c, 0);
+  d->total += d->expanded;
+  return rc;
+}
+
+/* One walk down the g values from the start: the number of cells, 0 with *why
+** set, or -1 when a step would not lower g (some vertex still inconsistent). */
+static long walk(astar_dstar *d, const double *c, uint32_t *out, size_t max, double *cost,
+                 int *why) {
   uint32_t u = d->start;
   size_t n = 0;
   int nk = d->diagonal == ASTAR_DIAG_NEVER ? 4 : 8;
   *cost = 0;
-  *why = ASTAR_FOUND;
-  if (c[d->start] <= 0 || c[d->goal] <= 0) { *why = ASTAR_BLOCKED; return 0; }
   if (!(d->g[u] < HUGE_VAL)) { *why = ASTAR_NO_PATH; return 0; }
   for (;;) {
     int k, bk = -1;
     double best = HUGE_VAL, step = 0;
-    if (n == max) return ASTAR_EINVAL;
+    if (n == max) return -1;
     out[n++] = u;
     if (u == d->goal) return (long)n;
     for (k = 0; k < nk; k++) {
@@ -331,9 +351,29 @@ long astar_dstar_path(astar_dstar *d, uint32_t *out, size_t max, double *cost, i
       }
     }
     if (bk < 0) { *why = ASTAR_NO_PATH; return 0; }
+    if (!(d->g[nbr(d, u, bk)] < d->g[u])) return -1;
     *cost += step;
     u = nbr(d, u, bk);
   }
+}
+
+long astar_dstar_path(astar_dstar *d, uint32_t *out, size_t max, double *cost, int *why) {
+  const double *c = astar__grid_cells(d->grid);
+  long n;
+  int rc;
+  uint64_t before;
+  *cost = 0;
+  *why = ASTAR_FOUND;
+  if (c[d->start] <= 0 || c[d->goal] <= 0) { *why = ASTAR_BLOCKED; return 0; }
+  if (max > d->ncell) max = d->ncell;
+  before = d->expanded;
+  n = walk(d, c, out, max, cost, why);
+  if (n >= 0) return n;
+  rc = process(d, c, 1);                 /* drain: every vertex consistent */
+  d->total += d->expanded - before;
+  if (rc != 0) { d->version = UINT64_MAX; return rc; }
+  n = walk(d, c, out, max, cost, why);
+  return n >= 0 ? n : ASTAR_ESTATE;
 }
 
 void astar_dstar_stats(const astar_dstar *d, uint64_t *expanded, uint64_t *total,
