@@ -85,4 +85,23 @@ describe("regressions", function()
     helper.checkerr("bad argument #1 to 'to_path' (point 1 is not a cell of the grid)",
       g.to_path, g, { 1e20, 1, 2, 2 })
   end)
+
+  -- Issue 17: `goals` silently replaced the goal arguments on grids and graphs.
+  it("a goal argument and option 'goals' cannot be combined, on every kind", function()
+    local g = astar.grid(10, 10)
+    local msg = "option 'goals' cannot be combined with a goal argument"
+    helper.checkerr("bad argument #5 to 'find' (" .. msg .. ")", g.find, g, 1, 1, 2, 1,
+      { goals = { { 10, 3 } } })
+    helper.checkerr("bad argument #5 to 'query' (" .. msg .. ")", g.query, g, 1, 1, 2, 1,
+      { goals = { { 10, 3 } } })
+    local gr = astar.graph()
+    local a, b = gr:add_node(), gr:add_node()
+    gr:add_edge(a, b, 1)
+    helper.checkerr("bad argument #3 to 'find' (" .. msg .. ")", gr.find, gr, a, b, { goals = { b } })
+    helper.checkerr("bad argument #3 to 'query' (" .. msg .. ")", gr.query, gr, a, b, { goals = { b } })
+    -- the goals form alone still works, and both objects stay usable
+    local p = assert(g:find(1, 1, { goals = { { 10, 3 } } }))
+    assert.are.same({ 10, 3 }, { p:get(#p) })
+    assert.are.equal(2, #assert(gr:find(a, { goals = { b } })))
+  end)
 end)

@@ -240,6 +240,10 @@ void astar_map_run(lua_State *L, lmap *m, int cost, int heur,
 ** returns 1; else returns 0 and reads nothing. */
 int astar_goalsform(lua_State *L, const afn *f, int idx, const astar_optuse *use,
                     astar_opts *o);
+/* Reads the options at idx that follow a goal given as arguments; raises if
+** they hold 'goals' too. */
+void astar_goalopts(lua_State *L, const afn *f, int idx, const astar_optuse *use,
+                    astar_opts *o);
 /* Validates a cost callback's result on top and pops it: the cost, or -1
 ** for nil/false (forbidden); raises "cost callback returned X for <what>
 ** (expected ...)" with <what> formatted from fmt. zero_ok: 0 is a cost. */

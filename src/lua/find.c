@@ -84,6 +84,14 @@ int astar_goalsform(lua_State *L, const afn *f, int idx, const astar_optuse *use
   return 1;
 }
 
+/* The options after a goal given as arguments: 'goals' may not come too. */
+void astar_goalopts(lua_State *L, const afn *f, int idx, const astar_optuse *use,
+                    astar_opts *o) {
+  astar_readopts(L, f, idx, use, o);
+  if (o->given[ASTAR_OPT_GOALS])
+    astar_argerror(L, f, idx, "option 'goals' cannot be combined with a goal argument");
+}
+
 /* Raises "<who> callback returned <value> for <what> (expected <rule>)". */
 static void badresult(lua_State *L, const char *who, const char *rule, const char *fmt,
                       va_list ap) {

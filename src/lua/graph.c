@@ -539,7 +539,7 @@ static int gr_args(lua_State *L, const afn *f, lmap *m, void *rec, const astar_o
   r->b = 0;
   if (astar_goalsform(L, f, 3, use, o) == 0) {
     r->b = checknode(L, f, 3, lg);
-    astar_readopts(L, f, 4, use, o);
+    astar_goalopts(L, f, 4, use, o);
   }
   astar_graph_query_init(&r->q);
   setopts(L, f, o, &r->q);

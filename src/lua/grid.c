@@ -327,7 +327,7 @@ static int g_args(lua_State *L, const afn *f, lmap *m, void *rec, const astar_op
   if (astar_goalsform(L, f, 4, use, o) == 0) {
     r->gx = astar_checkcoord(L, f, 4, "x", w);
     r->gy = astar_checkcoord(L, f, 5, "y", h);
-    astar_readopts(L, f, 6, use, o);
+    astar_goalopts(L, f, 6, use, o);
   }
   astar_grid_query_init(q);
   setalgorithm(L, f, o, q);
