@@ -740,6 +740,88 @@ end)
 
 ---------------------------------------------------------------------------------------------------
 
+-- Is (px, py) in the closed square of some walkable cell?
+local function covered(cells, w, h, px, py)
+  local xs = px == floor(px) and { px, px + 1 } or { floor(px) + 1 }
+  local ys = py == floor(py) and { py, py + 1 } or { floor(py) + 1 }
+  for _, x in ipairs(xs) do
+    for _, y in ipairs(ys) do
+      if x >= 1 and x <= w and y >= 1 and y <= h and cells[y][x] then return true end
+    end
+  end
+  return false
+end
+
+-- The segment is on the walkable cells when its start is and every piece between two
+-- grid-line crossings is: the piece's midpoint lies in a closed walkable cell.
+local function segment_on_cells(cells, w, h, x0, y0, x1, y1)
+  local ts = { 0, 1 }
+  for _, a in ipairs({ { x0, x1 }, { y0, y1 } }) do
+    if a[1] ~= a[2] then
+      for k = math.ceil(math.min(a[1], a[2])), floor(math.max(a[1], a[2])) do
+        ts[#ts + 1] = (k - a[1]) / (a[2] - a[1])
+      end
+    end
+  end
+  table.sort(ts)
+  if not covered(cells, w, h, x0, y0) then return false end
+  for i = 1, #ts - 1 do
+    local tm = (ts[i] + ts[i + 1]) / 2
+    if not covered(cells, w, h, x0 + (x1 - x0) * tm, y0 + (y1 - y0) * tm) then return false end
+  end
+  return true
+end
+
+-- Issue 17: a segment along a wall line passed one way and not the other, and 36 segments of
+-- paths found on random meshes failed raycast.
+describe("navmesh.from_grid raycast", function()
+  it("agrees with the cells in both directions, and passes every segment of every path", function()
+    local rng = H.rng(11)
+    local checked, segments, blocked = 0, 0, 0
+    for _ = 1, 200 do
+      local w, h = rng.int(3, 12), rng.int(3, 12)
+      local cells = H.random_cells(rng, w, h, 0.3, { 1 })
+      local ok, mesh = pcall(astar.navmesh.from_grid, astar.grid.from_table(cells))
+      if ok then
+        local function pt()
+          local k = rng.int(1, 3)
+          if k == 1 then return rng.int(1, w) - 0.5, rng.int(1, h) - 0.5 end
+          if k == 2 then return rng.int(0, w), rng.int(0, h) end
+          return rng.float() * w, rng.float() * h
+        end
+        for _ = 1, 30 do
+          local x0, y0 = pt()
+          local x1, y1 = pt()
+          if mesh:locate(x0, y0) and mesh:locate(x1, y1) then
+            local want = segment_on_cells(cells, w, h, x0, y0, x1, y1)
+            local fwd, bwd = mesh:raycast(x0, y0, x1, y1), mesh:raycast(x1, y1, x0, y0)
+            assert.are.equal(want, fwd, ("(%s, %s) -> (%s, %s) on\n%s"):format(x0, y0, x1, y1,
+              H.fmt_cells(cells, w, h)))
+            assert.are.equal(want, bwd, ("(%s, %s) -> (%s, %s) on\n%s"):format(x1, y1, x0, y0,
+              H.fmt_cells(cells, w, h)))
+            checked = checked + 1
+            if not want then blocked = blocked + 1 end
+            local p = mesh:find(x0, y0, x1, y1)
+            if p then
+              local pts = {}
+              for _, x, y in p:points() do pts[#pts + 1] = { x, y } end
+              for i = 1, #pts - 1 do
+                local a, b = pts[i], pts[i + 1]
+                assert.is_true(mesh:raycast(a[1], a[2], b[1], b[2]) and
+                  mesh:raycast(b[1], b[2], a[1], a[2]),
+                  ("path segment (%s, %s) - (%s, %s) fails raycast"):format(a[1], a[2], b[1], b[2]))
+                segments = segments + 1
+              end
+            end
+          end
+        end
+      end
+    end
+    assert.is_true(checked > 2000 and blocked > 300 and segments > 2000,
+      ("checked %d, blocked %d, path segments %d"):format(checked, blocked, segments))
+  end)
+end)
+
 describe("navmesh.from_grid on the Moving AI maps", function()
   local dir = H.movingai_dir()
   if not dir then

@@ -100,52 +100,55 @@ uint32_t astar_navmesh_nearest(const astar_navmesh *m, double x, double y,
   return h == NONE ? NONE : m->hpoly[h];
 }
 
+/* The parameter along (x0, y0) + t (dx, dy) where the segment leaves the
+** convex polygon p (edges it runs along do not count: p is closed). */
+static double leaves(const astar_navmesh *m, uint32_t p, double x0, double y0, double dx,
+                     double dy) {
+  uint32_t h;
+  double texit = HUGE_VAL;
+  for (h = m->pstart[p]; h < m->pstart[p + 1]; h++) {
+    uint32_t u = m->hv[h], v = m->hv[nexthe(m, h)];
+    double ex = VX(m, v) - VX(m, u), ey = VY(m, v) - VY(m, u);
+    double den = cross2(ex, ey, dx, dy);
+    if (den < 0) {
+      double te = cross2(ex, ey, x0 - VX(m, u), y0 - VY(m, u)) / -den;
+      if (te < texit) texit = te;
+    }
+  }
+  return texit;
+}
+
+/*
+** The segment is on the mesh when the closed allowed polygons cover it. The
+** walk does not follow adjacency (a segment along a wall line, or through a
+** vertex, has a choice of polygons there, and which one the adjacency picks
+** depends on the direction): at each point it reached, it looks up every
+** allowed polygon holding the point a hair further on, and jumps to where the
+** one reaching furthest lets the segment go. So the answer does not depend on
+** the direction, and a path's segments (along walls, through corners) pass.
+** Each step reaches a new polygon (at most np + 1 steps; capped all the same).
+*/
 int astar_navmesh_raycast(const astar_navmesh *m, double x0, double y0, double x1,
                           double y1, uint32_t inc, uint32_t exc,
                           double *hx, double *hy, uint32_t *hpoly) {
-  double dx = x1 - x0, dy = y1 - y0, t = 0;
-  uint32_t p = astar__nm_locatef(m, x0, y0, inc, exc), steps = 0, prev = NONE;
+  double dx = x1 - x0, dy = y1 - y0, len = hypot(dx, dy), t = 0, hair;
+  uint32_t p = astar__nm_locatef(m, x0, y0, inc, exc), steps = 0;
   if (p == NONE) return -1;
+  if (!(len > 0)) return 1;
+  hair = 8 * m->eps / len;
   for (;;) {
-    uint32_t h, exit = NONE;
-    double texit = HUGE_VAL, ex0, ey0;
-    for (h = m->pstart[p]; h < m->pstart[p + 1]; h++) {   /* where the ray leaves p */
-      uint32_t u = m->hv[h], v = m->hv[nexthe(m, h)];
-      double ex = VX(m, v) - VX(m, u), ey = VY(m, v) - VY(m, u);
-      double den = cross2(ex, ey, dx, dy);
-      if (den < 0) {
-        double te = cross2(ex, ey, x0 - VX(m, u), y0 - VY(m, u)) / -den;
-        if (te < texit) texit = te;
-      }
+    uint32_t q[16];
+    double ta = t + hair < 1 ? t + hair : 1, best = t;
+    int i, n = astar__nm_holders(m, x0 + dx * ta, y0 + dy * ta, 1, inc, exc, q, 16);
+    for (i = 0; i < n; i++) {
+      double te = leaves(m, q[i], x0, y0, dx, dy);
+      if (te > best) { best = te; p = q[i]; }
     }
-    if (texit >= 1) return 1;
-    ex0 = x0 + dx * texit; ey0 = y0 + dy * texit;
-    /* the edge holding that point (collinear edges share the line; through
-    ** a vertex, prefer an edge into an allowed polygon not just left) */
-    for (h = m->pstart[p]; h < m->pstart[p + 1]; h++) {
-      uint32_t u = m->hv[h], v = m->hv[nexthe(m, h)];
-      double cx, cy;
-      if (cross2(VX(m, v) - VX(m, u), VY(m, v) - VY(m, u), dx, dy) >= 0) continue;
-      if (segdist(ex0, ey0, VX(m, u), VY(m, u), VX(m, v), VY(m, v), &cx, &cy) > 4 * m->eps)
-        continue;
-      if (exit == NONE || (m->hn[h] != NONE && m->hn[h] != prev &&
-                           astar__nm_allowed(m, m->hn[h], inc, exc))) exit = h;
+    if (best >= 1) return 1;
+    if (!(best > t + hair / 2) || ++steps > 4 * m->np + 8) {
+      *hx = x0 + dx * t; *hy = y0 + dy * t; *hpoly = p;
+      return 0;
     }
-    if (texit < t) texit = t;
-    t = texit;
-    if (exit == NONE || m->hn[exit] == NONE || !astar__nm_allowed(m, m->hn[exit], inc, exc) ||
-        ++steps > 4 * m->np + 8) {
-      /* through a vertex into a polygon that only touches this one? */
-      uint32_t q = astar__nm_locatef(m, x0 + dx * (t + 1e-9), y0 + dy * (t + 1e-9), inc, exc);
-      if (q == NONE || q == p || steps > 4 * m->np + 8) {
-        *hx = x0 + dx * t; *hy = y0 + dy * t; *hpoly = p;
-        return 0;
-      }
-      prev = p; p = q;
-      continue;
-    }
-    prev = p;
-    p = m->hn[exit];
+    t = best;
   }
 }
-
