@@ -3,9 +3,10 @@
 ** bidirectional), components and distance fields.
 */
 /***
-A graph of waypoints, roads or rooms: nodes with integer ids 1, 2, 3, ... in the order they
-were added, each with an optional 2D or 3D position, joined by edges with costs > 0.
-Undirected unless made with `directed = true`.
+A graph of waypoints, roads or rooms: nodes joined by edges with costs > 0.
+
+Nodes have integer ids, 1, 2, 3 and so on in the order they were added, and each an optional
+2D or 3D position. Edges go both ways unless the graph was made with `directed = true`.
 
 The default heuristic is the Euclidean distance between positions times the graph's
 smallest ratio of edge cost to edge length, so the default options give shortest paths

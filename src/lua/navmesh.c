@@ -330,8 +330,8 @@ static int mesh_new(lua_State *L) {
 }
 
 /***
-A mesh of a grid's walkable cells, merged into rectangles of equal cost (each row run as
-wide as it goes, then as tall as it stays the same); rectangles get the corners of their
+A mesh of a grid's walkable cells, merged into rectangles of equal cost. Each row run is as
+wide as it goes, then as tall as it stays the same; rectangles get the corners of their
 neighbours on their sides as extra vertices, so there are no T-junctions. Cell `(x, y)`
 covers `[x-1, x] x [y-1, y]` (times `tile`), so its centre is `(x - 0.5, y - 0.5)`.
 Polygon costs are the cells' costs. An error if the grid has no walkable cell.
@@ -349,7 +349,7 @@ print(#path, path:cost() < grid:find(1, 1, 4, 3):cost())   --> 3 true
 */
 
 /***
-A mesh of the area inside `outline` and outside every hole: ear clipping, each hole first
+A mesh of the area inside `outline` and outside every hole. Ear clipping, each hole first
 joined to the outline by a bridge to a vertex it can see, then the triangles merged into
 convex polygons while the union stays convex (Hertel-Mehlhorn: at most 4 times the fewest
 convex pieces). Only the input points become vertices. The outline and the holes must be
@@ -576,6 +576,9 @@ reached point nearest it, as `path, message, "partial"`
 @treturn[2] string a message, e.g. `start (3, 4) is not on the navmesh`
 @treturn[2] string the code: `"blocked"` (the start or the goal is off the mesh, on an
 excluded polygon or closer than `radius` to a wall), `"no_path"` or `"limit"`
+@treturn[3] Path with `partial = true`, the path toward the goal
+@treturn[3] string a message
+@treturn[3] string `"partial"`
 @usage
 local mesh = astar.navmesh {
   vertices = { 0, 0,  10, 0,  10, 10,  0, 10,  20, 0,  20, 10 },
