@@ -95,7 +95,8 @@ static int checksize(lua_State *L, const afn *f, int idx, const char *what) {
 }
 
 /***
-A new `w` x `h` grid whose cells all cost `cost`. At most `2^28` cells in all.
+A new `w` x `h` grid whose cells all cost `cost`. At most `2^28` cells in all;
+`astar.grid.new` is the same function.
 @function astar.grid
 @int w width (columns), at least 1
 @int h height (rows), at least 1
