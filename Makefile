@@ -129,9 +129,12 @@ sources:
 
 docs:
 	@sh ./setup.sh --dev
+	@$(MAKE) --no-print-directory build
 	rm -rf build/doc
 	ldoc --fatalwarnings .
-	lua5.4 tools/doc_coverage.lua
+	$(ENV54)  lua5.4 tools/doc_coverage.lua
+	$(ENV54)  lua5.4 tools/doc_examples.lua
+	$(ENVJIT) luajit tools/doc_examples.lua
 
 love: $(SOJIT)
 	@sh ./setup.sh --love

@@ -10,8 +10,8 @@ PKGS="gcc make libc6-dev pkg-config lua5.4 liblua5.4-dev luajit libluajit-5.1-de
 for a in "$@"; do
   case "$a" in
     --love) PKGS="$PKGS love xvfb xauth" ;;
-    --dev)  PKGS="$PKGS lua-check lua-ldoc luarocks clang libclang-rt-14-dev" ;;
-    --all)  PKGS="$PKGS love xvfb xauth lua-check lua-ldoc luarocks clang libclang-rt-14-dev" ;;
+    --dev)  PKGS="$PKGS lua-check lua-ldoc lua-discount luarocks clang libclang-rt-14-dev" ;;
+    --all)  PKGS="$PKGS love xvfb xauth lua-check lua-ldoc lua-discount luarocks clang libclang-rt-14-dev" ;;
     *) echo "setup.sh: unknown option $a (use --love, --dev or --all)" >&2; exit 2 ;;
   esac
 done

@@ -1,7 +1,29 @@
---- Fast, correct-by-default pathfinding: grids, A*-family search, a C core.
--- `require "astar"` loads the C module `astar.core` and adds the Lua-only
--- helpers: the `astar.grid` constructor table, Moving AI loaders and
--- `grid:render`.
+--- Fast, correct-by-default pathfinding for Lua: grids, graphs, navigation meshes and any
+-- state space, searched by a C core.
+--
+-- `local astar = require "astar"` loads the C module `astar.core` and the Lua helpers, and
+-- returns this table. Each kind of map has its page, with its constructors and all its
+-- methods:
+--
+-- - @{Grid}: `astar.grid(w, h)`, `astar.grid.parse`, `astar.grid.from_table`,
+--   `astar.grid.load_movingai` and `astar.grid.parse_movingai` (@{astar.movingai})
+-- - @{Graph}: `astar.graph()`, waypoints and roads
+-- - @{NavMesh}: `astar.navmesh{...}`, `astar.navmesh.from_grid`,
+--   `astar.navmesh.from_polygons`, any-angle paths
+-- - @{Implicit}: `astar.search{...}` and `astar.query{...}`, over a graph that callbacks
+--   describe
+--
+-- What the searches give: @{Path}, @{Query} (time-sliced), @{Field} (distance fields),
+-- @{Replanner} (D* Lite). In the game loop: `astar.scheduler{budget = n}` and
+-- `astar.await` (@{astar.scheduler}); `astar.load_scenarios` and `astar.parse_scenarios`
+-- read Moving AI problems (@{astar.movingai}).
+--
+-- Outcomes that are not bugs return `nil, message, code`, so `assert(grid:find(...))`
+-- works: `"no_path"`, `"blocked"`, `"limit"`. Programmer errors raise with Lua's
+-- standard shape, `bad argument #n to 'f' (...)`.
+--
+-- `astar.version` is the library's version, `"major.minor.patch"`, and `astar._VERSION`
+-- is `"astar "` followed by it.
 -- @module astar
 local core = require "astar.core"
 local movingai = require "astar.movingai"
@@ -14,30 +36,7 @@ local astar = {
 
 local Grid = core.Grid
 
---- Grids.
--- `astar.grid(w, h [, cost])` makes a new grid; the other constructors are
--- fields of this table.
--- @section grid
-
---- A new `w` x `h` grid whose cells all cost `cost`.
--- @function grid
--- @int w width (columns), >= 1
--- @int h height (rows), >= 1
--- @tparam[opt=1] number|boolean cost a cost > 0, or `false` for blocked
--- @treturn Grid
-
---- A grid from text, one line per row.
--- @function grid.parse
--- @string text the map; `\r\n` and a final newline are accepted
--- @tparam table legend maps each character to a cost or `false`
--- @treturn Grid
-
---- A grid from a table of rows, `rows[y][x]`.
--- @function grid.from_table
--- @tparam table rows
--- @param[opt] f a function `f(value, x, y) -> cost|false`, or the walkable value
--- @treturn Grid
-
+-- Constructors, documented with their types (src/lua/*.c): Grid, Graph, NavMesh.
 astar.grid = setmetatable({
   new = core.grid_new,
   parse = core.grid_parse,
@@ -50,25 +49,7 @@ astar.grid = setmetatable({
 
 astar.graph = core.graph_new
 
---- Navigation meshes.
--- `astar.navmesh{vertices = {x1, y1, ...}, polygons = {{1, 2, 3}, ...}}` makes a
--- mesh of convex polygons; the builders below make one from a grid or from an
--- outline with holes.
--- @section navmesh
-
---- A mesh of a grid's walkable cells (see `NavMesh`).
--- @function navmesh.from_grid
--- @tparam Grid grid
--- @tparam[opt] table opts `tile`: the size of a cell (default 1)
--- @treturn NavMesh
-
---- A mesh of the area inside `outline` and outside every hole: ear clipping
--- with holes bridged to the outline, then triangles merged into convex
--- polygons (Hertel-Mehlhorn).
--- @function navmesh.from_polygons
--- @tparam table outline `{x1, y1, x2, y2, ...}`, either orientation
--- @tparam[opt] table holes a list of such lists
--- @treturn NavMesh
+-- astar.navmesh.from_polygons is documented with the NavMesh (src/lua/navmesh.c).
 local function from_polygons(outline, holes)
   return core.navmesh_new(require("astar.navmesh").from_polygons(outline, holes))
 end
@@ -89,12 +70,7 @@ astar.query = core.query
 
 local DIGITS = "0123456789"
 
---- The grid as text, one line per row.
--- `#` blocked, `.` cost 1, a digit for other costs (rounded, 9 at most),
--- `*` cells of `path`, `S` and `G` its ends.
--- @function Grid:render
--- @tparam[opt] Path path a path to draw
--- @treturn string
+-- grid:render and grid:splice are documented with the Grid (src/lua/grid.c).
 function Grid.render(self, path)
   if getmetatable(self) ~= core.Grid_mt then
     error(("calling 'render' on bad self (astar.Grid expected, got %s)"):format(type(self)), 0)
@@ -131,19 +107,6 @@ function Grid.render(self, path)
   return table.concat(lines, "\n")
 end
 
---- Path splicing: after the map changed, re-plans only the next `n` steps
--- of a stored path and keeps the rest of it. The agent stands on point `at`;
--- a detour goes from there to the first walkable point at least `n` steps
--- further, and the old path's tail follows. Falls back to a full re-plan
--- (a plain `find` to the path's goal) when no detour exists, when the detour
--- is more than `ratio` times longer than the steps it replaces, or when the
--- kept tail is itself no longer walkable.
--- @function Grid:splice
--- @tparam Path path a path found on this grid
--- @int[opt=1] at the index of the agent's point
--- @int[opt=8] n how many steps to re-plan
--- @tparam[opt] table opts options of `find`, plus `ratio` (default 3)
--- @return a Path (its `stats().algorithm` is "to_path" when spliced), or nil, message, code
 function Grid.splice(self, path, at, n, opts)
   if getmetatable(self) ~= core.Grid_mt then
     error(("calling 'splice' on bad self (astar.Grid expected, got %s)"):format(type(self)), 0)
@@ -212,56 +175,5 @@ function Grid.splice(self, path, at, n, opts)
   if not spliced then return self:find(ax, ay, gx, gy, opts) end
   return spliced
 end
-
---- Graphs.
--- @section graph
-
---- A new empty graph.
--- @function graph
--- @tparam[opt] table opts `directed` (boolean, default false)
--- @treturn Graph
-
---- Implicit graphs.
--- @section search
-
---- Searches a graph that callbacks describe: any state space whose nodes are Lua values.
--- Nodes are numbered in the order the search meets them; values with the same key
--- (`opts.key(node)`, or the node itself) are the same node, and the first one met stands
--- for it. Callback errors propagate unchanged; callbacks may not yield, and may call
--- `astar.search` again.
--- @function search
--- @tparam table opts the search:
---
--- - `start` (required): the first node, any value but `nil` or NaN
--- - `neighbors(node, emit)` (required): calls `emit(next, cost)` once for each successor of
---   `node`, `cost` a finite number > 0; `emit` works only during that call
--- - `goal`, `goals` (a list) or `is_goal(node)`: where to go; `goal` may come with
---   `is_goal`, which then decides, and `goal` is only passed to the heuristic
--- - `heuristic(node, goal)`: an estimate >= 0 of the cost left (the least over `goals`)
--- - `key(node)`: a number or a string naming the node (table nodes built afresh)
--- - `algorithm`, `weight`, `max_expansions`, `max_cost`, `partial`, `within`: as for
---   `Grid:find`; `within` needs `heuristic` and `goal` or `goals`
--- @treturn[1] Path its points are the node values; `stats().goal` is the index of the goal
---   reached when `goals` was given
--- @return[2] nil
--- @treturn[2] string a message
--- @treturn[2] string `"no_path"` or `"limit"` (or, with `partial`, a Path, a message
---   and `"partial"`)
--- @usage local path = astar.search {
---   start = 1, goal = 100,
---   neighbors = function(n, emit) emit(n + 1, 1); emit(n * 2, 1) end,
--- }
--- print(table.concat(path:table(), " "))   --> 1 2 3 6 12 24 25 50 100
-
---- A time-sliced `search`: the same options (there is no map to edit, so no `on_change`), and
--- nothing is searched until `q:step(n)`; see `Query`. Stepped to its end, the query gives what
--- `search` would have given. Each query owns its search context, freed when it ends, is
--- cancelled or is collected. A callback of a query may search or step other queries, not its own.
--- @function query
--- @tparam table opts the options of `search`
--- @treturn Query
--- @usage local q = astar.query { start = 1, goal = 100, neighbors = neighbors }
--- repeat local status = q:step(50) until status ~= "running"   -- one step a frame
--- local path, message, code = q:result()
 
 return astar

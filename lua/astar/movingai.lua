@@ -1,5 +1,10 @@
---- Readers for the Moving AI benchmark formats (`.map` and `.scen`).
+--- Readers for the Moving AI benchmark formats (`.map` and `.scen`), from
+-- movingai.com/benchmarks: maps from games with published optimal path lengths.
 -- File coordinates are 0-based; everything returned here is 1-based.
+--
+-- `require "astar"` exposes them as `astar.grid.parse_movingai` (@{parse_map}),
+-- `astar.grid.load_movingai` (@{load_map}), `astar.parse_scenarios` and
+-- `astar.load_scenarios`.
 -- @module astar.movingai
 local core = require "astar.core"
 
@@ -70,17 +75,31 @@ local function read_file(path, fname)
   return text
 end
 
---- A grid from the text of a Moving AI `.map` file.
--- `.`, `G`, `S` are walkable (cost 1); `@`, `O`, `T`, `W` are blocked.
--- Raises on a malformed map.
+--- A grid from the text of a Moving AI `.map` file (`astar.grid.parse_movingai`).
+-- `.`, `G`, `S` are walkable (cost 1); `@`, `O`, `T`, `W` are blocked. Raises on a
+-- malformed map, naming the problem: `bad argument #1 to 'parse_movingai' (malformed map:
+-- row 1 has 3 cells, expected 4)`.
 -- @string text
 -- @treturn Grid
+-- @usage
+-- local grid = astar.grid.parse_movingai("type octile\nheight 2\nwidth 3\nmap\n..@\n.T.\n")
+-- print(grid:size())                       --> 3 2
+-- print(grid:walkable(3, 1), grid:get(1, 2))   --> false 1
 function M.parse_map(text)
   return parse_map(text, "parse_movingai")
 end
 
---- A grid from a Moving AI `.map` file.
+--- A grid from a Moving AI `.map` file (`astar.grid.load_movingai`).
 -- @string path
+-- @usage
+-- local name = os.tmpname()
+-- local f = assert(io.open(name, "w"))
+-- f:write("type octile\nheight 1\nwidth 4\nmap\n....\n")
+-- f:close()
+-- local grid = assert(astar.grid.load_movingai(name))
+-- os.remove(name)
+-- print(grid:size())                                --> 4 1
+-- print(astar.grid.load_movingai(name) == nil)      --> true
 -- @treturn[1] Grid
 -- @treturn[2] nil
 -- @treturn[2] string message, if the file cannot be read
@@ -129,15 +148,19 @@ local function parse_scen(text, fname)
   return list
 end
 
---- The problems of a Moving AI `.scen` text, coordinates made 1-based.
--- Each is `{bucket=, map=, width=, height=, sx=, sy=, gx=, gy=, optimal=}`.
+--- The problems of a Moving AI `.scen` text, coordinates made 1-based
+-- (`astar.parse_scenarios`).
 -- @string text
--- @treturn table
+-- @treturn table a list of `{bucket =, map =, width =, height =, sx =, sy =, gx =, gy =,
+-- optimal =}`
+-- @usage
+-- local scen = astar.parse_scenarios("version 1\n0\tarena.map\t49\t49\t1\t11\t1\t12\t1\n")
+-- print(#scen, scen[1].sx, scen[1].sy, scen[1].optimal)   --> 1 2 12 1
 function M.parse_scenarios(text)
   return parse_scen(text, "parse_scenarios")
 end
 
---- The problems of a Moving AI `.scen` file.
+--- The problems of a Moving AI `.scen` file (`astar.load_scenarios`).
 -- @string path
 -- @treturn[1] table
 -- @treturn[2] nil

@@ -4,7 +4,7 @@
 -- (Hertel-Mehlhorn); the result is the table `astar.navmesh` takes.
 --
 -- Coordinates are flat lists `{x1, y1, x2, y2, ...}`; vertex and polygon indices are 1-based and
--- polygons are counter-clockwise (x right, y up). Work is O(n^2) in the number of points.
+-- polygons are counter-clockwise (x right, y up). Work is `O(n^2)` in the number of points.
 -- @module astar.navmesh
 
 local M = {}
@@ -743,8 +743,8 @@ function M.convex_partition(vertices, triangles)
 end
 
 --- A navigation mesh description from a polygon with holes.
--- Triangulates (see `triangulate`) and merges the triangles into convex polygons (see
--- `convex_partition`). Every input point is a vertex; polygons share whole edges. Edges closer
+-- Triangulates (see @{triangulate}) and merges the triangles into convex polygons (see
+-- @{convex_partition}). Every input point is a vertex; polygons share whole edges. Edges closer
 -- than 1e-9 of the outline's size count as touching (the resolution of `astar.navmesh`).
 -- @tparam {number,...} outline `{x1, y1, x2, y2, ...}`: at least 3 points, either orientation,
 --   a simple polygon (consecutive repeated points are dropped; collinear points are kept)
@@ -756,6 +756,12 @@ end
 --   `outline crosses itself at edges 3 and 7` (edge k runs from input point k to the next),
 --   `hole 2 overlaps hole 3`, `hole 1 touches the outline`, `hole 1 is not inside the outline`,
 --   `outline has zero area`
+-- @usage
+-- local builder = require "astar.navmesh"
+-- local desc = builder.from_polygons({ 0, 0, 4, 0, 4, 4, 0, 4 }, { { 1, 1, 2, 1, 2, 2, 1, 2 } })
+-- print(#desc.vertices / 2)                    --> 8
+-- local mesh = astar.navmesh(desc)             -- what astar.navmesh.from_polygons does
+-- print(mesh:locate(1.5, 1.5))                 --> nil
 -- @function from_polygons
 function M.from_polygons(outline, holes)
   local vertices, tris = triangulate(outline, holes, "from_polygons")

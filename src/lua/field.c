@@ -10,10 +10,13 @@
 ** resource, so it needs no __gc and cannot be half-released.
 */
 /***
-Distance fields (Dijkstra maps, flow fields): for every cell or node, the
-cost of the cheapest path from it to the nearest source (plus that source's
-value), and the next step on that path. Made by `Grid:distance_field` (and
-`Graph:distance_field`); also the grid methods for connected components.
+A distance field (Dijkstra map, flow field): for every cell or node, the cost of the
+cheapest path from it to the nearest source, plus that source's value, and the next step
+of that path. One search serves any number of units: each follows @{Field:next} downhill.
+
+Made by @{Grid:distance_field} and @{Graph:distance_field}; grid fields take `x, y`, graph
+fields a node id. A field is a snapshot, one Lua userdata of 12 bytes a cell: it outlives
+its map, and later edits do not change it.
 @classmod Field
 */
 #include <math.h>
@@ -153,13 +156,13 @@ static int pushnode(lua_State *L, const lfield *f, uint32_t v) {
 }
 
 /***
-The distance of a cell (grid fields) or node (graph fields): the cost of the
-cheapest path from it to its nearest source, plus that source's value.
+The distance of a cell (grid fields) or node (graph fields): the cost of the cheapest path
+from it to its nearest source, plus that source's value.
 @function Field:distance
 @int x column (grid fields), or the node id (graph fields)
 @int[opt] y row (grid fields)
-@treturn number|nil the distance, or `nil` if the cell was not reached
-(blocked, cut off, or beyond `max_cost`)
+@treturn number|nil the distance, or `nil` if the cell was not reached (blocked, cut off,
+or beyond `max_cost`)
 */
 static int field_distance(lua_State *L) {
   lfield *f = checkfield(L, &F_DIST);
@@ -170,13 +173,13 @@ static int field_distance(lua_State *L) {
 }
 
 /***
-The next step from a cell toward its nearest source: following `next` from
-any reached cell walks a cheapest path down to a source (a flow field).
+The next step from a cell toward its nearest source: following `next` from any reached
+cell walks a cheapest path down to a source (a flow field).
 @function Field:next
 @int x column (grid fields), or the node id (graph fields)
 @int[opt] y row (grid fields)
-@return `x, y` of the next cell (grid fields) or the next node id (graph
-fields); `nil` at a source or where unreached
+@return `x, y` of the next cell (grid fields) or the next node id (graph fields); `nil` at
+a source or where unreached
 */
 static int field_next(lua_State *L) {
   lfield *f = checkfield(L, &F_NEXT);
@@ -189,10 +192,10 @@ static int field_next(lua_State *L) {
 }
 
 /***
-The path from a cell (or node) to its nearest source, following `next`.
-Its cost is the sum of its step costs: the cell's distance less the
-source's value. A source's path has one point. On graph fields the points
-are node ids, with the graph's positions for `Path:flat`.
+The path from a cell (or node) to its nearest source, following @{Field:next|next}. Its
+cost is the sum of its step costs: the cell's distance less the source's value. A source's
+path has one point. On graph fields the points are node ids, with the graph's positions
+for @{Path:flat}.
 @function Field:path_from
 @int x column (grid fields), or the node id (graph fields)
 @int[opt] y row (grid fields)
@@ -242,8 +245,8 @@ static int field_path_from(lua_State *L) {
 }
 
 /***
-The field's shape: `w, h` of its grid (grid fields), or the number of node
-ids it covers (graph fields).
+The field's shape: `w, h` of its grid (grid fields), or the number of node ids it covers
+(graph fields).
 @function Field:size
 @return `w, h` or `n`
 */
@@ -259,9 +262,8 @@ static int field_size(lua_State *L) {
 }
 
 /***
-Statistics of the search that made the field:
-`{reached = , expanded = , generated = }` (`reached`: cells or nodes with a
-distance).
+Statistics of the search that made the field: `{reached =, expanded =, generated =}`,
+`reached` counting the cells or nodes with a distance.
 @function Field:stats
 @treturn table
 */
@@ -291,12 +293,6 @@ static int field_tostring(lua_State *L) {
 /* ---------------------------------------------------------------------- */
 /* grid:distance_field                                                      */
 /* ---------------------------------------------------------------------- */
-
-/***
-Grid methods: distance fields and connected components. They are methods of
-`Grid`, documented here with the `Field` they make.
-@section grid
-*/
 
 static const astar_optuse FIELD_OPTS[] = {
   {ASTAR_OPT_DIAGONAL, 0, NULL}, {ASTAR_OPT_COST, 0, NULL}, {ASTAR_OPT_MAX_COST, 0, NULL},
@@ -368,32 +364,7 @@ static void runfield(lua_State *L, lcall *c, void *ud) {
   j->rc = astar_grid_field(j->lg->g, j->lg->m.s, &j->q, j->f->next, j->f->dist, j->n);
 }
 
-/***
-A distance field (Dijkstra map) over the grid: for every cell, the cost of
-the cheapest path from it to the nearest source, plus that source's value,
-and the next step of that path. With the default options the cost model,
-diagonal rule and results are those of `Grid:find` (a path from `(x, y)` to
-source `s` found by `find` costs `f:distance(x, y)` when `s` has value 0 and
-is the nearest).
-
-`sources` is a list `{{x, y}, {x, y, value}, ...}` (value: a finite number,
-default 0, negative allowed; a cell listed twice keeps its smallest value;
-sources on blocked cells or above `max_cost` are ignored; the list may not
-be empty),
-or a grid `Field` of a grid of this size: then every cell that field reached
-is a source with value `opts.scale * distance` (`scale` required). A negative
-scale makes a flee map: `next` leads away from the first field's sources,
-around obstacles, toward cells far from them.
-@function Grid:distance_field
-@tparam table|Field sources
-@tparam[opt] table opts `diagonal` (as `find`, default `"no_corner_cutting"`),
-`max_cost` (a number >= 0: cells whose distance would exceed it stay
-unreached),
-`cost` (`function(x1, y1, x2, y2, base)` as `find`'s, called for the
-forward step `(x1, y1) -> (x2, y2)`, toward the source), `scale` (with a Field
-as sources). Unknown names are errors.
-@treturn Field
-*/
+/* grid:distance_field(sources [, opts]): documented in grid.c, with the Grid. */
 static int grid_distance_field(lua_State *L) {
   lgrid *lg = astar_checkgrid(L, &F_DF);
   int w = astar_grid_width(lg->g), h = astar_grid_height(lg->g);
@@ -568,26 +539,7 @@ static void graphsources(lua_State *L, lgraph *lg, const astar_opts *o, sources 
   }
 }
 
-/***
-A distance field (Dijkstra map) over the graph: for every node, the cost of
-the cheapest path from it to the nearest source (along edge directions),
-plus that source's value, and the next node of that path. Results agree
-with `Graph:find`.
-
-`sources` is a list of node ids and `{id, value}` pairs (value: a finite
-number, default 0, negative allowed; a node listed twice keeps its smallest
-value; disabled sources and sources above `max_cost` are ignored; the list
-may not be empty), or a Field of this graph: then every node it reached is
-a source of value `opts.scale * distance` (`scale` required; negative: a
-flee map).
-@function Graph:distance_field
-@tparam table|Field sources
-@tparam[opt] table opts `max_cost` (nodes whose distance would exceed it
-stay unreached), `cost` (`function(from, to, base)` as `find`'s, called for
-the edge in its direction of travel, toward the source), `scale` (with a
-Field as sources). Unknown names are errors.
-@treturn Field
-*/
+/* graph:distance_field(sources [, opts]): documented in graph.c, with the Graph. */
 static int graph_distance_field(lua_State *L) {
   lgraph *lg = astar_checkgraph(L, &F_DF);
   astar_opts o;
@@ -650,19 +602,7 @@ static uint32_t labelof(lua_State *L, lgrid *lg, int diag, int x, int y) {
   return lab;
 }
 
-/***
-The number of connected components of walkable cells: groups of cells that
-paths join under the diagonal policy. `"never"`, `"no_corner_cutting"` and
-`"one_obstacle"` give the same (4-connected) components; `"always"` joins
-cells touching at a corner too. Labels are computed here and kept current
-lazily: recomputed (O(cells)) only after a cell turned blocked or walkable.
-From the first call on, `Grid:find` answers a goal in another component than
-the start at once with `nil, message, "no_path"` (not with `partial` or
-`within`).
-@function Grid:components
-@string[opt="no_corner_cutting"] diagonal the policy whose connectivity to use
-@treturn int
-*/
+/* grid:components([diagonal]): documented in grid.c, with the Grid. */
 static int grid_components(lua_State *L) {
   lgrid *lg = astar_checkgrid(L, &F_COMPS);
   int diag = checkdiag(L, &F_COMPS, 2);
@@ -673,15 +613,7 @@ static int grid_components(lua_State *L) {
   return 1;
 }
 
-/***
-The component of a cell: a label from 1 to `components()`, numbered in
-reading order of each component's first cell.
-@function Grid:component
-@int x
-@int y
-@string[opt="no_corner_cutting"] diagonal as `components`
-@treturn int|nil the label, or `nil` if the cell is blocked
-*/
+/* grid:component(x, y [, diagonal]): documented in grid.c. */
 static int grid_component(lua_State *L) {
   lgrid *lg = astar_checkgrid(L, &F_COMP);
   int x = astar_checkcoord(L, &F_COMP, 2, "x", astar_grid_width(lg->g));
@@ -692,17 +624,7 @@ static int grid_component(lua_State *L) {
   return 1;
 }
 
-/***
-Whether a path joins two cells (both walkable, same component). O(1) once
-the labels are current.
-@function Grid:same_component
-@int x1
-@int y1
-@int x2
-@int y2
-@string[opt="no_corner_cutting"] diagonal as `components`
-@treturn boolean
-*/
+/* grid:same_component(x1, y1, x2, y2 [, diagonal]): documented in grid.c. */
 static int grid_same_component(lua_State *L) {
   lgrid *lg = astar_checkgrid(L, &F_SAME);
   int w = astar_grid_width(lg->g), h = astar_grid_height(lg->g);

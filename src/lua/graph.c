@@ -3,8 +3,34 @@
 ** bidirectional), components and distance fields.
 */
 /***
-Graphs: waypoints, roads, rooms. Nodes are integer ids 1, 2, 3... in the
-order they were added, each with an optional position; edges have costs > 0.
+A graph of waypoints, roads or rooms: nodes joined by edges with costs > 0.
+
+Nodes have integer ids, 1, 2, 3 and so on in the order they were added, and each an optional
+2D or 3D position. Edges go both ways unless the graph was made with `directed = true`.
+
+The default heuristic is the Euclidean distance between positions times the graph's
+smallest ratio of edge cost to edge length, so the default options give shortest paths
+whatever the costs; without positions the search is Dijkstra's. Give positions and let
+costs be at least the lengths (the default) to get A*'s speed.
+
+Made by @{astar.graph}. The methods by topic:
+
+- nodes and edges: @{Graph:add_node|add_node}, @{Graph:add_edge|add_edge},
+  @{Graph:remove_edge|remove_edge}, @{Graph:set_edge_cost|set_edge_cost},
+  @{Graph:edge_cost|edge_cost}, @{Graph:remove_node|remove_node},
+  @{Graph:disable_node|disable_node}, @{Graph:enable_node|enable_node},
+  @{Graph:enabled|enabled}, @{Graph:neighbors|neighbors}, @{Graph:position|position},
+  @{Graph:node_count|node_count}, @{Graph:edge_count|edge_count},
+  @{Graph:directed|directed}
+- search: @{Graph:find|find}, @{Graph:query|query} (time-sliced), @{Graph:check|check}
+  (stored paths)
+- many units, one target: @{Graph:distance_field|distance_field}; reachability:
+  @{Graph:components|components}, @{Graph:component|component},
+  @{Graph:same_component|same_component}
+- memory: @{Graph:stats|stats}, @{Graph:close|close}
+
+Methods taking node ids raise for ids that do not exist (`bad argument #1 to 'add_edge'
+(unknown node 7)`) or were removed (`node 5 was removed`).
 @classmod Graph
 */
 #include <math.h>
@@ -73,7 +99,21 @@ static uint32_t checknode(lua_State *L, const afn *f, int idx, const lgraph *lg)
   return id;
 }
 
-/* astar.graph([opts]) */
+/***
+A new empty graph.
+@function astar.graph
+@tparam[opt] table opts the options:
+@tparam[opt=false] boolean opts.directed whether edges are one-way
+@treturn Graph
+@usage
+local g = astar.graph()
+local a, b, c = g:add_node(0, 0), g:add_node(3, 4), g:add_node(6, 0)
+g:add_edge(a, b)                  -- cost 5, the distance between the positions
+g:add_edge(b, c)
+g:add_edge(a, c, 20)              -- an explicit cost
+local path = assert(g:find(a, c))
+print(path:cost(), table.concat(path:table(), " "))   --> 10 1 2 3
+*/
 static int graph_new(lua_State *L) {
   static const astar_optuse OPTS[] = {{ASTAR_OPT_DIRECTED, 0, NULL}, ASTAR_OPT_END};
   astar_opts o;
@@ -102,9 +142,9 @@ static int graph_new(lua_State *L) {
 Adds a node, with a 2D or 3D position or none.
 @function Graph:add_node
 @number[opt] x
-@number[opt] y (with x)
+@number[opt] y (with `x`)
 @number[opt] z
-@treturn int the new node's id (1, 2, 3... in order)
+@treturn int the new node's id (1, 2, 3, ... in order)
 */
 static int graph_add_node(lua_State *L) {
   lgraph *lg = astar_checkgraph(L, &F_ADDNODE);
@@ -142,13 +182,13 @@ static double checkedgecost(lua_State *L, const afn *f, int idx) {
 }
 
 /***
-Adds the edge a -> b (both ways in an undirected graph), or replaces the
-cost of the existing one.
+Adds the edge `a -> b` (both ways in an undirected graph), or replaces the cost of the
+existing one (undirected: `add_edge(b, a, c)` is the same edge).
 @function Graph:add_edge
 @int a
-@int b a node other than a
-@number[opt] cost > 0; default: the Euclidean distance between the two
-positions (an error if either has none, or they coincide)
+@int b a node other than `a`
+@number[opt] cost a number > 0; default: the Euclidean distance between the two positions
+(an error if either has none, or they coincide)
 */
 static int graph_add_edge(lua_State *L) {
   lgraph *lg = astar_checkgraph(L, &F_ADDEDGE);
@@ -176,7 +216,7 @@ static int graph_add_edge(lua_State *L) {
 }
 
 /***
-Removes the edge a -> b (undirected: a - b).
+Removes the edge `a -> b` (undirected: `a - b`).
 @function Graph:remove_edge
 @int a
 @int b
@@ -191,11 +231,11 @@ static int graph_remove_edge(lua_State *L) {
 }
 
 /***
-Sets the cost of the existing edge a -> b; an error if there is none.
+Sets the cost of the existing edge `a -> b`; an error if there is none.
 @function Graph:set_edge_cost
 @int a
 @int b
-@number cost > 0
+@number cost a number > 0
 */
 static int graph_set_edge_cost(lua_State *L) {
   lgraph *lg = astar_checkgraph(L, &F_SETCOST);
@@ -209,11 +249,11 @@ static int graph_set_edge_cost(lua_State *L) {
 }
 
 /***
-The cost of the edge a -> b.
+The cost of the edge `a -> b`.
 @function Graph:edge_cost
 @int a
 @int b
-@treturn number|nil the cost, or nil if there is no such edge
+@treturn number|nil the cost, or `nil` if there is no such edge
 */
 static int graph_edge_cost(lua_State *L) {
   lgraph *lg = astar_checkgraph(L, &F_EDGECOST);
@@ -225,7 +265,8 @@ static int graph_edge_cost(lua_State *L) {
 }
 
 /***
-Disables a node: searches never enter nor leave it; its edges stay.
+Disables a node: searches never enter nor leave it (a closed door, a destroyed bridge); its
+edges stay.
 @function Graph:disable_node
 @int a
 */
@@ -264,8 +305,8 @@ static int graph_enabled(lua_State *L) {
 }
 
 /***
-Removes a node and its edges. The other ids stay valid; this one is never
-reused, and using it raises `node 3 was removed`.
+Removes a node and its edges. The other ids stay valid; this one is never reused, and
+using it raises `node 3 was removed`.
 @function Graph:remove_node
 @int a
 */
@@ -295,13 +336,17 @@ static int neighbors_iter(lua_State *L) {
 }
 
 /***
-Iterates over the edges leaving a node (all its edges in an undirected
-graph), in the order they were added, disabled neighbours included:
-`for b, cost in graph:neighbors(a) do ... end`. The graph must not be
-edited during the loop.
+Iterates over the edges leaving a node (all its edges in an undirected graph), in the
+order they were added, disabled neighbours included. The graph must not be edited during
+the loop (that raises).
 @function Graph:neighbors
 @int a
-@treturn function
+@treturn function an iterator giving `b, cost` for each edge `a -> b`
+@usage
+local g = astar.graph()
+local a, b = g:add_node(0, 0), g:add_node(1, 0)
+g:add_edge(a, b, 2)
+for n, cost in g:neighbors(a) do print(n, cost) end   --> 2 2
 */
 static int graph_neighbors(lua_State *L) {
   lgraph *lg = astar_checkgraph(L, &F_NEIGHBORS);
@@ -351,7 +396,7 @@ static int graph_directed(lua_State *L) {
 A node's position.
 @function Graph:position
 @int a
-@treturn number|nil x, or nil if the node has no position
+@treturn number|nil x, or `nil` if the node has no position
 @treturn number y
 @treturn number z (0 for nodes given in 2D)
 */
@@ -370,7 +415,7 @@ static int graph_position(lua_State *L) {
 }
 
 /***
-Memory and edit counters: `{allocations = n, edits = m}` (as `Grid:stats`).
+Memory and edit counters: `{allocations = n, edits = m}`, as @{Grid:stats}.
 @function Graph:stats
 @treturn table
 */
@@ -380,9 +425,9 @@ static int graph_stats(lua_State *L) {
 }
 
 /***
-Frees the graph's memory now (also `__close` and `__gc`). Idempotent; paths
-found earlier stay valid; any other later use raises
-`attempt to use a closed graph`.
+Frees the graph's memory now (also `__close` and `__gc`). Idempotent; paths found earlier
+stay valid; any other later use raises `attempt to use a closed graph`. Refused from a
+callback of a search on this graph.
 @function Graph:close
 */
 static int graph_close(lua_State *L) { return astar_map_close(L, &GRAPH); }
@@ -408,10 +453,11 @@ static uint32_t comps(lua_State *L, lgraph *lg) {
 }
 
 /***
-The number of weakly connected components (edge directions ignored;
-disabled nodes belong to none). From the first call on, the graph keeps the
-labels current (lazily, after edits) and `find` answers a goal in another
-component at once with `no_path`.
+The number of weakly connected components (edge directions ignored; disabled nodes belong
+to none). From the first call on, the graph keeps the labels current (recomputed lazily,
+after edits that add or remove nodes or edges or disable or enable a node), and
+@{Graph:find|find} answers a goal in another component at once with `"no_path"` (not with
+`partial` or `within`).
 @function Graph:components
 @treturn int
 */
@@ -425,8 +471,8 @@ static int graph_components(lua_State *L) {
 A node's component label.
 @function Graph:component
 @int a
-@treturn int|nil the label (1 .. components(), numbered by smallest id), or
-nil if the node is disabled
+@treturn int|nil the label, from 1 to @{Graph:components|components}`()`, numbered by
+smallest id; or `nil` if the node is disabled
 */
 static int graph_component(lua_State *L) {
   lgraph *lg = astar_checkgraph(L, &F_COMP);
@@ -439,8 +485,8 @@ static int graph_component(lua_State *L) {
 }
 
 /***
-Whether two nodes are in the same component (false if either is disabled).
-O(1) once the labels are current.
+Whether two nodes are in the same component (`false` if either is disabled). O(1) once
+the labels are current.
 @function Graph:same_component
 @int a
 @int b
@@ -669,47 +715,87 @@ static const astar_kind GRAPH = {
 };
 
 /***
-Finds a path from node a to node b, or to the cheapest of several goals:
-`graph:find(a, {goals = {b, c}, ...})`.
+Finds a path from node `a` to node `b`, or with `graph:find(a, {goals = {b, c}})` to the
+cheapest to reach of several goals. The default options return a shortest path.
 
-Options: `algorithm` (`"astar"`, `"dijkstra"`, `"bfs"`, `"greedy"`,
-`"bidirectional"`), `heuristic` (`"euclidean"`, `"zero"` or
-`function(node, goal)`), `cost` (`function(from, to, base)`), `weight`,
-`max_expansions`, `max_cost`, `partial`, `goals`, `within`.
+`algorithm = "bidirectional"` searches from the start along edges and from the goals
+against them, and stops when the two frontiers prove no shorter path exists: always a
+shortest path. Without a heuristic it is bidirectional Dijkstra; with one, A* both ways with
+the average potential, and a `heuristic` function is then also called as
+`heuristic(node, start)`, so it must be a lower bound both ways. It pays off when the
+heuristic is weak or absent; it cannot be combined with `within` or a `weight` other than 1.
 @function Graph:find
 @int a start node
 @tparam int|table b goal node, or the options with `goals`
-@tparam[opt] table opts
-@treturn[1] Path
+@tparam[opt] table opts the options; an unknown name is an error
+@tparam[opt="astar"] string opts.algorithm `"astar"`, `"dijkstra"`, `"bfs"` (fewest edges),
+`"greedy"` or `"bidirectional"`
+@tparam[opt="euclidean"] string|function opts.heuristic `"euclidean"` (3D when positions
+have a `z`; none when a node has no position), `"zero"`, or `function(node, goal)`
+returning an estimate of at least 0
+@tparam[opt] function opts.cost `function(from, to, base)`: the cost of the edge
+`from -> to` whose stored cost is `base`, always in the direction of travel; a number > 0,
+or `false` or `nil` to forbid the edge
+@tparam[opt=1] number opts.weight as in @{Grid:find}
+@tparam[opt] int opts.max_expansions as in @{Grid:find} (default: no limit)
+@tparam[opt] number opts.max_cost as in @{Grid:find} (default: no limit)
+@tparam[opt=false] boolean opts.partial as in @{Grid:find}
+@tparam[opt] table opts.goals a list of node ids (disabled ones are skipped): go to the
+cheapest to reach; `path:stats().goal` is its index
+@tparam[opt] number opts.within accept any enabled node whose Euclidean distance to the
+goal (or to one of `goals`) is at most this (nodes with positions only)
+@treturn[1] Path its points are node ids
 @treturn[2] nil
-@treturn[2] string message
-@treturn[2] string code: `"no_path"`, `"blocked"`, `"limit"`
+@treturn[2] string a message, e.g. `no path from node 1 to node 3`
+@treturn[2] string the code: `"no_path"`, `"blocked"` (the start or every goal is
+disabled) or `"limit"`
+@treturn[3] Path with `partial = true`, the path toward the goal
+@treturn[3] string a message
+@treturn[3] string `"partial"`
+@usage
+local g = astar.graph { directed = true }
+for i = 1, 4 do g:add_node(i, 0) end
+g:add_edge(1, 2); g:add_edge(2, 3); g:add_edge(3, 4); g:add_edge(1, 3, 5)
+print(table.concat(g:find(1, 4):table(), " "))                     --> 1 2 3 4
+print(g:find(1, 4, { algorithm = "bidirectional" }):cost())        --> 3
+print(g:find(4, 1))                              --> nil no path from node 4 to node 1 no_path
+print(g:find(1, { goals = { 4, 3 } }):stats().goal)               --> 2
 */
 static int graph_find(lua_State *L) { return astar_map_find(L, &GRAPH); }
 
 /***
-Starts a time-sliced search: the same arguments and options as `find`
-(except `algorithm = "bidirectional"`), plus `on_change = "restart"`
-(default: an edit of the graph restarts the search) or `"stale"`. Nothing is
-searched until `q:step(n)`; see `Query`.
+Starts a time-sliced search: @{Graph:find|find}'s arguments and options (but
+`algorithm = "bidirectional"`), plus `on_change`. Nothing is searched until
+@{Query:step}; stepped to its end, the query gives what `find` would have returned.
 @function Graph:query
 @int a start node
 @tparam int|table b goal node, or the options with `goals`
-@tparam[opt] table opts
+@tparam[opt] table opts every option of @{Graph:find|find}, and:
+@tparam[opt="restart"] string opts.on_change what an edit of the graph during the query
+does: `"restart"` (the next step starts the search again) or `"stale"` (the query ends with
+status `"stale"`)
 @treturn Query
+@usage
+local g = astar.graph()
+for i = 1, 100 do g:add_node(i, 0) end
+for i = 1, 99 do g:add_edge(i, i + 1) end
+local q = g:query(1, 100)
+while q:step(10) == "running" do end
+print(#q:result(), q:stats().expanded)          --> 100 99
 */
 static int graph_query(lua_State *L) { return astar_map_query(L, &GRAPH); }
 
 /***
-Whether a stored path is still good on this graph, in time proportional to
-its length: every node still there and enabled, every edge still there with
-the cost it had when the path was found.
+Whether a stored path is still good on this graph, in time proportional to its length:
+every node still there and enabled, every edge still there with the cost it had when the
+path was found.
 @function Graph:check
 @tparam Path path a path found on this graph
-@treturn[1] boolean true
-@treturn[2] boolean false
+@treturn[1] boolean `true`
+@treturn[2] boolean `false`
 @treturn[2] int the index of the first point that is no longer good
-@treturn[2] string why: "blocked" (the node is gone or disabled, or the edge into it is gone) or "changed" (that edge's cost)
+@treturn[2] string why: `"blocked"` (the node is gone or disabled, or the edge into it is
+gone) or `"changed"` (that edge's cost)
 */
 static int graph_check(lua_State *L) {
   static const afn F_CHECK = {"check", 1};
@@ -742,6 +828,37 @@ static int graph_check(lua_State *L) {
   lua_pushboolean(L, 1);
   return 1;
 }
+
+/* graph:distance_field is defined in field.c and documented here, with the Graph. */
+
+/***
+A distance field (Dijkstra map) over the graph: for every node, the cost of the cheapest
+path from it to the nearest source, along edge directions, plus that source's value, and
+the next node of that path. Its costs agree with @{Graph:find|find}'s.
+
+`sources` is a list of node ids and `{id, value}` pairs (`value` a finite number, default
+0, may be negative; a node listed twice keeps its smaller value; disabled sources and
+sources above `max_cost` are ignored; the list may not be empty), or a @{Field} of this
+graph: then every node it reached is a source of value `opts.scale * distance` (a negative
+scale makes a flee map).
+@function Graph:distance_field
+@tparam table|Field sources
+@tparam[opt] table opts the options; an unknown name is an error
+@tparam[opt] number opts.max_cost nodes whose distance would exceed it stay unreached
+(default: no limit)
+@tparam[opt] function opts.cost `function(from, to, base)` as in `find`, called for the
+edge in its direction of travel, toward the source
+@tparam[opt] number opts.scale with a Field as `sources` only, and required then: the
+factor applied to its distances (finite)
+@treturn Field
+@usage
+local g = astar.graph()
+for i = 1, 5 do g:add_node(i, 0) end
+for i = 1, 4 do g:add_edge(i, i + 1) end
+local field = g:distance_field({ 5, { 1, 1.5 } })   -- two sources, one worth 1.5
+print(field:distance(2), field:next(2))            --> 2.5 1
+print(field:distance(4), field:next(4))            --> 1 5
+*/
 
 static const luaL_Reg graph_methods[] = {
   {"query", graph_query},

@@ -3,7 +3,30 @@
 ** tables become grids in grid_load.c).
 */
 /***
-Grids: cells with costs, and `find`.
+A tile grid: `w` x `h` cells with costs, and the searches over them.
+
+Cells are addressed `(x, y)`, 1-based, `x` the column and `y` the row, `(1, 1)` the top-left
+cell: the same as `map[y][x]` in a Lua table. A cell is blocked (`false`) or walkable with a
+cost `c > 0`. A step into cell `b` costs `len * c(b)`, where `len` is 1 for an orthogonal
+step and the square root of 2 for a diagonal one.
+
+Made by @{astar.grid}, @{astar.grid.parse} and @{astar.grid.from_table}; the Moving AI
+readers `astar.grid.load_movingai` and `astar.grid.parse_movingai` are
+@{astar.movingai.load_map} and @{astar.movingai.parse_map}. The methods by topic:
+
+- cells: @{Grid:size|size}, @{Grid:get|get}, @{Grid:walkable|walkable}, @{Grid:set|set},
+  @{Grid:fill|fill}, @{Grid:render|render}
+- search: @{Grid:find|find}, @{Grid:query|query} (time-sliced), @{Grid:prepare|prepare}
+  (JPS+ for static maps)
+- stored paths on a changing map: @{Grid:check|check}, @{Grid:splice|splice},
+  @{Grid:to_path|to_path}, @{Grid:replanner|replanner} (D* Lite)
+- many units, one target: @{Grid:distance_field|distance_field}; reachability:
+  @{Grid:components|components}, @{Grid:component|component},
+  @{Grid:same_component|same_component}
+- copies and memory: @{Grid:clone|clone}, @{Grid:stats|stats}, @{Grid:close|close}
+
+Errors follow one rule: a programmer error raises (`bad argument #1 to 'find' (x out of
+range: 0 not in [1, 10])`); an outcome that is not a bug returns `nil, message, code`.
 @classmod Grid
 */
 #include <math.h>
@@ -71,7 +94,20 @@ static int checksize(lua_State *L, const afn *f, int idx, const char *what) {
   return (int)n;
 }
 
-/* astar.grid(w, h [, cost]) */
+/***
+A new `w` x `h` grid whose cells all cost `cost`. At most `2^28` cells in all;
+`astar.grid.new` is the same function.
+@function astar.grid
+@int w width (columns), at least 1
+@int h height (rows), at least 1
+@tparam[opt=1] number|boolean cost every cell's cost, a number > 0, or `false` for blocked
+@treturn Grid
+@usage
+local grid = astar.grid(10, 5)
+grid:fill(4, 1, 1, 4, false)                 -- a wall, open at the bottom
+local path = assert(grid:find(1, 1, 10, 1))
+print(#path, grid:walkable(4, 5))            --> 12 true
+*/
 static int grid_new(lua_State *L) {
   int w = checksize(L, &F_NEW, 1, "width");
   int h = checksize(L, &F_NEW, 2, "height");
@@ -111,10 +147,10 @@ static int grid_get(lua_State *L) {
 }
 
 /***
-Whether a cell may be entered.
+Whether a cell may be entered: `true` unless it is blocked.
 @function Grid:walkable
-@int x
-@int y
+@int x column
+@int y row
 @treturn boolean
 */
 static int grid_walkable(lua_State *L) {
@@ -130,10 +166,10 @@ astar_search *astar_gridsearch(lua_State *L, lgrid *lg) {
 }
 
 /***
-Sets a cell.
+Sets a cell's cost. Raises from a callback of a search running on this grid.
 @function Grid:set
-@int x
-@int y
+@int x column
+@int y row
 @tparam number|boolean v a cost > 0, `false` (blocked) or `true` (cost 1)
 */
 static int grid_set(lua_State *L) {
@@ -147,13 +183,14 @@ static int grid_set(lua_State *L) {
 }
 
 /***
-Sets every cell of a rectangle, which must lie inside the grid.
+Sets every cell of the `w` x `h` rectangle whose top-left cell is `(x, y)`; the
+rectangle must lie inside the grid. One edit, however many cells.
 @function Grid:fill
 @int x left column
 @int y top row
-@int w width, >= 0
-@int h height, >= 0
-@tparam number|boolean v a cost > 0 or `false`
+@int w width, 0 or more
+@int h height, 0 or more
+@tparam number|boolean v a cost > 0, `false` (blocked) or `true` (cost 1)
 */
 static int grid_fill(lua_State *L) {
   lgrid *lg = astar_checkgrid(L, &F_FILL);
@@ -169,16 +206,21 @@ static int grid_fill(lua_State *L) {
 }
 
 /***
-Precomputes jump point search for static maps (JPS+): how far every jump
-from every cell goes, under `diagonal` ("no_corner_cutting", the default,
-16 bytes a cell; or "never", 8 bytes a cell). Later jumping searches under
-that policy read their jumps instead of scanning for them
-(`stats().algorithm` is "jps+"). Edits that block or open cells make the
-tables stale; the next such search rebuilds them, in time proportional to
-the grid. Freed with the grid.
+Precomputes jump point search for a static map (JPS+): how far every jump from every
+cell goes, under one diagonal policy. Later jumping searches under that policy read
+their jumps instead of scanning for them (their `path:stats().algorithm` is `"jps+"`):
+another 1.3 to 2 times faster on the Moving AI maps. Edits that block or open cells make
+the tables stale; the next such search rebuilds them, in time proportional to the grid.
+Freed with the grid. Grids of one cost only; grids with a side of 32766 cells or more
+cannot be prepared.
 @function Grid:prepare
-@string[opt] diagonal
+@string[opt="no_corner_cutting"] diagonal `"no_corner_cutting"` (16 bytes a cell, counting a
+one-cell border) or `"never"` (8 bytes a cell)
 @treturn int the bytes the tables take
+@usage
+local grid = astar.grid(64, 64)
+print(grid:prepare())                               --> 69696
+print(grid:find(1, 1, 64, 64):stats().algorithm)    --> jps+
 */
 static int grid_prepare(lua_State *L) {
   static const afn F_PREPARE = {"prepare", 1};
@@ -198,9 +240,14 @@ static int grid_prepare(lua_State *L) {
 }
 
 /***
-An independent copy of the grid.
+An independent copy of the grid: its cells, not its @{Grid:prepare|prepare} tables.
 @function Grid:clone
 @treturn Grid
+@usage
+local grid = astar.grid(3, 3)
+local copy = grid:clone()
+copy:set(2, 2, false)
+print(grid:walkable(2, 2), copy:walkable(2, 2))   --> true false
 */
 static int grid_clone(lua_State *L) {
   lgrid *lg = astar_checkgrid(L, &F_CLONE);
@@ -212,9 +259,9 @@ static int grid_clone(lua_State *L) {
 }
 
 /***
-Memory and edit counters: `{allocations = n, edits = m}`. `allocations`
-counts the core's allocator calls for this grid and its search context over
-their whole life, so a warm query that allocates nothing leaves it unchanged.
+Memory and edit counters: `{allocations = n, edits = m}`. `allocations` counts the core's
+allocator calls for this grid and its search contexts over their whole life, so a warm
+query, which allocates nothing, leaves it unchanged; `edits` counts the edits.
 @function Grid:stats
 @treturn table
 */
@@ -224,9 +271,9 @@ static int grid_stats(lua_State *L) {
 }
 
 /***
-Frees the grid's memory now (also `__close` and `__gc`). Idempotent; paths
-found earlier stay valid; any other later use raises
-`attempt to use a closed grid`.
+Frees the grid's memory now (also `__close`, for Lua 5.4's `<close>`, and `__gc`).
+Idempotent; paths found earlier stay valid; any other later use raises
+`attempt to use a closed grid`. Refused from a callback of a search on this grid.
 @function Grid:close
 */
 static int grid_close(lua_State *L) { return astar_map_close(L, &GRID); }
@@ -454,42 +501,88 @@ static const astar_kind GRID = {
 };
 
 /***
-Finds a path from (sx, sy) to (gx, gy), or to the cheapest of several goals
-with `grid:find(sx, sy, {goals = {{x, y}, ...}})`.
-Options: `algorithm` ("astar", "dijkstra", "bfs", "greedy"), `diagonal`
-("no_corner_cutting", "never", "always", "one_obstacle"), `heuristic`
-("octile", "manhattan", "euclidean", "chebyshev", "zero", or a function
-`(x, y, gx, gy)`), `cost` (a function `(x1, y1, x2, y2, base)`), `weight`
-(>= 1), `max_expansions`, `max_cost`, `partial`, `goals`, `within`.
-Defaults return shortest paths.
+Finds a path from `(sx, sy)` to `(gx, gy)`, or with `grid:find(sx, sy, {goals = ...})` to
+the cheapest to reach of several goals. The default options return a shortest path.
+
+The default algorithm, `"auto"`, runs jump point search (JPS, Harabor and Grastien) where it
+is shortest and fast: without a `cost` function, `within` or `partial`, on a grid of one
+cost or with fewer than one walkable cell in five on a cost boundary. Otherwise it runs A*.
+Both return paths of the same, shortest cost, listing every cell; `path:stats().algorithm`
+says which ran (`"jps"`, `"jps+"` after @{Grid:prepare|prepare}, or `"astar"`).
+
+A callback's error propagates unchanged and leaks nothing; a callback may not yield, nor
+search, edit or close this grid. Without callbacks no Lua code runs during the search.
 @function Grid:find
 @int sx start column
 @int sy start row
-@int gx goal column
+@int gx goal column (or the options, with `goals`)
 @int gy goal row
-@tparam[opt] table opts
+@tparam[opt] table opts the options; an unknown name is an error
+@tparam[opt="auto"] string opts.algorithm `"auto"`, `"jps"` (jump point search on any
+grid; an error with `cost`, `within` or `partial`), `"astar"`, `"dijkstra"`, `"bfs"`
+(fewest steps; it reports the real cost) or `"greedy"` (best-first on the heuristic: fast,
+not shortest)
+@tparam[opt="no_corner_cutting"] string opts.diagonal `"no_corner_cutting"` (a diagonal step
+needs both orthogonal neighbours walkable: the Moving AI rule), `"never"` (4-connected),
+`"always"` or `"one_obstacle"` (at most one of the two blocked)
+@tparam[opt="octile"] string|function opts.heuristic `"octile"`, `"manhattan"` (the default
+when `diagonal = "never"`), `"euclidean"`, `"chebyshev"`, `"zero"`, each times the grid's
+smallest cost so that it never overestimates; or `function(x, y, gx, gy)` returning an
+estimate of at least 0
+@tparam[opt] function opts.cost `function(x1, y1, x2, y2, base)`: the cost of the step
+`(x1, y1) -> (x2, y2)` whose built-in cost is `base`; a number > 0, or `false` or `nil` to
+forbid the step. Pair it with `heuristic = "zero"` if it can return less than `base`.
+@tparam[opt=1] number opts.weight weighted A*, `f = g + weight * h`, at least 1: the path
+costs at most `weight` times the optimum
+@tparam[opt] int opts.max_expansions stop with `"limit"` after this many node expansions
+(default: no limit)
+@tparam[opt] number opts.max_cost do not look for paths costing more (`"limit"`; default:
+no limit)
+@tparam[opt=false] boolean opts.partial when the goal cannot be reached or a limit stops the
+search, return the path to the expanded cell nearest the goal as `path, message, "partial"`
+@tparam[opt] table opts.goals `{{x, y}, ...}`: go to the cheapest to reach;
+`path:stats().goal` is its index. Give the options as the third argument then.
+@tparam[opt] number opts.within accept any cell within this heuristic distance of the goal
+(an attack range), 0 or more; the path ends at the first such cell a shortest path reaches
 @treturn[1] Path the path
 @treturn[2] nil
-@treturn[2] string a message
-@treturn[2] string the code: "no_path", "blocked" or "limit"
+@treturn[2] string a message, e.g. `no path from (1, 1) to (10, 3)`
+@treturn[2] string the code: `"no_path"`, `"blocked"` (the start or every goal is blocked)
+or `"limit"`
 @treturn[3] Path with `partial = true`, the path toward the goal
 @treturn[3] string a message
-@treturn[3] string "partial"
+@treturn[3] string `"partial"`
+@usage
+local grid = astar.grid.parse("S.#.\n..#G\n....", { ["."] = 1, S = 1, G = 1, ["#"] = false })
+local path = assert(grid:find(1, 1, 4, 2))
+print(#path, path:cost())                          --> 6 5.4142135623731
+local p2 = grid:find(1, 1, { goals = { { 4, 1 }, { 1, 3 } } })
+print(p2:stats().goal, #p2)                        --> 2 3
+print(grid:find(1, 1, 3, 1))                       --> nil goal (3, 1) is blocked blocked
 */
 static int grid_find(lua_State *L) { return astar_map_find(L, &GRID); }
 
 /***
-Starts a time-sliced search: the same arguments and options as `find`, plus
-`on_change = "restart"` (default: if the grid is edited while the query runs,
-the search starts again) or `"stale"` (the query ends with status "stale").
-Nothing is searched until `q:step(n)`.
+Starts a time-sliced search: @{Grid:find|find}'s arguments and options, plus `on_change`.
+Nothing is searched until @{Query:step}; stepped to its end, the query gives what `find`
+would have returned. Any number of queries may run on one grid at once.
 @function Grid:query
-@int sx
-@int sy
-@int gx
-@int gy
-@tparam[opt] table opts
+@int sx start column
+@int sy start row
+@int gx goal column (or the options, with `goals`)
+@int gy goal row
+@tparam[opt] table opts every option of @{Grid:find|find}, and:
+@tparam[opt="restart"] string opts.on_change what an edit of the grid during the query does:
+`"restart"` (the next step starts the search again) or `"stale"` (the query ends with
+status `"stale"`)
 @treturn Query
+@usage
+local grid = astar.grid(100, 100)
+local q = grid:query(1, 1, 100, 100, { algorithm = "astar" })
+local steps = 0
+repeat steps = steps + 1 until q:step(50) ~= "running"   -- one step a frame
+local path = assert(q:result())
+print(#path, steps > 1)                                  --> 100 true
 */
 static int grid_query(lua_State *L) { return astar_map_query(L, &GRID); }
 
@@ -516,11 +609,12 @@ Whether a stored path is still good on this grid, in time proportional to
 its length: every cell walkable, every step legal under the diagonal policy
 the path was found with, and no cell's cost changed since then.
 @function Grid:check
-@tparam Path path a path found on this grid
+@tparam Path path a path found on this grid (or made by @{Grid:to_path|to_path})
 @treturn[1] boolean true
 @treturn[2] boolean false
 @treturn[2] int the index of the first point that is no longer good
-@treturn[2] string why: "blocked" (the cell, or a corner the step cuts) or "changed" (its cost)
+@treturn[2] string why: `"blocked"` (the cell, or a corner the step into it cuts) or
+`"changed"` (its cost)
 */
 static int grid_check(lua_State *L) {
   static const afn F_CHECK = {"check", 1};
@@ -557,13 +651,13 @@ static int grid_check(lua_State *L) {
 }
 
 /***
-A Path through the given cells, for routes made by hand or spliced
-together: each step must go to one of the 8 (4 with `diagonal = "never"`)
-neighbours; the cost is the grid's own (a step into a cell costs its length
-times the cell's cost).
+A Path through the given cells, for routes made by hand or spliced together: each step
+must go to one of the 8 neighbours (4 with `diagonal = "never"`); the cost is the grid's
+own (a step into a cell costs its length times the cell's cost) or the `cost` callback's.
 @function Grid:to_path
 @tparam table points `{x1, y1, x2, y2, ...}`
-@string[opt="no_corner_cutting"] diagonal the policy the steps must obey
+@string[opt="no_corner_cutting"] diagonal the policy the steps must obey, as in
+@{Grid:find|find}
 @tparam[opt] function cost prices the steps, as `find`'s `cost` option
 @treturn[1] Path
 @treturn[2] nil
@@ -643,6 +737,147 @@ static int grid_to_path(lua_State *L) {
   astar_path_setcost(L, -2);
   return 1;
 }
+
+/* The Grid methods that other files define are documented here, so that the
+** reference has one page for the Grid: render and splice (lua/astar.lua),
+** replanner (replanner.c), distance_field and the components (field.c). */
+
+/***
+The grid as text, one line per row: `#` blocked, `.` cost 1, a digit for other costs
+(rounded, 9 at most); with a path, `S` and `G` its ends and `*` its other cells.
+@function Grid:render
+@tparam[opt] Path path a path to draw
+@treturn string
+@usage
+local grid = astar.grid.parse("....\n.##.\n....", { ["."] = 1, ["#"] = false })
+print(grid:render(grid:find(1, 1, 4, 3)))
+--> S***
+--> .##*
+--> ...G
+*/
+
+/***
+Path splicing: after the map changed, re-plans only the next `n` steps of a stored path
+and keeps the rest of it. The agent stands on point `at`; a detour goes from there to the
+first walkable point at least `n` steps further, and the old path's tail follows (joined
+where the detour meets it: no loops). Falls back to a full re-plan, a plain
+@{Grid:find|find} to the path's goal, when no detour exists, when the detour is more than
+`ratio` times longer than the steps it replaces, or when the kept tail is no longer
+walkable.
+@function Grid:splice
+@tparam Path path a path found on this grid
+@int[opt=1] at the index of the agent's point
+@int[opt=8] n how many steps to re-plan
+@tparam[opt] table opts the options of @{Grid:find|find} but `goals`, `within` and
+`partial`, and:
+@tparam[opt=3] number opts.ratio the longest detour kept, in steps, as a multiple of the
+steps it replaces (at least 1)
+@return a Path (its `stats().algorithm` is `"to_path"` when spliced), or `nil, message, code`
+@usage
+local grid = astar.grid(20, 5)
+local path = assert(grid:find(1, 3, 20, 3))
+grid:set(5, 3, false)                            -- the way is blocked ahead
+print(grid:check(path))                          --> false 5 blocked
+local new = assert(grid:splice(path, 1, 8))
+print(grid:check(new), new:get(-1))              --> true 20 3
+*/
+
+/***
+An incremental re-planner (D* Lite, Koenig and Likhachev) for an agent at `(sx, sy)` going
+to `(gx, gy)`: it keeps its search between calls and repairs the path after edits of the
+grid instead of searching afresh. It reads the grid's built-in costs (no `cost` callback)
+and keeps 20 bytes a cell.
+@function Grid:replanner
+@int sx the agent's column
+@int sy the agent's row
+@int gx goal column
+@int gy goal row
+@tparam[opt] table opts the options:
+@tparam[opt="no_corner_cutting"] string opts.diagonal as in @{Grid:find|find}
+@treturn Replanner
+@usage
+local grid = astar.grid(10, 10)
+local r = grid:replanner(1, 1, 10, 10)
+local path = assert(r:path())
+r:move_to(path:get(2))                  -- the agent stepped on
+grid:fill(3, 1, 1, 9, false)            -- a wall appeared
+path = assert(r:path())                 -- repaired, not searched afresh
+print(path:get(1))                      --> 2 2
+*/
+
+/***
+A distance field (Dijkstra map) over the grid: for every cell, the cost of the cheapest
+path from it to the nearest source, plus that source's value, and the next step of that
+path. With the default options its costs are those of @{Grid:find|find}: when `s` is the
+only source, with value 0, `f:distance(x, y)` is `grid:find(x, y, s.x, s.y):cost()`. The
+field is a snapshot: later edits of the grid do not change it.
+
+`sources` is a list `{{x, y}, {x, y, value}, ...}` (`value` a finite number, default 0,
+may be negative; a cell listed twice keeps its smaller value; sources on blocked cells or
+above `max_cost` are ignored; the list may not be empty), or a @{Field} of a grid of this
+size: then every cell that field reached is a source of value `opts.scale * distance`. A
+negative scale makes a flee map: @{Field:next} then leads away from the first field's
+sources, around walls, toward cells far from them.
+@function Grid:distance_field
+@tparam table|Field sources
+@tparam[opt] table opts the options; an unknown name is an error
+@tparam[opt="no_corner_cutting"] string opts.diagonal as in @{Grid:find|find}
+@tparam[opt] number opts.max_cost cells whose distance would exceed it (0 or more) stay
+unreached (default: no limit)
+@tparam[opt] function opts.cost `function(x1, y1, x2, y2, base)` as in `find`, called for
+the forward step `(x1, y1) -> (x2, y2)`, toward the source
+@tparam[opt] number opts.scale with a Field as `sources` only, and required then: the
+factor applied to its distances (finite)
+@treturn Field
+@usage
+local grid = astar.grid(10, 10)
+local field = grid:distance_field({ { 10, 10 } })   -- the player is the source
+print(field:next(1, 1))                             --> 2 2
+print(field:distance(10, 1))                        --> 9
+local flee = grid:distance_field(field, { scale = -1.2 })
+print(flee:next(9, 9))                              --> 8 8
+*/
+
+/***
+The number of connected components of walkable cells: groups of cells that paths join
+under a diagonal policy. `"never"`, `"no_corner_cutting"` and `"one_obstacle"` give the
+same, 4-connected, components; `"always"` also joins cells that touch at a corner.
+
+The labels are computed on first use and kept current lazily: recomputed, in one pass over
+the grid, only after a cell turned blocked or walkable. From the first call on,
+@{Grid:find|find} answers a goal in another component than the start at once with
+`nil, message, "no_path"` (not with `partial` or `within`).
+@function Grid:components
+@string[opt="no_corner_cutting"] diagonal the policy whose connectivity to use
+@treturn int
+@usage
+local grid = astar.grid(5, 3)
+grid:fill(3, 1, 1, 3, false)                           -- a wall across the grid
+print(grid:components(), grid:same_component(1, 1, 5, 1))   --> 2 false
+print(grid:component(5, 3), grid:component(3, 2))      --> 2 nil
+*/
+
+/***
+The component of a cell: a label from 1 to @{Grid:components|components}`()`, numbered in
+reading order of each component's first cell.
+@function Grid:component
+@int x column
+@int y row
+@string[opt="no_corner_cutting"] diagonal as in @{Grid:components|components}
+@treturn int|nil the label, or `nil` if the cell is blocked
+*/
+
+/***
+Whether a path joins two cells (both walkable, in the same component). O(1) once the
+labels are current.
+@function Grid:same_component
+@int x1
+@int y1
+@int x2
+@int y2
+@string[opt="no_corner_cutting"] diagonal as in @{Grid:components|components}
+@treturn boolean
+*/
 
 static const luaL_Reg grid_methods[] = {
   {"size", grid_size},

@@ -3,6 +3,11 @@
 ** (astar.grid.from_table); the Moving AI reader in lua/astar.lua builds on
 ** parse.
 */
+/***
+Grids from text and from Lua tables: constructors on the Grid's page (config.ld merges
+this file's entries into the Grid of grid.c).
+@classmod Grid
+*/
 #include <math.h>
 #include <string.h>
 #include "binding.h"
@@ -10,7 +15,22 @@
 static const afn F_PARSE = {"parse", 0};
 static const afn F_FROM = {"from_table", 0};
 
-/* astar.grid.parse(text, legend) */
+/***
+A grid from text, one line per row, one character per cell. `\r\n` line ends and a final
+newline are accepted; every row must have the same length.
+@function astar.grid.parse
+@string text the map
+@tparam table legend maps each character to a cost (a number > 0, or `true` for 1) or
+`false` for blocked; a character missing from it is an error
+@treturn Grid
+@usage
+local grid = astar.grid.parse([[
+S..#
+.~.#
+..~G]], { ["."] = 1, ["~"] = 3, ["#"] = false, S = 1, G = 1 })
+print(grid:size())              --> 4 3
+print(grid:get(2, 2), grid:get(4, 1))   --> 3 false
+*/
 static int grid_parse(lua_State *L) {
   size_t len, i, j, row = 0, col, width = 0;
   const char *text;
@@ -85,7 +105,24 @@ static int grid_parse(lua_State *L) {
   return 1;
 }
 
-/* astar.grid.from_table(rows [, f]) */
+/***
+A grid from a table of rows, `rows[y][x]`: every row a sequence of the same length,
+without holes. Without `f`, each value is a cost: a number > 0, `true` (cost 1) or `false`
+(blocked). If `f` is a function, `f(value, x, y)` returns the cost or `false`. Any other
+`f` is the walkable value: cells equal to it cost 1, all others are blocked (Jumper's
+convention, `from_table(map, 0)`).
+@function astar.grid.from_table
+@tparam table rows
+@param[opt] f a function `f(value, x, y) -> cost or false`, or the walkable value
+@treturn Grid
+@usage
+local rows = { { 0, 0, 1 },
+               { 1, 0, 0 } }
+local grid = astar.grid.from_table(rows, 0)     -- 0 is walkable, anything else blocked
+print(grid:walkable(3, 1), #grid:find(1, 1, 3, 2))   --> false 4
+local costs = astar.grid.from_table(rows, function(v) return v == 0 and 1 or 5 end)
+print(costs:get(3, 1))                          --> 5
+*/
 static int grid_from_table(lua_State *L) {
   int h, w = 0, x, y, mode;   /* mode 0: costs, 1: function, 2: walkable value */
   lgrid *lg;

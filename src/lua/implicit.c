@@ -23,6 +23,23 @@
 ** ASTAR_IMPLICIT_KEEP nodes: an implicit space can be huge, and one large
 ** query should not pin its memory for the life of the state.
 */
+/***
+An implicit graph: any state space that Lua callbacks describe. It is searched by
+[astar.search](#astar.search) and, time-sliced, by [astar.query](#astar.query); there is no
+object: the graph exists only in the callbacks.
+
+When the nodes are not cells or ids but states (a unit's position and heading, a puzzle
+board, a position and the keys collected so far), `neighbors(node, emit)` lists each
+node's successors and their costs. Nodes are any Lua values but `nil` and NaN; the search
+numbers them in the order it meets them. Values with the same key (`opts.key(node)`, or the
+node itself: numbers and strings by value, tables by identity) are one node, and the first
+value met stands for it in callbacks and in the path.
+
+Each expansion calls `neighbors` and each successor `emit`, so a search costs what its
+callbacks cost: use a @{Grid} or a @{Graph} when the map is one. Callback errors propagate
+unchanged and leak nothing; callbacks may not yield, and may call `astar.search` again.
+@classmod Implicit
+*/
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -518,7 +535,65 @@ static void readopts(lua_State *L, const afn *f, irun *r) {
   }
 }
 
-/* astar.search(opts); upvalues: the cached context, protected_search. */
+/***
+Searches a graph that callbacks describe. The result is a @{Path} whose points are the node
+values: `path:get(i)`, `path:points()` and `path:table()` give them (`path:flat()` raises:
+they have no positions).
+@function astar.search
+@tparam table opts the search; an unknown name is an error
+@param opts.start the first node, any value but `nil` or NaN (required)
+@tparam function opts.neighbors `function(node, emit)`, required: calls `emit(next, cost)`
+once for each successor of `node`, `cost` a finite number > 0; `emit` works only during
+that call
+@param[opt] opts.goal the node to reach; with `is_goal` too, `is_goal` decides and `goal`
+is only passed to the heuristic
+@tparam[opt] table opts.goals a list of nodes: go to the cheapest to reach;
+`path:stats().goal` is its index (one of `goal`, `goals` and `is_goal` is required)
+@tparam[opt] function opts.is_goal `function(node)`: a true value ends the search at `node`
+(called when `node` is about to be expanded)
+@tparam[opt] function opts.heuristic `function(node, goal)`: an estimate of at least 0 of
+the cost from `node` to `goal` (`nil` with `is_goal` alone; with `goals`, the least over
+them is used). It must not overestimate for the path to be shortest; without it the search
+is Dijkstra's.
+@tparam[opt] function opts.key `function(node)`: a number or a string naming the node,
+for table nodes built afresh (`{x = 1, y = 2}` twice is two tables but one state); called
+for every node `emit` gets, so keep it cheap
+@tparam[opt="astar"] string opts.algorithm `"astar"`, `"dijkstra"`, `"bfs"` or `"greedy"`
+@tparam[opt=1] number opts.weight as in @{Grid:find}
+@tparam[opt] int opts.max_expansions as in @{Grid:find} (default: no limit)
+@tparam[opt] number opts.max_cost as in @{Grid:find} (default: no limit)
+@tparam[opt=false] boolean opts.partial as in @{Grid:find}: the path to the expanded node
+with the smallest heuristic
+@tparam[opt] number opts.within accept any node whose heuristic to the goal (or to one of
+`goals`) is at most this; needs `heuristic` and `goal` or `goals`
+@treturn[1] Path its points are the node values
+@treturn[2] nil
+@treturn[2] string a message, e.g. `no path from the start to the goal`
+@treturn[2] string the code: `"no_path"` or `"limit"`
+@treturn[3] Path with `partial = true`, the path toward the goal
+@treturn[3] string a message
+@treturn[3] string `"partial"`
+@usage
+local path = astar.search {
+  start = 1, goal = 100,
+  neighbors = function(n, emit) emit(n + 1, 1); emit(n * 2, 1) end,
+}
+print(table.concat(path:table(), " "))   --> 1 2 3 6 12 24 25 50 100
+
+-- states as tables: a key makes fresh tables of one cell the same node
+local open = { ["1,1"] = true, ["2,1"] = true, ["2,2"] = true, ["3,2"] = true }
+local p = assert(astar.search {
+  start = { x = 1, y = 1 }, goal = { x = 3, y = 2 },
+  key = function(s) return s.x .. "," .. s.y end,
+  neighbors = function(s, emit)
+    for _, d in ipairs { { 1, 0 }, { -1, 0 }, { 0, 1 }, { 0, -1 } } do
+      local n = { x = s.x + d[1], y = s.y + d[2] }
+      if open[n.x .. "," .. n.y] then emit(n, 1) end
+    end
+  end,
+})
+print(#p, p:cost(), p:get(-1).x)          --> 4 3 3
+*/
 static int implicit_search(lua_State *L) {
   ictx *cx = (ictx *)lua_touserdata(L, lua_upvalueindex(1));
   int fresh = 0, st, top, i;
@@ -665,7 +740,22 @@ static const astar_queryops IMPLICIT_QUERY = {
   "implicit graph", iq_open, iq_begin, iq_report, iq_busy, iq_pool, iq_bind, NULL, NULL, NULL
 };
 
-/* astar.query(opts): a Query of the search astar.search(opts) would run. */
+/***
+A time-sliced [astar.search](#astar.search): the same options (no `on_change`: there is no
+map to edit). Nothing is searched until @{Query:step}; stepped to its end, the query gives
+the path, cost and statistics `astar.search` would have given. Each query owns its search context,
+freed when it ends, is cancelled or is collected; `goals` is copied when the query is made.
+A callback of a query may call `astar.search` or step other queries, not its own.
+@function astar.query
+@tparam table opts the options of [astar.search](#astar.search)
+@treturn Query
+@usage
+local function neighbors(n, emit) emit(n + 1, 1); emit(n * 2, 1) end
+local q = astar.query { start = 1, goal = 100, neighbors = neighbors }
+repeat local status = q:step(5) until status ~= "running"   -- one step a frame
+local path, message, code = q:result()
+print(path:cost(), message, code)                            --> 8 nil nil
+*/
 static int implicit_query(lua_State *L) {
   irun r;
   ictx *cx;

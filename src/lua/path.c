@@ -4,7 +4,13 @@
 ** userdata), so they outlive the map they came from.
 */
 /***
-Paths: compact arrays of points, with the statistics of their search.
+A path: a compact C array of points (no table per point), with its cost and the statistics
+of the search that found it. It outlives the map it came from.
+
+What a point is depends on the map: `x, y` of a cell on grids, `x, y` of a corner on
+navigation meshes, a node id on graphs, a node value on implicit graphs. Every `find` and
+@{Query:result} gives one; so do @{Field:path_from}, @{Grid:to_path},
+@{Grid:splice} and @{Replanner:path}.
 @classmod Path
 */
 #include <math.h>
@@ -124,7 +130,8 @@ static void pushxy(lua_State *L, const lpath *p, size_t i) {
 }
 
 /***
-The number of points (`#path`), start and goal included.
+The number of points, `#path`: start and goal included, so a path from a cell to itself
+has 1 point.
 @function Path:__len
 @treturn int
 */
@@ -135,12 +142,15 @@ static int path_len(lua_State *L) {
 }
 
 /***
-Point i. Negative indices count from the end (-1 is the goal). For grid
-paths, the cell's x and y; for graph paths, the node id; for implicit
-graphs, the node value.
+Point `i`. Negative indices count from the end (-1 is the goal).
 @function Path:get
-@int i
-@return x, y / node id / node
+@int i from 1 to `#path`, or from `-#path` to -1
+@return `x, y` on grids and navigation meshes, the node id on graphs, the node value on
+implicit graphs
+@usage
+local path = astar.grid(5, 5):find(1, 1, 5, 3)
+print(path:get(1))     --> 1 1
+print(path:get(-1))    --> 5 3
 */
 static int path_get(lua_State *L) {
   lpath *p = checkpath(L, "get");
@@ -166,9 +176,16 @@ static int path_iter(lua_State *L) {
 }
 
 /***
-Iterates over the points: `for i, x, y in path:points() do ... end`.
+Iterates over the points in order: `for i, x, y in path:points()` on grids (`i, id` on
+graphs, `i, node` on implicit graphs).
 @function Path:points
-@treturn function
+@treturn function the iterator
+@usage
+local path = astar.grid(3, 1):find(1, 1, 3, 1)
+for i, x, y in path:points() do print(i, x, y) end
+--> 1 1 1
+--> 2 2 1
+--> 3 3 1
 */
 static int path_points(lua_State *L) {
   checkpath(L, "points");
@@ -179,7 +196,7 @@ static int path_points(lua_State *L) {
 }
 
 /***
-The path's total cost (the sum of its step costs).
+The path's total cost, the sum of its step costs.
 @function Path:cost
 @treturn number
 */
@@ -190,7 +207,8 @@ static int path_cost(lua_State *L) {
 }
 
 /***
-The points as one flat list `{x1, y1, x2, y2, ...}` (for `love.graphics.line`).
+The points as one flat list `{x1, y1, x2, y2, ...}`, what `love.graphics.line` takes. On
+graphs, the nodes' positions (an error if a node has none); implicit paths have none.
 @function Path:flat
 @treturn table
 */
@@ -220,11 +238,14 @@ static int getxy(const lpath *p, size_t i, double *x, double *y) {
 
 /***
 The points where the path turns, start and goal included, as one flat list
-`{x1, y1, x2, y2, ...}`: a point is left out when the path goes on through
-it in the same direction. A unit that walks from waypoint to waypoint in
-straight lines walks the path.
+`{x1, y1, x2, y2, ...}`: a point is left out when the path goes on through it in the same
+direction. A unit that walks from waypoint to waypoint in straight lines walks the path.
+Grid, navigation mesh and positioned graph paths.
 @function Path:waypoints
 @treturn table
+@usage
+local path = astar.grid(5, 5):find(1, 1, 5, 3)
+print(#path, table.concat(path:waypoints(), " "))    --> 5 1 1 3 3 5 3
 */
 static int path_waypoints(lua_State *L) {
   lpath *p = checkpath(L, "waypoints");
@@ -252,7 +273,8 @@ static int path_waypoints(lua_State *L) {
 }
 
 /***
-The points as a list of `{x = , y = }` tables.
+The points as a table: `{{x = x1, y = y1}, ...}` on grids and navigation meshes, the list
+of ids on graphs, the list of node values on implicit graphs.
 @function Path:table
 @treturn table
 */
@@ -275,8 +297,8 @@ static int path_table(lua_State *L) {
 }
 
 /***
-Statistics of the search that found the path:
-`{expanded = , generated = , reopened = , algorithm = }`.
+Statistics of the search that found the path: `{expanded =, generated =, reopened =,
+algorithm =}`, and `goal`, the index of the goal reached, when the search had `goals`.
 @function Path:stats
 @treturn table
 */
@@ -299,8 +321,8 @@ static int path_stats(lua_State *L) {
 }
 
 /***
-The points' positions as one flat list `{x1, y1, x2, y2, ...}`, for drawing
-(graph paths; for grid paths the same as `flat`).
+The points' positions as one flat list `{x1, y1, x2, y2, ...}`, for drawing: on graphs the
+nodes' positions; otherwise the same as @{Path:flat|flat}.
 @function Path:positions
 @treturn table
 */
@@ -309,8 +331,8 @@ static int path_positions(lua_State *L) {
 }
 
 /***
-The polygons a navmesh path crosses, start's first: `{p1, p2, ...}` (a new
-table). Other paths have none (an error).
+The polygons a navigation mesh path crosses, the start's first: `{p1, p2, ...}`, a new
+table. Other paths have none (an error).
 @function Path:corridor
 @treturn table
 */

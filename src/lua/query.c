@@ -1,7 +1,13 @@
 /***
-Time-sliced queries: a search that runs a bounded number of expansions per
-call, so that a game can spread long searches over several frames.
-Made by `grid:query`, `graph:query` and `astar.query`.
+A time-sliced search: it runs a bounded number of node expansions per call, so that a game
+can spread a long search over several frames. Made by @{Grid:query}, @{Graph:query},
+@{NavMesh:query} and [astar.query](../classes/Implicit.html#astar.query);
+@{astar.scheduler} shares a budget between many.
+
+Any number of queries may be live on one map; each has its own search context, taken from
+a small pool the map keeps and given back when the query ends, so a game that keeps issuing
+queries allocates no new scratch once warm. A query keeps its map alive; stepping a query
+whose map was closed raises.
 @classmod Query
 */
 #include <stddef.h>
@@ -168,15 +174,15 @@ static int protected_step(lua_State *L) {
 
 /***
 Expands at most `n` nodes of the search.
-Returns `"running"` while unfinished, then `"found"`, `"partial"` (with the
-`partial` option), `"none"` (no path, blocked ends, or a limit), `"stale"`
-(the map changed and the query was made with `on_change = "stale"`) or
-`"cancelled"`; a finished query keeps answering its final status. When the
-map changed since the last step, the search restarts from scratch (the
-default, `on_change = "restart"`). An error raised by a callback during a
+
+The status is `"running"` while unfinished, then `"found"`, `"partial"` (with the `partial`
+option), `"none"` (no path, blocked ends, or a limit), `"stale"` (the map changed and the
+query was made with `on_change = "stale"`) or `"cancelled"`; a finished query keeps
+answering its final status. When the map changed since the last step, the search restarts
+from scratch (`on_change = "restart"`, the default). An error raised by a callback during a
 step propagates unchanged; the next step then restarts the search.
 @function Query:step
-@int n the most node expansions this call may do (>= 0)
+@int n the most node expansions this call may do (0 or more)
 @treturn string the status
 @treturn int the expansions this call did
 */
@@ -213,11 +219,12 @@ static int query_step(lua_State *L) {
 }
 
 /***
-What `find` would have returned: a Path, or `nil, message, code`. While the
-query runs: `nil, "query still running", "running"`; after `cancel`:
-`nil, "query cancelled", "cancelled"`; when stale: `nil, "the map changed
-during the query", "stale"`.
+What `find` would have returned: a @{Path}, or `nil, message, code`. While the query runs,
+`nil, "query still running", "running"`; after @{Query:cancel|cancel},
+`nil, "query cancelled", "cancelled"`; when stale,
+`nil, "the map changed during the query", "stale"`.
 @function Query:result
+@return a Path, or `nil, message, code`
 */
 static int query_result(lua_State *L) {
   lquery *q = checkquery(L, "result");
@@ -248,8 +255,8 @@ static int query_result(lua_State *L) {
 }
 
 /***
-Stops the query and gives its scratch memory back to the map. Idempotent; a
-finished query stays finished.
+Stops the query and gives its scratch memory back to the map. Idempotent; a finished query
+stays finished. Not from inside its own step's callbacks.
 @function Query:cancel
 */
 static int query_cancel(lua_State *L) {
@@ -263,9 +270,9 @@ static int query_cancel(lua_State *L) {
 }
 
 /***
-Statistics: `{status = , expanded = , generated = , restarts = }`;
-`restarts` counts the times the search started again (after an edit of the
-map, or after a callback error interrupted a step).
+Statistics: `{status =, expanded =, generated =, restarts =}`; `restarts` counts the times
+the search started again (after an edit of the map, or after a callback error interrupted
+a step).
 @function Query:stats
 @treturn table
 */

@@ -1,7 +1,12 @@
 /***
-Incremental re-planning for an agent on a changing grid (D* Lite): the path
-from the agent's cell to a fixed goal, repaired after edits by reusing the
-work of earlier searches. Made by `grid:replanner`.
+Incremental re-planning for an agent on a changing grid (D* Lite, Koenig and Likhachev):
+the path from the agent's cell to a fixed goal, repaired after edits by reusing the work
+of earlier searches. The search runs from the goal, so the agent may move without losing
+work. Made by @{Grid:replanner}.
+
+The grid remembers its last 64 edits (a @{Grid:fill} is one); a replanner that falls
+further behind, or sees a cell made cheaper than the grid's smallest cost, starts afresh on
+its next repair, which is always correct, just not incremental.
 @classmod Replanner
 */
 #include <string.h>
@@ -34,16 +39,7 @@ static lreplanner *checkrp(lua_State *L, const char *fname) {
   return r;
 }
 
-/***
-A replanner for an agent at (sx, sy) going to (gx, gy).
-@function Grid:replanner
-@int sx
-@int sy
-@int gx
-@int gy
-@tparam[opt] table opts `diagonal` (as `find`; default "no_corner_cutting")
-@treturn Replanner
-*/
+/* grid:replanner(sx, sy, gx, gy [, opts]): documented in grid.c, with the Grid. */
 static int grid_replanner(lua_State *L) {
   static const astar_optuse OPTS[] = {{ASTAR_OPT_DIAGONAL, 0, NULL}, ASTAR_OPT_END};
   lgrid *lg = astar_checkgrid(L, &F_NEW);
@@ -71,8 +67,8 @@ static int grid_replanner(lua_State *L) {
 }
 
 /***
-The agent moved to (x, y). Cheap: the next `path` or `update` repairs what
-changed.
+The agent moved to `(x, y)`, any cell, usually the next one of its path. Cheap: the next
+@{Replanner:path|path} or @{Replanner:update|update} repairs what changed.
 @function Replanner:move_to
 @int x
 @int y
@@ -86,10 +82,10 @@ static int rp_move_to(lua_State *L) {
 }
 
 /***
-Takes the grid's edits since the last call into account and repairs the
-path. Returns the number of vertices this repair expanded.
+Takes the grid's edits since the last call into account and repairs the path, without
+building a @{Path}.
 @function Replanner:update
-@treturn int
+@treturn int the number of vertices this repair expanded
 */
 static int rp_update(lua_State *L) {
   lreplanner *r = checkrp(L, "update");
@@ -103,10 +99,13 @@ static int rp_update(lua_State *L) {
 }
 
 /***
-The current shortest path from the agent's cell to the goal (after
-repairing it, as `update` does): a Path, or `nil, message, code` with code
-"no_path" or "blocked".
+The current shortest path from the agent's cell to the goal, after repairing it as
+@{Replanner:update|update} does.
 @function Replanner:path
+@treturn[1] Path
+@treturn[2] nil
+@treturn[2] string a message
+@treturn[2] string the code: `"no_path"` or `"blocked"`
 */
 static int rp_path(lua_State *L) {
   lreplanner *r = checkrp(L, "path");
@@ -157,10 +156,9 @@ static int rp_path(lua_State *L) {
 }
 
 /***
-`{expanded = , total = , resets = }`: vertices expanded by the last repair,
-over the replanner's life, and how often it had to start afresh (more edits
-between repairs than the grid remembers, or a cell made cheaper than the
-grid's smallest cost).
+`{expanded =, total =, resets =}`: the vertices expanded by the last repair and over the
+replanner's life, and how often it had to start afresh (more edits between repairs than the
+grid remembers, or a cell made cheaper than the grid's smallest cost).
 @function Replanner:stats
 @treturn table
 */
