@@ -156,8 +156,9 @@ typedef struct lmap {
   const astar_kind *kind;
   void *core;            /* the core map; NULL once closed */
   astar_search *s;       /* find's search context, made on first use */
-  int busy;              /* a search with callbacks runs on the map: the
-                         ** callbacks may not search, edit or close it */
+  int busy;              /* how many holds: a method builds results or runs
+                         ** callbacks; meanwhile the map may not be searched,
+                         ** edited or closed (astar_map_hold) */
   astar_pool pool;       /* idle contexts for queries */
   void *rec;             /* find's search record (kind->recsize bytes) */
 } lmap;
@@ -216,6 +217,9 @@ void astar_map_init(lmap *m, const astar_kind *k, void *rec);
 lmap *astar_checkmap(lua_State *L, const astar_kind *k, const afn *f);
 /* Raises "cannot <what> the <kind>: ..." while a search runs on the map. */
 void astar_map_idle(lua_State *L, const lmap *m, const char *what);
+/* After a Lua allocation in a method that does not hold the map (a
+** finalizer may have closed it): raises "attempt to use a closed <kind>". */
+void astar_map_alive(lua_State *L, const lmap *m);
 /* Raises "cannot search: a search on this <kind> is already running". */
 void astar_map_searchable(lua_State *L, const lmap *m);
 /* Pushes {allocations = , edits = }: 'allocs' of the core map plus those of
@@ -230,11 +234,20 @@ int astar_map_query(lua_State *L, const astar_kind *k);
 int astar_map_gc(lua_State *L);
 /* close and __close of kind k: idempotent; raises while a search runs. */
 int astar_map_close(lua_State *L, const astar_kind *k);
-/* Runs fn(L, c, ud): directly when there are no callbacks (cost and heur,
-** stack indices, both 0; c is then NULL), else under lua_pcall with the map
-** busy and c reading the callbacks. A callback's error propagates unchanged. */
-void astar_map_run(lua_State *L, lmap *m, int cost, int heur,
-                   void (*fn)(lua_State *L, lcall *c, void *ud), void *ud);
+/* Runs body(L, ud) with the map held: busy, so that callbacks and the
+** finalizers any Lua allocation may run cannot close, edit or search it,
+** under lua_pcall, so that busy is cleared however body ends (an error
+** propagates unchanged). body sees the method's stack as it was (same
+** indices) and returns its results; so does this. Call it last. */
+int astar_map_hold(lua_State *L, lmap *m, int (*body)(lua_State *L, void *ud), void *ud);
+/* The same with any busy counter, and a second one ('also', or NULL). */
+int astar_hold(lua_State *L, int *busy, int *also, int (*body)(lua_State *L, void *ud),
+               void *ud);
+/* Registers what astar_map_hold needs (luaopen). */
+void astar_hold_open(lua_State *L);
+/* Fills c for the callbacks at stack indices cost and heur (0: none);
+** returns c, or NULL when there are none. */
+lcall *astar_lcall(lua_State *L, lcall *c, int cost, int heur);
 /* The form (start..., {goals = ...}): if argument idx is a table and the
 ** last, reads it as the options (raising unless it has 'goals') and
 ** returns 1; else returns 0 and reads nothing. */

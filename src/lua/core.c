@@ -173,6 +173,7 @@ int luaopen_astar_core(lua_State *L) {
   lua_newtable(L);                                   /* core */
   lua_pushliteral(L, ASTAR_VERSION);
   lua_setfield(L, -2, "version");
+  astar_hold_open(L);
   astar_path_open(L);
   astar_grid_open(L);
   astar_grid_load_open(L);

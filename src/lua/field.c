@@ -364,9 +364,10 @@ static void runfield(lua_State *L, lcall *c, void *ud) {
   j->rc = astar_grid_field(j->lg->g, j->lg->m.s, &j->q, j->f->next, j->f->dist, j->n);
 }
 
-/* grid:distance_field(sources [, opts]): documented in grid.c, with the Grid. */
-static int grid_distance_field(lua_State *L) {
-  lgrid *lg = astar_checkgrid(L, &F_DF);
+/* grid:distance_field(sources [, opts]), the grid held. */
+static int gridfield_held(lua_State *L, void *ud) {
+  lgrid *lg = (lgrid *)ud;
+  lcall c;
   int w = astar_grid_width(lg->g), h = astar_grid_height(lg->g);
   int skind = 0;
   uint32_t snodes = 0;
@@ -393,7 +394,6 @@ static int grid_distance_field(lua_State *L) {
     astar_argerror(L, &F_DF, 3, "option 'scale' is required when the sources are a Field");
   if (src == NULL && o.given[ASTAR_OPT_SCALE])
     astar_argerror(L, &F_DF, 3, "option 'scale' is only for a Field as sources");
-  astar_map_searchable(L, &lg->m);
   astar_gridsearch(L, lg);
   memset(&j, 0, sizeof j);
   astar_grid_query_init(&j.q);
@@ -419,10 +419,17 @@ static int grid_distance_field(lua_State *L) {
   f->diagonal = j.q.diagonal;
   j.n = astar_grid_sources(lg->g, j.q.params.max_cost, f->dist, f->next);
   if (j.n == 0) return 1;                            /* nothing can start a path */
-  astar_map_run(L, &lg->m, o.fn[ASTAR_OPT_COST], 0, runfield, &j);
+  runfield(L, astar_lcall(L, &c, o.fn[ASTAR_OPT_COST], 0), &j);
   if (j.rc < 0) return astar_raise(L, j.rc);
   fillcompacted(f, j.n, lg->m.s);
   return 1;                                          /* the field */
+}
+
+/* grid:distance_field(sources [, opts]): documented in grid.c, with the Grid. */
+static int grid_distance_field(lua_State *L) {
+  lgrid *lg = astar_checkgrid(L, &F_DF);
+  astar_map_searchable(L, &lg->m);
+  return astar_map_hold(L, &lg->m, gridfield_held, lg);
 }
 
 
@@ -539,9 +546,10 @@ static void graphsources(lua_State *L, lgraph *lg, const astar_opts *o, sources 
   }
 }
 
-/* graph:distance_field(sources [, opts]): documented in graph.c, with the Graph. */
-static int graph_distance_field(lua_State *L) {
-  lgraph *lg = astar_checkgraph(L, &F_DF);
+/* graph:distance_field(sources [, opts]), the graph held. */
+static int graphfield_held(lua_State *L, void *ud) {
+  lgraph *lg = (lgraph *)ud;
+  lcall c;
   astar_opts o;
   fieldjob j;
   sources src;
@@ -559,7 +567,6 @@ static int graph_distance_field(lua_State *L) {
   j.q.params.algorithm = ASTAR_ALG_DIJKSTRA;
   graphsources(L, lg, &o, &src);
   src.n = astar_graph_sources(lg->g, j.q.params.max_cost, src.ids, src.g0, src.n);
-  astar_map_searchable(L, &lg->m);
   astar_map_search(L, &lg->m);
   n = astar_graph_size(lg->g);
   xy = (double *)lua_newuserdatauv(L, 2 * (size_t)(n > 0 ? n : 1) * sizeof(double), 0);
@@ -578,10 +585,17 @@ static int graph_distance_field(lua_State *L) {
   }
   j.lg = lg;
   j.ids = src.ids; j.g0 = src.g0; j.n = src.n;
-  astar_map_run(L, &lg->m, o.fn[ASTAR_OPT_COST], 0, rungraph, &j);
+  rungraph(L, astar_lcall(L, &c, o.fn[ASTAR_OPT_COST], 0), &j);
   if (j.rc < 0) astar_raise(L, j.rc);
   astar_pushfield(L, &spec, lg->m.s);
   return 1;
+}
+
+/* graph:distance_field(sources [, opts]): documented in graph.c, with the Graph. */
+static int graph_distance_field(lua_State *L) {
+  lgraph *lg = astar_checkgraph(L, &F_DF);
+  astar_map_searchable(L, &lg->m);
+  return astar_map_hold(L, &lg->m, graphfield_held, lg);
 }
 
 /* ---------------------------------------------------------------------- */

@@ -40,6 +40,10 @@ void astar_map_idle(lua_State *L, const lmap *m, const char *what) {
                 m->kind->name);
 }
 
+void astar_map_alive(lua_State *L, const lmap *m) {
+  if (m->core == NULL) astar_error(L, "attempt to use a closed %s", m->kind->name);
+}
+
 void astar_map_searchable(lua_State *L, const lmap *m) {
   if (m->busy)
     astar_error(L, "cannot search: a search on this %s is already running", m->kind->name);
@@ -48,6 +52,7 @@ void astar_map_searchable(lua_State *L, const lmap *m) {
 int astar_map_stats(lua_State *L, lmap *m, size_t allocs, const astar_search *extra) {
   const astar_search *s[2];
   int i;
+  uint64_t edits = m->kind->version(m);              /* read before allocating */
   s[0] = m->s;
   s[1] = extra;
   for (i = 0; i < 2; i++) {
@@ -60,7 +65,7 @@ int astar_map_stats(lua_State *L, lmap *m, size_t allocs, const astar_search *ex
   lua_createtable(L, 0, 2);
   lua_pushinteger(L, (lua_Integer)allocs);
   lua_setfield(L, -2, "allocations");
-  lua_pushinteger(L, (lua_Integer)m->kind->version(m));
+  lua_pushinteger(L, (lua_Integer)edits);
   lua_setfield(L, -2, "edits");
   return 1;
 }
@@ -141,40 +146,55 @@ double astar_cbheur(lua_State *L, const char *fmt, ...) {
 /* Running a search, protected when it calls Lua                           */
 /* ---------------------------------------------------------------------- */
 
-typedef struct runjob {
-  void (*fn)(lua_State *L, lcall *c, void *ud);
+/*
+** Holding a map. A method that reads the map after it allocates a Lua object
+** (every result is one) holds it: any allocation may run finalizers, and a
+** finalizer, like a callback, may try to close, edit or search the map. While
+** held the map is busy, which refuses those (close and edits raise; Lua 5.4
+** turns a finalizer's error into a warning, 5.1 and LuaJIT pass it on); the
+** hold is a protected call, so busy is cleared however the method ends.
+*/
+typedef struct holdjob {
+  int (*body)(lua_State *L, void *ud);
   void *ud;
-} runjob;
+} holdjob;
 
-/* upvalue-free; arguments: lightuserdata(job), cost callback, heuristic */
-static int protected_run(lua_State *L) {
-  runjob *j = (runjob *)lua_touserdata(L, 1);
-  lcall c;
-  c.L = L;
-  c.cost = lua_isnil(L, 2) ? 0 : 2;
-  c.heur = lua_isnil(L, 3) ? 0 : 3;
-  j->fn(L, &c, j->ud);
-  return 0;
+static const char HOLD_KEY = 'h';       /* its address keys 'held' in the registry */
+
+static int held(lua_State *L) {
+  holdjob *j = (holdjob *)lua_touserdata(L, -1);
+  lua_pop(L, 1);
+  return j->body(L, j->ud);
 }
 
-void astar_map_run(lua_State *L, lmap *m, int cost, int heur,
-                   void (*fn)(lua_State *L, lcall *c, void *ud), void *ud) {
-  runjob j;
-  int st;
-  if (cost == 0 && heur == 0) {                      /* pure C */
-    fn(L, NULL, ud);
-    return;
-  }
-  j.fn = fn;
+void astar_hold_open(lua_State *L) {
+  lua_pushlightuserdata(L, (void *)&HOLD_KEY);
+  lua_pushcfunction(L, held);             /* made once: 5.1 and LuaJIT allocate closures */
+  lua_rawset(L, LUA_REGISTRYINDEX);
+}
+
+int astar_map_hold(lua_State *L, lmap *m, int (*body)(lua_State *L, void *ud), void *ud) {
+  return astar_hold(L, &m->busy, NULL, body, ud);
+}
+
+int astar_hold(lua_State *L, int *busy, int *also, int (*body)(lua_State *L, void *ud),
+               void *ud) {
+  holdjob j;
+  int st, n = lua_gettop(L);
+  j.body = body;
   j.ud = ud;
-  lua_pushcfunction(L, protected_run);
+  luaL_checkstack(L, 3, NULL);
+  lua_pushlightuserdata(L, (void *)&HOLD_KEY);
+  lua_rawget(L, LUA_REGISTRYINDEX);
+  lua_insert(L, 1);                       /* held, the method's arguments */
   lua_pushlightuserdata(L, &j);
-  if (cost) lua_pushvalue(L, cost); else lua_pushnil(L);
-  if (heur) lua_pushvalue(L, heur); else lua_pushnil(L);
-  m->busy = 1;
-  st = lua_pcall(L, 3, 0, 0);
-  m->busy = 0;
-  if (st != LUA_OK) lua_error(L);                    /* the callback's error, unchanged */
+  ++*busy;
+  if (also != NULL) ++*also;
+  st = lua_pcall(L, n + 1, LUA_MULTRET, 0);
+  --*busy;                                /* in userdata, which outlive any close */
+  if (also != NULL) --*also;
+  if (st != LUA_OK) return lua_error(L);  /* unchanged */
+  return lua_gettop(L);
 }
 
 /* kind->begin; an outcome known before searching ends the context too. */
@@ -194,10 +214,8 @@ typedef struct findjob {
   int rc;
 } findjob;
 
-static void runfind(lua_State *L, lcall *c, void *ud) {
-  findjob *j = (findjob *)ud;
+static void runfind(lcall *c, findjob *j) {
   lmap *m = j->m;
-  (void)L;
   m->kind->hook(m->rec, c);
   j->rc = begin(m, m->rec, m->s);
   if (j->rc == 0)
@@ -212,18 +230,33 @@ static int cbheur(const astar_opts *o) {
   return o->given[ASTAR_OPT_HEURISTIC] ? o->fn[ASTAR_OPT_HEURISTIC] : 0;
 }
 
-int astar_map_find(lua_State *L, const astar_kind *k) {
-  lmap *m = astar_checkmap(L, k, &F_FIND);
+lcall *astar_lcall(lua_State *L, lcall *c, int cost, int heur) {
+  c->L = L;
+  c->cost = cost;
+  c->heur = heur;
+  return cost || heur ? c : NULL;
+}
+
+/* find, with its map held: arguments, search, results. */
+static int findheld(lua_State *L, void *ud) {
+  lmap *m = (lmap *)ud;
+  const astar_kind *k = m->kind;
   astar_opts o;
   findjob j;
-  astar_map_searchable(L, m);
+  lcall c;
   k->args(L, &F_FIND, m, m->rec, k->find_opts, &o);
   astar_map_search(L, m);
   j.m = m;
   j.rc = 0;
-  astar_map_run(L, m, cbcost(&o), cbheur(&o), runfind, &j);
+  runfind(astar_lcall(L, &c, cbcost(&o), cbheur(&o)), &j);
   if (j.rc < 0 && j.rc != ASTAR_ECALLBACK) astar_raise(L, j.rc);
   return astar_report(L, &k->report, m->rec, m->s, j.rc);
+}
+
+int astar_map_find(lua_State *L, const astar_kind *k) {
+  lmap *m = astar_checkmap(L, k, &F_FIND);
+  astar_map_searchable(L, m);
+  return astar_map_hold(L, m, findheld, m);
 }
 
 /* ---------------------------------------------------------------------- */

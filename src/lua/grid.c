@@ -252,7 +252,9 @@ print(grid:walkable(2, 2), copy:walkable(2, 2))   --> true false
 static int grid_clone(lua_State *L) {
   lgrid *lg = astar_checkgrid(L, &F_CLONE);
   lgrid *copy = emptygrid(L);
-  int rc = astar_grid_clone(&copy->g, lg->g);
+  int rc;
+  astar_map_alive(L, &lg->m);                        /* a finalizer may have closed it */
+  rc = astar_grid_clone(&copy->g, lg->g);
   if (rc != 0) astar_raise(L, rc);
   copy->m.core = copy->g;
   return 1;
@@ -664,9 +666,11 @@ own (a step into a cell costs its length times the cell's cost) or the `cost` ca
 @treturn[2] string which point is blocked or which step cuts a blocked corner
 @treturn[2] string "blocked"
 */
-static int grid_to_path(lua_State *L) {
-  static const afn F_TO = {"to_path", 1};
-  lgrid *lg = astar_checkgrid(L, &F_TO);
+static const afn F_TO = {"to_path", 1};
+
+/* to_path with the grid held: cost callbacks and finalizers may not edit or close it. */
+static int topath_held(lua_State *L, void *ud) {
+  lgrid *lg = (lgrid *)ud;
   int W = astar_grid_width(lg->g), H = astar_grid_height(lg->g), policy, len, i;
   int px = 0, py = 0;
   double cost = 0, *v;
@@ -736,6 +740,11 @@ static int grid_to_path(lua_State *L) {
   lua_pushnumber(L, (lua_Number)cost);
   astar_path_setcost(L, -2);
   return 1;
+}
+
+static int grid_to_path(lua_State *L) {
+  lgrid *lg = astar_checkgrid(L, &F_TO);
+  return astar_map_hold(L, &lg->m, topath_held, lg);
 }
 
 /* The Grid methods that other files define are documented here, so that the

@@ -386,6 +386,7 @@ static int mesh_from_grid(lua_State *L) {
   astar_readopts(L, &F_GRID, 2, TILE_OPTS, &o);
   tile = astar_opt(&o, ASTAR_OPT_TILE, 1);
   lm = newmesh(L);
+  astar_map_alive(L, &lg->m);                        /* a finalizer may have closed it */
   rc = astar_navmesh_from_grid(&lm->m, lg->g, tile, NULL, fn, ud);
   if (rc == ASTAR_EINVAL) astar_error(L, "from_grid: the grid has no walkable cell");
   if (rc) return astar_raise(L, rc);
@@ -781,8 +782,11 @@ static int mesh_polygons(lua_State *L) {
   uint32_t np = astar_navmesh_npolygons(lm->m), p, n, i;
   lua_createtable(L, (int)np, 0);
   for (p = 0; p < np; p++) {
-    const uint32_t *v = astar_navmesh_polygon(lm->m, p, &n);
+    const uint32_t *v;
+    astar_navmesh_polygon(lm->m, p, &n);
     lua_createtable(L, (int)n, 0);
+    astar_map_alive(L, &lm->map);                    /* a finalizer may have closed it */
+    v = astar_navmesh_polygon(lm->m, p, &n);
     for (i = 0; i < n; i++) {
       lua_pushinteger(L, (lua_Integer)v[i] + 1);
       lua_rawseti(L, -2, (int)i + 1);
@@ -802,9 +806,13 @@ Polygon `p`'s corners as a flat list `{x1, y1, x2, y2, ...}`, what
 static int mesh_polygon(lua_State *L) {
   lmesh *lm = checkmesh(L, &F_POLY);
   uint32_t p = checkpoly(L, &F_POLY, 2, lm), n, i;
-  const uint32_t *v = astar_navmesh_polygon(lm->m, p, &n);
-  const double *xy = astar_navmesh_xy(lm->m);
+  const uint32_t *v;
+  const double *xy;
+  astar_navmesh_polygon(lm->m, p, &n);
   lua_createtable(L, (int)(2 * n), 0);
+  astar_map_alive(L, &lm->map);                      /* a finalizer may have closed it */
+  v = astar_navmesh_polygon(lm->m, p, &n);
+  xy = astar_navmesh_xy(lm->m);
   for (i = 0; i < n; i++) {
     lua_pushnumber(L, (lua_Number)xy[2 * (size_t)v[i]]);
     lua_rawseti(L, -2, (int)(2 * i + 1));
@@ -823,8 +831,10 @@ coordinates in the input are one vertex here).
 static int mesh_vertices(lua_State *L) {
   lmesh *lm = checkmesh(L, &F_VERTS);
   uint32_t nv = astar_navmesh_nvertices(lm->m), i;
-  const double *xy = astar_navmesh_xy(lm->m);
+  const double *xy;
   lua_createtable(L, (int)(2 * nv), 0);
+  astar_map_alive(L, &lm->map);                      /* a finalizer may have closed it */
+  xy = astar_navmesh_xy(lm->m);
   for (i = 0; i < 2 * nv; i++) {
     lua_pushnumber(L, (lua_Number)xy[i]);
     lua_rawseti(L, -2, (int)i + 1);
@@ -842,8 +852,11 @@ polygon index, or `false` for a wall.
 static int mesh_neighbours(lua_State *L) {
   lmesh *lm = checkmesh(L, &F_NEIGH);
   uint32_t p = checkpoly(L, &F_NEIGH, 2, lm), n, i;
-  const uint32_t *nb = astar_navmesh_neighbours(lm->m, p, &n);
+  const uint32_t *nb;
+  astar_navmesh_neighbours(lm->m, p, &n);
   lua_createtable(L, (int)n, 0);
+  astar_map_alive(L, &lm->map);                      /* a finalizer may have closed it */
+  nb = astar_navmesh_neighbours(lm->m, p, &n);
   for (i = 0; i < n; i++) {
     if (nb[i] == ASTAR_NONE) lua_pushboolean(L, 0);
     else lua_pushinteger(L, (lua_Integer)nb[i] + 1);
@@ -862,6 +875,7 @@ the bounding box.
 static int mesh_stats(lua_State *L) {
   lmesh *lm = checkmesh(L, &F_STATS);
   double box[4];
+  size_t counts[3];
   size_t allocs = astar_navmesh_allocs(lm->m) +
                   astar_navmesh_query_allocs(&((nmrec *)lm->map.rec)->q);
   if (lm->map.s != NULL) {
@@ -870,12 +884,15 @@ static int mesh_stats(lua_State *L) {
     allocs += st.allocs;
   }
   astar_navmesh_bounds(lm->m, box);
+  counts[0] = astar_navmesh_npolygons(lm->m);        /* all read before allocating */
+  counts[1] = astar_navmesh_nvertices(lm->m);
+  counts[2] = astar_navmesh_nportals(lm->m);
   lua_createtable(L, 0, 8);
-  lua_pushinteger(L, (lua_Integer)astar_navmesh_npolygons(lm->m));
+  lua_pushinteger(L, (lua_Integer)counts[0]);
   lua_setfield(L, -2, "polygons");
-  lua_pushinteger(L, (lua_Integer)astar_navmesh_nvertices(lm->m));
+  lua_pushinteger(L, (lua_Integer)counts[1]);
   lua_setfield(L, -2, "vertices");
-  lua_pushinteger(L, (lua_Integer)astar_navmesh_nportals(lm->m));
+  lua_pushinteger(L, (lua_Integer)counts[2]);
   lua_setfield(L, -2, "portals");
   lua_pushinteger(L, (lua_Integer)allocs);
   lua_setfield(L, -2, "allocs");

@@ -202,11 +202,11 @@ static int query_step(lua_State *L) {
     lua_rawgeti(L, -2, 3);                           /* q f q uv cost heur */
     lua_remove(L, -3);                               /* q f q cost heur */
     lua_pushinteger(L, n);                           /* q f q cost heur n */
-    *busy = 1;
+    (*busy)++;
     QS(q)->stepping = 1;
     st = lua_pcall(L, 4, 0, 0);
     QS(q)->stepping = 0;
-    *busy = 0;
+    (*busy)--;
     if (st != LUA_OK) {
       QS(q)->dirty = 1;
       return lua_error(L);                           /* unchanged */

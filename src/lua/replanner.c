@@ -22,6 +22,7 @@ typedef struct lreplanner {
   size_t nbuf;
   astar_alloc fn;
   void *ud;
+  int busy;             /* path is building its result: close is refused */
 } lreplanner;
 
 static const afn F_NEW = {"replanner", 1};
@@ -55,12 +56,13 @@ static int grid_replanner(lua_State *L) {
   astar_readopts(L, &F_NEW, 6, OPTS, &o);
   diag = (int)astar_opt(&o, ASTAR_OPT_DIAGONAL, ASTAR_DIAG_NO_CORNER_CUTTING);
   r = (lreplanner *)lua_newuserdatauv(L, sizeof *r, 1);
-  r->d = NULL; r->lg = lg; r->diagonal = diag; r->buf = NULL; r->nbuf = 0;
+  r->d = NULL; r->lg = lg; r->diagonal = diag; r->buf = NULL; r->nbuf = 0; r->busy = 0;
   luaL_setmetatable(L, ASTAR_REPLANNER_MT);
   lua_pushvalue(L, 1);                               /* keeps the grid alive */
   astar_compat_setuservalue(L, -2);
   fn = astar_allocator(L, &ud);
   r->fn = fn; r->ud = ud;
+  astar_map_alive(L, &lg->m);                        /* a finalizer may have closed it */
   rc = astar_dstar_new(&r->d, lg->g, sx, sy, gx, gy, diag, fn, ud);
   if (rc != 0) astar_raise(L, rc);
   return 1;
@@ -107,8 +109,8 @@ The current shortest path from the agent's cell to the goal, after repairing it 
 @treturn[2] string a message
 @treturn[2] string the code: `"no_path"` or `"blocked"`
 */
-static int rp_path(lua_State *L) {
-  lreplanner *r = checkrp(L, "path");
+static int path_held(lua_State *L, void *ud) {
+  lreplanner *r = (lreplanner *)ud;
   int w = astar_grid_width(r->lg->g), h = astar_grid_height(r->lg->g), rc;
   size_t max = astar_grid_layout_nodes(w, h);
   uint32_t *nodes;
@@ -155,6 +157,13 @@ static int rp_path(lua_State *L) {
   return 1;
 }
 
+/* Holds the grid and the replanner: finalizers may not close either meanwhile. */
+static int rp_path(lua_State *L) {
+  lreplanner *r = checkrp(L, "path");
+  astar_map_idle(L, &r->lg->m, "search");
+  return astar_hold(L, &r->lg->m.busy, &r->busy, path_held, r);
+}
+
 /***
 `{expanded =, total =, resets =}`: the vertices expanded by the last repair and over the
 replanner's life, and how often it had to start afresh (more edits between repairs than the
@@ -183,6 +192,7 @@ Frees the replanner's memory now (also `__close` and `__gc`); idempotent.
 */
 static int rp_close(lua_State *L) {
   lreplanner *r = (lreplanner *)luaL_testudata(L, 1, ASTAR_REPLANNER_MT);
+  if (r != NULL && r->busy) astar_error(L, "cannot close the replanner: its path is being built");
   if (r != NULL) {
     astar_dstar_free(r->d);
     r->d = NULL;
