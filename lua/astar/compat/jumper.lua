@@ -28,9 +28,11 @@
 --   `EUCLIDIAN`, `DIAGONAL`, `CARDINTCARD` in `DIAGONAL`) it runs astar's
 --   default `"auto"` search instead, which returns a path of the same (shortest)
 --   length, by jump point search when it can. `DIJKSTRA`: `"auto"` (shortest).
---   `BFS`: `"bfs"`. `JPS`: `"jps"`; its path lists the turning points only, as
+--   `BFS`: the fewest steps, as Jumper's, and of those the shortest path (A*
+--   with a Lua cost function in `DIAGONAL` mode: slower than the others;
+--   astar's own `"bfs"` would take any, zig-zags included). `JPS`: `"jps"`; its path lists the turning points only, as
 --   Jumper's lists jump points: call `path:fill()` for every cell.
---   **`DFS` runs `"bfs"`**: a valid path with the fewest steps, not the
+--   **`DFS` runs as `BFS`**: a path with the fewest steps, not the
 --   meandering path of a depth-first walk. **`THETASTAR` is A* followed by
 --   line-of-sight smoothing** (a Bresenham line through walkable cells, as
 --   Jumper's Theta* tests it), not Theta* itself: an any-angle path through the
@@ -44,7 +46,7 @@
 --      does not: it lowers keys inside its heap without re-sifting).
 --      `setHeuristic('CARDINTCARD')` (octile distance) gives shortest paths.
 --   2. Among equally short paths the cells chosen can differ from Jumper's;
---      `BFS` paths have Jumper's number of steps, but not always its length.
+--      `BFS` paths have Jumper's number of steps and are sometimes shorter.
 --   3. A blocked goal gives `nil` at once (Jumper floods what it can reach first:
 --      the same answer). A blocked start is allowed, as in Jumper.
 --   4. A heuristic function must return a finite number >= 0: astar raises
@@ -988,14 +990,23 @@ local function policy(pf)
   return "always"
 end
 
--- The options of grid:find, and whether the search is meant to be shortest.
+-- Breadth-first order without astar's zig-zags: a step costs 1 plus a tiny
+-- share of its length, so the path has the fewest steps and, of those, the
+-- shortest length (Jumper's BFS tries straight steps first, so its paths tend
+-- to be those; astar's "bfs" takes any of them, diagonal zig-zags included).
+-- Exact while a path is shorter than 2^30 cells; "chebyshev" never overestimates it.
+local EPS = 2 ^ -30
+local function fewest_steps(_, _, _, _, base) return 1 + base * EPS end
+
+-- The options of grid:find for the pathfinder's settings.
 -- `hfn` wraps a heuristic function (nil: report it as is).
 local function searchoptions(pf, hfn)
   local finder, diagonal = pf._finder, policy(pf)
   local name = NAME_OF[pf._heuristic]
   local heuristic = name and ASTAR_HEURISTIC[name] or (hfn and hfn(pf._heuristic) or pf._heuristic)
   if finder == "BFS" or finder == "DFS" then
-    return { algorithm = "bfs", diagonal = diagonal }
+    if diagonal == "never" then return { algorithm = "auto", diagonal = diagonal } end
+    return { algorithm = "astar", diagonal = diagonal, heuristic = "chebyshev", cost = fewest_steps }
   elseif finder == "DIJKSTRA" then
     return { algorithm = "auto", diagonal = diagonal }
   elseif finder == "JPS" then
@@ -1126,9 +1137,11 @@ function Pathfinder:getPath(startX, startY, endX, endY, clearance)
     if finder == "JPS" then
       ag = clearedgrid(g, v, arr, clearance)
     else
-      opts.cost = function(_, _, x2, y2, base) -- "auto" runs A* with a cost function
-        if arr[(y2 - 1) * w + x2] >= clearance then return base end
-        return false
+      local inner = opts.cost
+      opts.cost = function(x1, y1, x2, y2, base) -- "auto" runs A* with a cost function
+        if arr[(y2 - 1) * w + x2] < clearance then return false end
+        if inner then return inner(x1, y1, x2, y2, base) end
+        return base
       end
     end
   end
