@@ -794,6 +794,28 @@ local IS_FINDER = {}
 for _, f in ipairs(FINDERS) do IS_FINDER[f] = true end
 local MODES = { "ORTHOGONAL", "DIAGONAL" }
 
+-- Argument checks, shared by the constructor and the setters.
+local function checkgrid(fname, argn, grid)
+  if getmetatable(grid) ~= Grid then
+    fail(fname, argn, ("a Grid of astar.compat.jumper expected, got %s"):format(type(grid)))
+  end
+end
+
+local function checkwalkable(fname, argn, walkable)
+  local t = type(walkable)
+  if not (walkable == nil or t == "string" or t == "function" or isint(walkable)) then
+    fail(fname, argn, ("string, integer or function expected, got %s"):format(show(walkable)))
+  end
+end
+
+local function checkfinder(fname, argn, name)
+  if type(name) ~= "string" then
+    fail(fname, argn, ("string expected, got %s"):format(type(name)))
+  elseif not IS_FINDER[name] then
+    fail(fname, argn, ("unknown finder '%s': expected one of %s"):format(name, table.concat(FINDERS, ", ")))
+  end
+end
+
 --- A new pathfinder. `Pathfinder(grid, finderName, walkable)` is the same.
 -- @tparam Grid grid
 -- @string[opt="ASTAR"] finderName
@@ -801,6 +823,9 @@ local MODES = { "ORTHOGONAL", "DIAGONAL" }
 -- none: every cell of the map is walkable
 -- @treturn Pathfinder
 function Pathfinder:new(grid, finderName, walkable) -- luacheck: ignore self
+  checkgrid("Pathfinder", 1, grid)
+  if finderName ~= nil then checkfinder("Pathfinder", 2, finderName) end
+  checkwalkable("Pathfinder", 3, walkable)
   local pf = setmetatable({}, Pathfinder)
   pf:setGrid(grid)
   pf:setFinder(finderName)
@@ -817,9 +842,7 @@ setmetatable(Pathfinder, { __call = function(self, ...) return self:new(...) end
 -- @tparam Grid grid
 -- @treturn Pathfinder self
 function Pathfinder:setGrid(grid)
-  if getmetatable(grid) ~= Grid then
-    fail("setGrid", 1, ("a Grid of astar.compat.jumper expected, got %s"):format(type(grid)))
-  end
+  checkgrid("setGrid", 1, grid)
   self._grid = grid
   return self
 end
@@ -833,10 +856,7 @@ function Pathfinder:getGrid() return self._grid end
 -- @param walkable
 -- @treturn Pathfinder self
 function Pathfinder:setWalkable(walkable)
-  local t = type(walkable)
-  if not (walkable == nil or t == "string" or t == "function" or isint(walkable)) then
-    fail("setWalkable", 1, ("string, integer or function expected, got %s"):format(show(walkable)))
-  end
+  checkwalkable("setWalkable", 1, walkable)
   self._walkable = walkable
   return self
 end
@@ -855,10 +875,7 @@ function Pathfinder:setFinder(finderName)
     self._finder = self._finder or "ASTAR"
     return self
   end
-  if not IS_FINDER[finderName] then
-    fail("setFinder", 1, ("unknown finder %s (expected one of %s)"):format(show(finderName),
-      table.concat(FINDERS, ", ")))
-  end
+  checkfinder("setFinder", 1, finderName)
   self._finder = finderName
   return self
 end
@@ -884,9 +901,11 @@ function Pathfinder:setHeuristic(heuristic)
     self._heuristic = Heuristics[heuristic]
   elseif type(heuristic) == "function" then
     self._heuristic = heuristic
+  elseif type(heuristic) == "string" then
+    fail("setHeuristic", 1, ("unknown heuristic '%s': expected a function or one of %s"):format(
+      heuristic, table.concat(HEURISTIC_NAMES, ", ")))
   else
-    fail("setHeuristic", 1, ("unknown heuristic %s (expected a function or one of %s)"):format(
-      show(heuristic), table.concat(HEURISTIC_NAMES, ", ")))
+    fail("setHeuristic", 1, ("string or function expected, got %s"):format(type(heuristic)))
   end
   return self
 end
@@ -907,8 +926,10 @@ end
 -- @string mode
 -- @treturn Pathfinder self
 function Pathfinder:setMode(mode)
-  if mode ~= "DIAGONAL" and mode ~= "ORTHOGONAL" then
-    fail("setMode", 1, ("unknown mode %s (expected DIAGONAL or ORTHOGONAL)"):format(show(mode)))
+  if type(mode) ~= "string" then
+    fail("setMode", 1, ("string expected, got %s"):format(type(mode)))
+  elseif mode ~= "DIAGONAL" and mode ~= "ORTHOGONAL" then
+    fail("setMode", 1, ("unknown mode '%s': expected DIAGONAL or ORTHOGONAL"):format(mode))
   end
   self._allowDiagonal = mode == "DIAGONAL"
   return self
