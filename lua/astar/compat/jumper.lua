@@ -100,8 +100,21 @@ local function show(v)
   return type(v)
 end
 
----------------------------------------------------------------------------------------------------
--- Heuristics
+--- Makes `require "jumper.grid"`, `"jumper.pathfinder"`, `"jumper.core.path"`,
+-- `"jumper.core.node"` and `"jumper.core.heuristics"` return this shim's
+-- classes (it sets `package.loaded`), so a game's own `require` lines can
+-- stay. Call it before the game requires them.
+-- @treturn table the module
+function M.install()
+  package.loaded["jumper.grid"] = M.grid
+  package.loaded["jumper.pathfinder"] = M.pathfinder
+  package.loaded["jumper.core.path"] = M.path
+  package.loaded["jumper.core.node"] = M.node
+  package.loaded["jumper.core.heuristics"] = M.heuristics
+  return M
+end
+
+-- Heuristics --------------------------------------------------------------------------------------
 
 --- Jumper's distance heuristics (`jumper.core.heuristics`): functions of two
 -- nodes. `Pathfinder:setHeuristic` takes their names or any such function;
@@ -129,8 +142,7 @@ local ASTAR_HEURISTIC = { MANHATTAN = "manhattan", EUCLIDIAN = "euclidean",
 local NAME_OF = {}
 for _, name in ipairs(HEURISTIC_NAMES) do NAME_OF[Heuristics[name]] = name end
 
----------------------------------------------------------------------------------------------------
--- Node
+-- Node --------------------------------------------------------------------------------------------
 
 --- A cell of the map, as Jumper's `node` (`jumper.core.node`). The grid makes
 -- one per cell, when first asked for, and always returns the same one; path
@@ -182,8 +194,7 @@ function Node:reset() return self end
 
 setmetatable(Node, { __call = function(_, x, y) return newnode(x, y) end })
 
----------------------------------------------------------------------------------------------------
--- Path
+-- Path --------------------------------------------------------------------------------------------
 
 --- A path, as Jumper's (`jumper.core.path`): the list of nodes `_nodes`, from
 -- the start to the goal, and the grid `_grid` they belong to.
@@ -314,8 +325,7 @@ end
 
 setmetatable(Path, { __call = function() return newpath(nil) end })
 
----------------------------------------------------------------------------------------------------
--- Grid
+-- Grid --------------------------------------------------------------------------------------------
 
 --- A grid over a collision map, as Jumper's `Grid(map [, cacheNodeData])`
 -- (`jumper.grid`).
@@ -781,8 +791,7 @@ function Grid:getAutoRefresh() return self._auto end
 -- @treturn astar.Grid
 function Grid:toAstar(walkable) return view(self, walkable).grid end
 
----------------------------------------------------------------------------------------------------
--- Pathfinder
+-- Pathfinder --------------------------------------------------------------------------------------
 
 --- A pathfinder, as Jumper's `Pathfinder(grid [, finder [, walkable]])`
 -- (`jumper.pathfinder`): mode `DIAGONAL`, heuristic `MANHATTAN`, tunnelling off.
@@ -1203,27 +1212,12 @@ function Pathfinder:getPath(startX, startY, endX, endY, clearance)
   return p
 end
 
----------------------------------------------------------------------------------------------------
--- The module
+-- The module --------------------------------------------------------------------------------------
 
 M.grid = Grid
 M.pathfinder = Pathfinder
 M.path = Path
 M.node = Node
 M.heuristics = Heuristics
-
---- Makes `require "jumper.grid"`, `"jumper.pathfinder"`, `"jumper.core.path"`,
--- `"jumper.core.node"` and `"jumper.core.heuristics"` return this shim's
--- classes (it sets `package.loaded`), so a game's own `require` lines can
--- stay. Call it before the game requires them.
--- @treturn table the module
-function M.install()
-  package.loaded["jumper.grid"] = Grid
-  package.loaded["jumper.pathfinder"] = Pathfinder
-  package.loaded["jumper.core.path"] = Path
-  package.loaded["jumper.core.node"] = Node
-  package.loaded["jumper.core.heuristics"] = Heuristics
-  return M
-end
 
 return M
