@@ -20,7 +20,8 @@
 -- - `DIAGONAL` mode: Jumper refuses a diagonal step only when *both* cells
 --   beside it are unwalkable, so paths cut single corners: astar's
 --   `"one_obstacle"`. With `setTunnelling(true)`: `"always"`. `JPS` ignores
---   tunnelling, as Jumper documents (`"one_obstacle"`). `ORTHOGONAL`: `"never"`.
+--   tunnelling, as Jumper documents (`"one_obstacle"`; Jumper's code still lets
+--   the first step from the start tunnel). `ORTHOGONAL`: `"never"`.
 --   (astar's own default is `"no_corner_cutting"`.) Steps cost 1 and sqrt(2),
 --   as Jumper's (no terrain costs).
 -- - Finders: `ASTAR` runs astar's A* with the pathfinder's heuristic; when that
@@ -30,8 +31,9 @@
 --   length, by jump point search when it can. `DIJKSTRA`: `"auto"` (shortest).
 --   `BFS`: the fewest steps, as Jumper's, and of those the shortest path (A*
 --   with a Lua cost function in `DIAGONAL` mode: slower than the others;
---   astar's own `"bfs"` would take any, zig-zags included). `JPS`: `"jps"`; its path lists the turning points only, as
---   Jumper's lists jump points: call `path:fill()` for every cell.
+--   astar's own `"bfs"` would take any, zig-zags included). `JPS`: `"jps"`;
+--   its path lists the turning points only, as Jumper's lists jump points:
+--   call `path:fill()` for every cell.
 --   **`DFS` runs as `BFS`**: a path with the fewest steps, not the
 --   meandering path of a depth-first walk. **`THETASTAR` is A* followed by
 --   line-of-sight smoothing** (a Bresenham line through walkable cells, as
@@ -59,9 +61,10 @@
 --   copies it, so by default **every `getPath` compares the whole map with its
 --   copy** and applies the cells that changed: O(width x height) table reads
 --   per search (measured: 0.25 ms for 100x100 cells on Lua 5.4, 0.02 ms on
---   LuaJIT; 6 ms and 0.4 ms for 512x512), often more than the search itself. For a map that never changes, or whose
---   edits you report, call `grid:setAutoRefresh(false)` and then
---   `grid:refresh(x, y)` after changing a cell (or `grid:refresh()` after many).
+--   LuaJIT; 6 ms and 0.4 ms for 512x512), often more than the search itself.
+--   For a map that never changes, or whose edits you report, call
+--   `grid:setAutoRefresh(false)` and then `grid:refresh(x, y)` after changing
+--   a cell (or `grid:refresh()` after many).
 --   A walkable *function* is called again only for cells whose value changed;
 --   if its answer for a value changes (it reads other state), call
 --   `grid:refresh()`.
@@ -354,7 +357,8 @@ local function parsemap(text)
   for line in text:gmatch("[^\n\r]+") do
     if w == nil then w = #line end
     if #line ~= w then
-      fail("Grid", 1, ("not a valid map: line %d has %d characters, expected %d"):format(#map + 1, #line, w))
+      fail("Grid", 1, ("not a valid map: line %d has %d characters, expected %d")
+        :format(#map + 1, #line, w))
     end
     local row = {}
     for i = 1, #line do row[i] = line:sub(i, i) end
@@ -378,12 +382,14 @@ local function checkmap(map)
     end
     local a, b = seqrange(row)
     if a == nil then
-      fail("Grid", 1, ("not a valid map: row %d must be indexed 1..n (or 0..n-1) without holes"):format(y))
+      fail("Grid", 1, ("not a valid map: row %d must be indexed 1..n (or 0..n-1) without holes")
+        :format(y))
     end
     if x0 == nil then
       x0, x1 = a, b
     elseif a ~= x0 or b ~= x1 then
-      fail("Grid", 1, ("not a valid map: row %d has cells %d..%d, expected %d..%d"):format(y, a, b, x0, x1))
+      fail("Grid", 1, ("not a valid map: row %d has cells %d..%d, expected %d..%d")
+        :format(y, a, b, x0, x1))
     end
     for x = a, b do
       local v = row[x]
@@ -774,7 +780,9 @@ end
 -- @tparam boolean on
 -- @treturn Grid self
 function Grid:setAutoRefresh(on)
-  if type(on) ~= "boolean" then fail("setAutoRefresh", 1, ("boolean expected, got %s"):format(type(on))) end
+  if type(on) ~= "boolean" then
+    fail("setAutoRefresh", 1, ("boolean expected, got %s"):format(type(on)))
+  end
   self._auto = on
   return self
 end
@@ -823,7 +831,8 @@ local function checkfinder(fname, argn, name)
   if type(name) ~= "string" then
     fail(fname, argn, ("string expected, got %s"):format(type(name)))
   elseif not IS_FINDER[name] then
-    fail(fname, argn, ("unknown finder '%s': expected one of %s"):format(name, table.concat(FINDERS, ", ")))
+    fail(fname, argn, ("unknown finder '%s': expected one of %s")
+      :format(name, table.concat(FINDERS, ", ")))
   end
 end
 
@@ -959,7 +968,9 @@ function Pathfinder:getModes() return { MODES[1], MODES[2] } end -- luacheck: ig
 -- @tparam boolean on
 -- @treturn Pathfinder self
 function Pathfinder:setTunnelling(on)
-  if type(on) ~= "boolean" then fail("setTunnelling", 1, ("boolean expected, got %s"):format(type(on))) end
+  if type(on) ~= "boolean" then
+    fail("setTunnelling", 1, ("boolean expected, got %s"):format(type(on)))
+  end
   self._tunnel = on
   return self
 end
@@ -1038,7 +1049,8 @@ local function searchoptions(pf, hfn)
   local heuristic = name and ASTAR_HEURISTIC[name] or (hfn and hfn(pf._heuristic) or pf._heuristic)
   if finder == "BFS" or finder == "DFS" then
     if diagonal == "never" then return { algorithm = "auto", diagonal = diagonal } end
-    return { algorithm = "astar", diagonal = diagonal, heuristic = "chebyshev", cost = fewest_steps }
+    return { algorithm = "astar", diagonal = diagonal, heuristic = "chebyshev",
+             cost = fewest_steps }
   elseif finder == "DIJKSTRA" then
     return { algorithm = "auto", diagonal = diagonal }
   elseif finder == "JPS" then
