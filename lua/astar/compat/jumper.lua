@@ -55,7 +55,7 @@
 --      the same answer). A blocked start is allowed, as in Jumper.
 --   4. A heuristic function must return a finite number >= 0: astar raises
 --      `heuristic callback returned ...` otherwise.
---   5. Jumper's JPS may list extra jump points along a straight run; this
+--   5. Jumper's JPS often lists extra jump points along straight runs; this
 --      shim lists turning points only. After `fill()` both list every cell.
 -- - Map edits: Jumper reads your map table during every search. This shim
 --   copies it, so by default **every `getPath` compares the whole map with its
