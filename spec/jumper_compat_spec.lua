@@ -888,6 +888,9 @@ describe("jumper compat: edits to the map", function()
     assert.are.equal(2 + 2 * SQRT2, pf:getPath(1, 1, 1, 3):getLength())
     map[2] = nil -- no row: no cells
     assert.is_nil(pf:getPath(1, 1, 1, 3))
+    map[2] = { 0, false, 0, 0, 0 } -- false: no cell either, whatever the walkable value
+    assert.is_false(grid:isWalkableAt(2, 2))
+    assert.is_true(H.close(1 + SQRT2, Pathfinder(grid, "ASTAR"):getPath(1, 1, 2, 3):getLength()))
     map[2] = { 0, 0, 0, 0, nil }
     map[2][5] = nil
     map[1][1] = 1

@@ -512,13 +512,16 @@ Grid.__call = function(self, x, y, create)
   return self:getNodeAt(x, y)
 end
 
--- walkable(value) for the cells of the map, per Jumper's rules
+-- walkable(value) for the cells of the map, per Jumper's rules (a cell whose
+-- value is nil or false does not exist)
 local function evaluator(walkable)
   if walkable == nil or walkable == false then
-    return function(v) return v ~= nil and v ~= ABSENT end
+    return function(v) return v ~= nil and v ~= false and v ~= ABSENT end
   end
   if type(walkable) == "function" then
-    return function(v) return v ~= nil and v ~= ABSENT and walkable(v) and true or false end
+    return function(v)
+      return v ~= nil and v ~= false and v ~= ABSENT and walkable(v) and true or false
+    end
   end
   return function(v) return v == walkable end
 end
@@ -537,7 +540,7 @@ function Grid:isWalkableAt(x, y, walkable, clearance)
   if i == nil then return false end
   local row = self._map[y]
   local v = type(row) == "table" and row[x] or nil
-  if v == nil then return false end
+  if not v then return false end
   if not walkable then return true end
   if clearance then
     local arr = self._annot[walkable]
@@ -716,7 +719,7 @@ local function view(g, walkable)
       local ok = memo[val]
       if ok == nil then
         ok = eval(val)
-        memo[val] = ok
+        if val == val then memo[val] = ok end -- (NaN cannot be a key)
       end
       local x, y = (i - 1) % w + 1, floor((i - 1) / w) + 1
       if ag:walkable(x, y) ~= ok then ag:set(x, y, ok and 1 or false) end
