@@ -70,6 +70,17 @@ astar.query = core.query
 
 local DIGITS = "0123456789"
 
+-- Is (x, y) a cell of a w x h grid? A graph's Path gives node ids, a navmesh's floats.
+local function fits(x, y, w, h)
+  return type(x) == "number" and type(y) == "number" and x % 1 == 0 and y % 1 == 0 and
+    x >= 1 and y >= 1 and x <= w and y <= h
+end
+
+local function show_point(x, y)
+  local show = scheduler.show
+  return y == nil and ("node " .. show(x)) or ("(" .. show(x) .. ", " .. show(y) .. ")")
+end
+
 -- grid:render and grid:splice are documented with the Grid (src/lua/grid.c).
 function Grid.render(self, path)
   if getmetatable(self) ~= core.Grid_mt then
@@ -83,6 +94,10 @@ function Grid.render(self, path)
   if path ~= nil then
     local n = #path
     for i, x, y in path:points() do
+      if not fits(x, y, w, h) then
+        error(("bad argument #1 to 'render' (a grid Path that fits this %dx%d grid expected: "
+          .. "point %d is %s)"):format(w, h, i, show_point(x, y)), 0)
+      end
       marks[(y - 1) * w + x] = (i == 1 and "S") or (i == n and "G") or "*"
     end
   end
@@ -117,6 +132,15 @@ function Grid.splice(self, path, at, n, opts)
   local len = #path
   at, n = at or 1, n or 8
   local show = scheduler.show
+  do
+    local w, h = self:size()
+    for i, x, y in path:points() do
+      if not fits(x, y, w, h) then
+        error(("bad argument #1 to 'splice' (a grid Path that fits this %dx%d grid expected: "
+          .. "point %d is %s)"):format(w, h, i, show_point(x, y)), 0)
+      end
+    end
+  end
   if type(at) ~= "number" or at % 1 ~= 0 or at < 1 or at > len then
     error(("bad argument #2 to 'splice' (index out of range: %s not in [1, %d])")
       :format(show(at), len), 0)

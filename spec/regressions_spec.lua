@@ -104,4 +104,33 @@ describe("regressions", function()
     assert.are.same({ 10, 3 }, { p:get(#p) })
     assert.are.equal(2, #assert(gr:find(a, { goals = { b } })))
   end)
+
+  -- Issue 16: wrong self and foreign paths raised internal errors or drew garbage.
+  it("render and splice take only a path of cells that fit the grid; wrong selves say so", function()
+    local g = astar.grid(5, 5)
+    local gr = astar.graph()
+    local a, b = gr:add_node(0, 0), gr:add_node(1, 0)
+    gr:add_edge(a, b, 1)
+    local mesh = astar.navmesh.from_grid(astar.grid(5, 5))
+    local big = astar.grid(9, 9):find(1, 1, 9, 9)
+    local fit = "a grid Path that fits this 5x5 grid expected: "
+    helper.checkerr("bad argument #1 to 'render' (" .. fit .. "point 1 is node 1)",
+      g.render, g, gr:find(a, b))
+    helper.checkerr("bad argument #1 to 'render' (" .. fit .. "point 1 is (0.5, 0.5))",
+      g.render, g, mesh:find(0.5, 0.5, 4.5, 4.5))
+    helper.checkerr("bad argument #1 to 'render' (" .. fit .. "point 6 is (6, 6))", g.render, g, big)
+    helper.checkerr("bad argument #1 to 'splice' (" .. fit .. "point 6 is (6, 6))",
+      g.splice, g, big, 1, 1)
+    local s = astar.scheduler({ budget = 10 })
+    helper.checkerr("calling 'update' on bad self (astar.Scheduler expected, got table)",
+      s.update, {})
+    helper.checkerr("calling 'pending' on bad self (astar.Scheduler expected, got nil)", s.pending)
+    local r = g:replanner(1, 1, 5, 5)
+    helper.checkerr("calling 'close' on bad self (astar.Replanner expected, got table)",
+      r.close, {})
+    -- all of them still work
+    assert.are.equal(5, #assert(r:path()))
+    assert.are.equal(0, s:pending())
+    assert.is_truthy(g:render(g:find(1, 1, 5, 5)):find("G", 1, true))
+  end)
 end)

@@ -14,7 +14,11 @@
 --     function and field must exist;
 --   * the methods of one sample object of every kind (the `__index` table of its metatable)
 --     against `function C:name` of the class named like its metatable ("astar.Grid"), and
---     back; every "astar.*" metatable of the registry must have a sample;
+--     back, and the class's `---@field`s against the object; every "astar.*" metatable of
+--     the registry must have a sample;
+--   * a class table of a Lua module (a table that is its own `__index`, as Jumper's classes
+--     in astar.compat.jumper) holds methods: its functions are `function C:name`, its
+--     fields may be the objects' (checked on its sample, which it must have);
 --   * every function of the C module astar.core must be reachable from the above, or be
 --     listed in INTERNAL below;
 --   * every annotated class that declares functions must be checked by one of the above.
@@ -148,6 +152,7 @@ end
 ---------------------------------------------------------------------------------------------
 
 local checked = {}      -- class name -> true once compared with a runtime table
+local classtables = {}  -- class name -> label: class tables (own __index), need a sample
 local reached = {}      -- function value -> true: the functions the checks saw
 local nmod, nmeth = 0, 0
 
@@ -177,6 +182,8 @@ local function check_table(label, tbl, cname, seen)
   if seen[tbl] then return end
   seen[tbl] = true
   checked[cname] = true
+  local classtable = rawget(tbl, "__index") == tbl   -- its functions are the objects' methods
+  if classtable then classtables[cname] = label end
   if callable(tbl) and type(tbl) == "table" and not cls.callable then
     report("missing", "%s is callable: class %s needs an ---@overload", label, cname)
   end
@@ -188,7 +195,7 @@ local function check_table(label, tbl, cname, seen)
       local a = cls.funcs[k]
       if not a then
         if not INTERNAL[name] then report("missing", "%s (function of class %s)", name, cname) end
-      elseif a.method then
+      elseif a.method and not classtable then
         report("other", "%s: %s is a function: annotate it as %s.%s, not %s:%s", a.where, name,
           cname, k, cname, k)
       end
@@ -211,15 +218,16 @@ local function check_table(label, tbl, cname, seen)
     end
   end
   for _, k in ipairs(sorted_keys(cls.fields)) do
-    if tbl[k] == nil then
+    if tbl[k] == nil and not classtable then   -- (a class table's: on its sample)
       report("stale", "%s: field %s of class %s is annotated, but %s has none",
         cls.fields[k].where, k, cname, label)
     end
   end
 end
 
--- The methods of an object kind: the __index table of its metatable, against class cname.
-local function check_methods(cname, methods)
+-- The methods of an object kind: the __index table of its metatable, against class cname;
+-- the class's fields against the object obj.
+local function check_methods(cname, methods, obj)
   local cls = classes[cname]
   if not cls then
     report("missing", "class %s (objects of that kind exist) is not declared", cname)
@@ -243,6 +251,12 @@ local function check_methods(cname, methods)
     if type(methods[k]) ~= "function" then
       report("stale", "%s: %s:%s is annotated, but the objects have no such method",
         cls.funcs[k].where, cname, k)
+    end
+  end
+  for _, k in ipairs(sorted_keys(cls.fields)) do
+    if obj[k] == nil then
+      report("stale", "%s: field %s of class %s is annotated, but its sample object has none",
+        cls.fields[k].where, k, cname)
     end
   end
 end
@@ -305,6 +319,13 @@ local ok, err = pcall(function()
   local scheduler = astar.scheduler({ budget = 100 })
   add("astar.Scheduler", scheduler)
   add("astar.Request", scheduler:request(grid, 1, 1, 4, 4, function() end))
+  local jumper = require "astar.compat.jumper"
+  local jgrid = jumper.grid({ { 0, 0 }, { 0, 0 } })
+  add("astar.compat.jumper.Grid", jgrid)
+  add("astar.compat.jumper.Node", jgrid:getNodeAt(1, 1))
+  local finder = jumper.pathfinder(jgrid, "ASTAR", 0)
+  add("astar.compat.jumper.Pathfinder", finder)
+  add("astar.compat.jumper.Path", assert(finder:getPath(1, 1, 2, 2)))
 end)
 if not ok then
   report("other", "could not make the sample objects (did the API change?): %s", tostring(err))
@@ -321,7 +342,7 @@ for _, s in ipairs(samples) do
     if registry[cname] ~= nil and registry[cname] ~= mt then
       report("other", "the sample %s's metatable is not the registry's %q", cname, cname)
     end
-    check_methods(cname, methods)
+    check_methods(cname, methods, s[2])
   elseif by_class[cname] ~= methods then
     report("other", "two samples of %s have different method tables", cname)
   end
@@ -331,6 +352,13 @@ for name, mt in pairs(registry) do
       and type(rawget(mt, "__index")) == "table" and not by_class[name] then
     report("missing", "objects with metatable %q: no sample in tools/check_types.lua, so their "
       .. "methods are not checked (add one, and annotate class %s)", name, name)
+  end
+end
+
+for cname, label in pairs(classtables) do
+  if not by_class[cname] then
+    report("missing", "%s is a class table (its own __index): no sample object of class %s in "
+      .. "tools/check_types.lua, so its methods are not checked", label, cname)
   end
 end
 

@@ -26,6 +26,13 @@ local function show(v)
 end
 M.show = show
 
+-- Methods called with a wrong self (s.update() instead of s:update(), say) say so.
+local function check_self(self, class, cname, fname)
+  if getmetatable(self) ~= class then
+    error(("calling '%s' on bad self (%s expected, got %s)"):format(fname, cname, type(self)), 0)
+  end
+end
+
 local function check_budget(fname, n, argn)
   if type(n) ~= "number" or n ~= n or n < 1 or n % 1 ~= 0 or n == math.huge then
     error(("bad argument #%d to '%s' (budget must be an integer >= 1, got %s)")
@@ -62,6 +69,7 @@ end
 -- @param ... the arguments of `map:query`, then the callback (a function)
 -- @treturn Request a handle, to @{Request:cancel|cancel} it
 function Scheduler:request(map, ...)
+  check_self(self, Scheduler, "astar.Scheduler", "request")
   local n = select("#", ...)
   if map == nil and n == 0 then
     error("bad argument #1 to 'request' (map or query expected, got no value)", 0)
@@ -104,6 +112,7 @@ end
 --- Stops a request; its callback is not called. Idempotent.
 -- @within Request
 function Request:cancel()
+  check_self(self, Request, "astar.Request", "cancel")
   if self.done then return end
   self.done = true
   self.query:cancel()
@@ -124,6 +133,7 @@ end
 -- @within Scheduler
 -- @treturn int the number of requests that ended
 function Scheduler:update()
+  check_self(self, Scheduler, "astar.Scheduler", "update")
   local live = self.live
   local left, ended = self.budget, 0
   local todo = #live                      -- requests not yet visited this update
@@ -152,6 +162,7 @@ end
 -- @within Scheduler
 -- @treturn int
 function Scheduler:pending()
+  check_self(self, Scheduler, "astar.Scheduler", "pending")
   return #self.live
 end
 
@@ -172,6 +183,7 @@ end
 -- unit()                                           -- runs until the request is queued
 -- while scheduler:pending() > 0 do scheduler:update(); unit() end
 function Scheduler:await(map, ...)
+  check_self(self, Scheduler, "astar.Scheduler", "await")
   local co, main = coroutine.running()
   if co == nil or main then
     error("calling 'await' outside a coroutine", 0)

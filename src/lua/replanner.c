@@ -190,7 +190,7 @@ static int rp_stats(lua_State *L) {
 Frees the replanner's memory now (also `__close` and `__gc`); idempotent.
 @function Replanner:close
 */
-static int rp_close(lua_State *L) {
+static int rp_free(lua_State *L) {
   lreplanner *r = (lreplanner *)luaL_testudata(L, 1, ASTAR_REPLANNER_MT);
   if (r != NULL && r->busy) astar_error(L, "cannot close the replanner: its path is being built");
   if (r != NULL) {
@@ -201,6 +201,14 @@ static int rp_close(lua_State *L) {
     r->nbuf = 0;
   }
   return 0;
+}
+
+static int rp_close(lua_State *L) {
+  if (luaL_testudata(L, 1, ASTAR_REPLANNER_MT) == NULL) {
+    static const afn F_CLOSE = {"close", 1};
+    astar_argerror(L, &F_CLOSE, 1, "astar.Replanner expected, got %s", luaL_typename(L, 1));
+  }
+  return rp_free(L);
 }
 
 static int rp_tostring(lua_State *L) {
@@ -219,7 +227,7 @@ static const luaL_Reg replanner_methods[] = {
 };
 
 static const luaL_Reg rp_meta[] = {
-  {"__gc", rp_close},
+  {"__gc", rp_free},
   {"__close", rp_close},
   {"__tostring", rp_tostring},
   {NULL, NULL}
