@@ -25,7 +25,7 @@ end
 -- judges each successful call.
 local function stress(make, action, call, check)
   local pause = collectgarbage("setpause", 0)
-  local inside, target = false, nil
+  local inside, target = false, nil -- luacheck: ignore 311
   local ok_count, err_count = 0, 0
   for _ = 1, ROUNDS do
     local map = make()
