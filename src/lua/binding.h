@@ -87,8 +87,12 @@ const char *const *astar_diagonals(void);
 int astar_outcome(lua_State *L, const char *code, const char *fmt, ...);
 /* Converts a value at 'idx' to a cell cost; returns -1 if it is not one. */
 double astar_tocost(lua_State *L, int idx);
-/* The allocator the core gets, and its userdata. */
+/* The allocator the core gets, and its userdata: it counts the bytes. */
 astar_alloc astar_allocator(lua_State *L, void **ud);
+/* Has the collector do a step as large as what the core allocated since the
+** last call (if a megabyte or more): the collector cannot see that memory.
+** Call it where nothing is held, the results on the stack. */
+void astar_gc_settle(lua_State *L);
 /* Raises the Lua error that matches a negative core status. */
 int astar_raise(lua_State *L, int status);
 

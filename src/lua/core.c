@@ -145,16 +145,68 @@ static void *sysalloc(void *ud, void *ptr, size_t osize, size_t nsize) {
   if (nsize == 0) { free(ptr); return NULL; }
   return realloc(ptr, nsize);
 }
-astar_alloc astar_allocator(lua_State *L, void **ud) {
-  (void)L;
-  *ud = NULL;
-  return sysalloc;
-}
-#else
-astar_alloc astar_allocator(lua_State *L, void **ud) {
-  return (astar_alloc)lua_getallocf(L, ud);
-}
 #endif
+
+/*
+** Memory the collector cannot see. Grids, meshes and search contexts live
+** outside the Lua heap, so the collector, which paces itself by the heap,
+** would let dropped big maps pile up. Every core allocation goes through
+** acctalloc, which counts the bytes; astar_gc_settle, at the end of the
+** methods that may allocate much, has the collector do a step of the same
+** size. One account per state, in the registry (made once: the maps keep it).
+*/
+typedef struct acct {
+  astar_alloc fn;
+  void *ud;
+  size_t pending;            /* bytes allocated since the last settle */
+} acct;
+
+static const char ACCT_KEY = 'a';           /* its address keys the account */
+
+static void *acctalloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+  acct *a = (acct *)ud;
+  void *p = a->fn(a->ud, ptr, osize, nsize);
+  size_t old = ptr != NULL ? osize : 0;
+  if (p != NULL && nsize > old) a->pending += nsize - old;
+  return p;
+}
+
+static acct *account(lua_State *L) {
+  acct *a;
+  lua_pushlightuserdata(L, (void *)&ACCT_KEY);
+  lua_rawget(L, LUA_REGISTRYINDEX);
+  a = (acct *)lua_touserdata(L, -1);
+  lua_pop(L, 1);
+  return a;
+}
+
+static void account_open(lua_State *L) {
+  acct *a;
+  if (account(L) != NULL) return;           /* loaded again: objects keep the old one */
+  lua_pushlightuserdata(L, (void *)&ACCT_KEY);
+  a = (acct *)lua_newuserdatauv(L, sizeof *a, 0);
+#if LUA_VERSION_NUM < 502
+  a->fn = sysalloc;
+  a->ud = NULL;
+#else
+  a->fn = (astar_alloc)lua_getallocf(L, &a->ud);
+#endif
+  a->pending = 0;
+  lua_rawset(L, LUA_REGISTRYINDEX);
+}
+
+astar_alloc astar_allocator(lua_State *L, void **ud) {
+  *ud = account(L);
+  return acctalloc;
+}
+
+void astar_gc_settle(lua_State *L) {
+  acct *a = account(L);
+  size_t kb = a->pending >> 10;
+  if (kb < 1024) return;                     /* under a megabyte: not worth a step */
+  a->pending = 0;
+  lua_gc(L, LUA_GCSTEP, kb > 1000000000 ? 1000000000 : (int)kb);
+}
 
 int astar_raise(lua_State *L, int status) {
   if (status == ASTAR_ENOMEM) return astar_error(L, "not enough memory");
@@ -173,6 +225,7 @@ int luaopen_astar_core(lua_State *L) {
   lua_newtable(L);                                   /* core */
   lua_pushliteral(L, ASTAR_VERSION);
   lua_setfield(L, -2, "version");
+  account_open(L);
   astar_hold_open(L);
   astar_path_open(L);
   astar_grid_open(L);

@@ -194,6 +194,7 @@ int astar_hold(lua_State *L, int *busy, int *also, int (*body)(lua_State *L, voi
   --*busy;                                /* in userdata, which outlive any close */
   if (also != NULL) --*also;
   if (st != LUA_OK) return lua_error(L);  /* unchanged */
+  astar_gc_settle(L);                     /* what the search may have grown */
   return lua_gettop(L);
 }
 

@@ -113,6 +113,7 @@ static int grid_new(lua_State *L) {
   int h = checksize(L, &F_NEW, 2, "height");
   double cost = lua_isnoneornil(L, 3) ? 1.0 : astar_checkcost(L, &F_NEW, 3);
   astar_newgrid(L, &F_NEW, 1, w, h, cost);
+  astar_gc_settle(L);
   return 1;
 }
 
@@ -236,6 +237,7 @@ static int grid_prepare(lua_State *L) {
     astar_error(L, "prepare: a grid with a side of 32766 cells or more cannot be prepared");
   if (rc != 0) astar_raise(L, rc);
   lua_pushinteger(L, (lua_Integer)astar_grid_prepared(lg->g, policy));
+  astar_gc_settle(L);
   return 1;
 }
 
@@ -257,6 +259,7 @@ static int grid_clone(lua_State *L) {
   rc = astar_grid_clone(&copy->g, lg->g);
   if (rc != 0) astar_raise(L, rc);
   copy->m.core = copy->g;
+  astar_gc_settle(L);
   return 1;
 }
 

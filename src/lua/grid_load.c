@@ -102,6 +102,7 @@ static int grid_parse(lua_State *L) {
     while (i < len && text[i] != '\n') i++;
     i++;
   }
+  astar_gc_settle(L);
   return 1;
 }
 
@@ -198,6 +199,7 @@ static int grid_from_table(lua_State *L) {
     }
     lua_pop(L, 1);                                   /* rows f grid */
   }
+  astar_gc_settle(L);
   return 1;
 }
 

@@ -326,6 +326,7 @@ static int mesh_new(lua_State *L) {
   lm->map.core = lm->m;
   perpolygon(L, lm, np, "costs");
   perpolygon(L, lm, np, "flags");
+  astar_gc_settle(L);
   return 1;
 }
 
@@ -391,6 +392,7 @@ static int mesh_from_grid(lua_State *L) {
   if (rc == ASTAR_EINVAL) astar_error(L, "from_grid: the grid has no walkable cell");
   if (rc) return astar_raise(L, rc);
   lm->map.core = lm->m;
+  astar_gc_settle(L);
   return 1;
 }
 

@@ -65,6 +65,7 @@ static int grid_replanner(lua_State *L) {
   astar_map_alive(L, &lg->m);                        /* a finalizer may have closed it */
   rc = astar_dstar_new(&r->d, lg->g, sx, sy, gx, gy, diag, fn, ud);
   if (rc != 0) astar_raise(L, rc);
+  astar_gc_settle(L);
   return 1;
 }
 
