@@ -132,3 +132,88 @@ describe("finalizers during a call", function()
     end
   end
 end)
+
+-- Every Lua table a constructor or search reads may be changed by a finalizer while it is
+-- read (each read may allocate). The result is then either right for the table as it was
+-- first seen or as it ended, or a clear error; never memory corruption (ASan run).
+describe("finalizers that change the input being read", function()
+  local function mutate_while(make_input, call, judge)
+    local pause = collectgarbage("setpause", 0)
+    local inside, fired, oks = false, 0, 0
+    for rounds = 1, 2000 do
+      local input, grow = make_input()
+      for _ = 1, rounds % 9 + 1 do
+        finalizer(function() if inside then fired = fired + 1; grow() end end)
+      end
+      inside = true
+      local res = pack(pcall(call, input))
+      inside = false
+      if res[1] then
+        oks = oks + 1
+        judge(unpack(res, 2, res.n))
+      else
+        assert.is_truthy(tostring(res[2]):find("^bad argument") or
+          tostring(res[2]):find("^navmesh:") or tostring(res[2]):find("changed during"),
+          "unexpected error: " .. tostring(res[2]))
+      end
+      if fired >= 30 and rounds >= 200 then break end
+    end
+    collectgarbage("setpause", pause)
+    collectgarbage()
+    assert.is_true(fired > 0 and oks > 0, ("fired %d, succeeded %d"):format(fired, oks))
+  end
+
+  it("astar.navmesh: vertex and polygon lists that grow and change", function()
+    mutate_while(function()
+      local poly = { 1, 2, 3, 4 }
+      local t = { vertices = { 0, 0, 10, 0, 10, 10, 0, 10 }, polygons = { poly } }
+      return t, function()
+        for m = 5, 400 do poly[m] = 1 end
+        t.vertices[3] = "x"
+        t.polygons[2] = { 1, 2, 3 }
+      end
+    end, astar.navmesh, function(m)
+      -- one square as given, or the list as changed: then the call had to fail
+      assert.are.equal(1, m:stats().polygons)
+      assert.is_true(math.abs(m:find(1, 1, 9, 9):cost() - 8 * SQRT2) < 1e-9)
+    end)
+  end)
+
+  it("grid.from_table: rows that grow, shrink and turn into other types", function()
+    mutate_while(function()
+      local rows = { { 1, 1, 1 }, { 1, false, 1 }, { 1, 1, 1 } }
+      return rows, function()
+        rows[2][4] = 1
+        rows[3] = "x"
+        rows[4] = { 1 }
+      end
+    end, astar.grid.from_table, function(g)
+      local w, h = g:size()
+      assert.are.same({ 3, 3 }, { w, h })
+      assert.is_false(g:walkable(2, 2))
+      assert.is_true(math.abs(g:find(1, 1, 3, 3):cost() - 4) < 1e-9)
+    end)
+  end)
+
+  it("find's goals and distance_field's sources: lists that grow and change", function()
+    local g = astar.grid(8, 8)
+    mutate_while(function()
+      local goals = { { 8, 8 }, { 8, 1 } }
+      return goals, function()
+        for m = 3, 200 do goals[m] = { 1, 8 } end
+        goals[1] = "x"
+      end
+    end, function(goals) return g:find(1, 1, { goals = goals }) end, function(p)
+      assert.is_true(math.abs(p:cost() - 7) < 1e-9)        -- (8, 1) or (1, 8): 7 steps
+    end)
+    mutate_while(function()
+      local src = { { 1, 1 } }
+      return src, function()
+        for m = 2, 200 do src[m] = { 8, 8 } end
+        src[1] = false
+      end
+    end, function(src) return g:distance_field(src):distance(8, 1) end, function(d)
+      assert.is_true(math.abs(d - 7) < 1e-9)
+    end)
+  end)
+end)
