@@ -133,4 +133,62 @@ describe("regressions", function()
     assert.are.equal(0, s:pending())
     assert.is_truthy(g:render(g:find(1, 1, 5, 5)):find("G", 1, true))
   end)
+
+  -- Issue 16: a grid of cost 1e308 found a path of cost inf, a replanner on it said no_path;
+  -- nodes at +-1e308 gave "invalid argument". One rule now: costs and coordinates are at most
+  -- 1e100 in magnitude, so no sum over a path overflows.
+  it("costs and coordinates beyond 1e100 are refused with one message; sums stay finite", function()
+    local big = "(at most 1e+100 in magnitude, so that sums stay finite)"
+    helper.checkerr("bad argument #3 to 'grid' (cost is too large: 1e+308 " .. big .. ")",
+      astar.grid, 20, 20, 1e308)
+    local g = astar.grid(20, 20, 1e100)               -- the largest cost: a finite path
+    local p = assert(g:find(1, 1, 20, 20))
+    assert.is_true(p:cost() < math.huge and math.abs(p:cost() / (19 * math.sqrt(2) * 1e100) - 1) < 1e-12)
+    helper.checkerr("bad argument #3 to 'set' (cost is too large: 1e+200 " .. big .. ")",
+      g.set, g, 1, 1, 1e200)
+    helper.checkerr("bad argument #1 to 'from_table' (cell (2, 1): cost is too large: 1e+200 "
+      .. big .. ")", astar.grid.from_table, { { 1, 1e200 } })
+    helper.checkerr("cost callback returned 1e+200 for the step (1, 1) -> (2, 1) (expected at "
+      .. "most 1e+100 in magnitude, so that sums stay finite)",
+      g.find, g, 1, 1, 20, 20, { cost = function() return 1e200 end })
+    local gr = astar.graph()
+    helper.checkerr("bad argument #1 to 'add_node' (x is too large: -1e+308 " .. big .. ")",
+      gr.add_node, gr, -1e308, 0)
+    local a, b = gr:add_node(-1e100, 0), gr:add_node(1e100, 0)
+    helper.checkerr("bad argument #3 to 'add_edge' (a cost is needed: nodes 1 and 2 are 2e+100 "
+      .. "apart, too far for a cost " .. big .. ")", gr.add_edge, gr, a, b)
+    helper.checkerr("bad argument #3 to 'add_edge' (cost is too large: 1e+300 " .. big .. ")",
+      gr.add_edge, gr, a, b, 1e300)
+    helper.checkerr("bad argument #1 to 'navmesh' (field 'vertices': item 3 is too large: 1e+200 "
+      .. big .. ")", astar.navmesh, { vertices = { 0, 0, 1e200, 0, 0, 1 }, polygons = { { 1, 2, 3 } } })
+    local small = astar.grid(5, 5)
+    helper.checkerr("bad argument #2 to 'from_grid' (option 'tile': 1e-300 makes the mesh 5e-300 "
+      .. "units across; the tile must be at least 1e-100, the mesh at most 1e+100 across)",
+      astar.navmesh.from_grid, small, { tile = 1e-300 })
+    -- and the objects still work
+    assert.is_truthy(gr:add_edge(a, b, 1e100) == nil and gr:find(a, b))
+  end)
+
+  it("a directory is not a map file: load_* say so", function()
+    local dir = os.getenv("TMPDIR") or "/tmp"
+    local v, msg, code = astar.grid.load_movingai(dir)
+    assert.is_nil(v)
+    assert.are.equal("io", code)
+    assert.is_truthy(type(msg) == "string" and msg:find(dir, 1, true), tostring(msg))
+    v, msg, code = astar.load_scenarios(dir)
+    assert.is_nil(v)
+    assert.are.equal("io", code)
+    assert.is_truthy(type(msg) == "string" and #msg > #dir, tostring(msg))
+  end)
+
+  it("from_table and parse_scenarios say the same on every VM", function()
+    helper.checkerr("bad argument #1 to 'from_table' (row 1 has holes (nil at index 2))",
+      astar.grid.from_table, { { 1, nil, 1 } })
+    local line = "version 1\n0\tmaps/x.map\t10\t10\t1\t1\t2\t2\t%s\n"
+    for _, v in ipairs({ "nan", "inf", "-inf", "0x10" }) do
+      helper.checkerr("bad argument #1 to 'parse_scenarios' (malformed scenarios: line 2: "
+        .. "expected 9 fields)", astar.parse_scenarios, line:format(v))
+    end
+    assert.are.equal(1.5, astar.parse_scenarios(line:format("1.5"))[1].optimal)
+  end)
 end)

@@ -70,7 +70,11 @@ local function read_file(path, fname)
   end
   local f, err = io.open(path, "rb")
   if not f then return nil, err end
-  local text = f:read("*a")
+  local text, rerr = f:read("*a")           -- nil for a directory: opened, but not readable
+  if text == nil then
+    f:close()
+    return nil, ("%s: %s"):format(path, rerr or "cannot be read")
+  end
   f:close()
   return text
 end
@@ -110,6 +114,18 @@ function M.load_map(path)
   return parse_map(text, "load_movingai")
 end
 
+-- A decimal number and nothing else: tonumber also reads "nan", "inf" and hex on some VMs.
+local function decimal(s)
+  if s == nil then return nil end
+  if not (s:match("^[-+]?%d+%.?%d*$") or s:match("^[-+]?%.%d+$") or
+      s:match("^[-+]?%d+%.?%d*[eE][-+]?%d+$") or s:match("^[-+]?%.%d+[eE][-+]?%d+$")) then
+    return nil
+  end
+  local v = tonumber(s)
+  if v == nil or v ~= v or v == math.huge or v == -math.huge then return nil end
+  return v
+end
+
 local function parse_scen(text, fname)
   if type(text) ~= "string" then
     error(("bad argument #1 to '%s' (string expected, got %s)"):format(fname, type(text)), 0)
@@ -125,7 +141,7 @@ local function parse_scen(text, fname)
       local f = {}
       for field in line:gmatch("%S+") do f[#f + 1] = field end
       local nums = {}
-      for k, j in ipairs({ 1, 3, 4, 5, 6, 7, 8, 9 }) do nums[k] = tonumber(f[j]) end
+      for k, j in ipairs({ 1, 3, 4, 5, 6, 7, 8, 9 }) do nums[k] = decimal(f[j]) end
       if #f ~= 9 or not (nums[1] and nums[2] and nums[3] and nums[4] and nums[5]
           and nums[6] and nums[7] and nums[8]) then
         error(("bad argument #1 to '%s' (malformed scenarios: line %d: expected 9 fields)")

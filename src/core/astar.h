@@ -228,6 +228,11 @@ enum {
 
 /* Largest number of cells (w*h) a grid may have. */
 #define ASTAR_GRID_MAX_CELLS ((uint64_t)1 << 28)
+/* The largest cost, and coordinate magnitude, anything accepts (cells, edges,
+** polygons, node positions, vertices, callbacks): with every term at most
+** 1e100, no sum or distance over a path can overflow (2^53 steps of 1e100 are
+** 9e115), so a path's cost is always a finite number. */
+#define ASTAR_NUM_MAX 1e100
 
 typedef struct astar_grid astar_grid;
 

@@ -118,7 +118,7 @@ int astar_graph_add_node(astar_graph *g, const double *pos, int dim, uint32_t *i
   int i;
   if (dim != 0 && dim != 2 && dim != 3) return ASTAR_EINVAL;
   for (i = 0; i < dim; i++)
-    if (!(pos[i] > -HUGE_VAL && pos[i] < HUGE_VAL)) return ASTAR_EINVAL;
+    if (!(fabs(pos[i]) <= ASTAR_NUM_MAX)) return ASTAR_EINVAL;
   if (g->nnode >= ASTAR_GRAPH_MAX_NODES) return ASTAR_EINVAL;
   /* both arrays grow before anything changes; a larger capacity left by a
   ** failure of the second is harmless */
@@ -249,7 +249,7 @@ static void track_ratio(astar_graph *g, double old, double r) {
 }
 
 static int goodcost(double c) {
-  return c > 0 && c < HUGE_VAL;
+  return c > 0 && c <= ASTAR_NUM_MAX;
 }
 
 int astar_graph_add_edge(astar_graph *g, uint32_t a, uint32_t b, double cost) {

@@ -31,7 +31,7 @@ long astar_grid_changes(const astar_grid *g, uint64_t since, astar_rect *out) {
 }
 
 static int goodcost(double c) {
-  return c == 0.0 || (c > 0.0 && c < HUGE_VAL);
+  return c == 0.0 || (c > 0.0 && c <= ASTAR_NUM_MAX);
 }
 
 static size_t at(const astar_grid *g, int x, int y) {

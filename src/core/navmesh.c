@@ -290,7 +290,7 @@ int astar_navmesh_new(astar_navmesh **out, const double *xy, uint32_t nv,
                           return ASTAR_EINVAL; }
   }
   for (i = 0; i < 2 * nv; i++)
-    if (!isfinite(xy[i])) { problem(pr, ASTAR_NM_COORD, NONE, NONE, i / 2, NONE);
+    if (!(fabs(xy[i]) <= ASTAR_NUM_MAX)) { problem(pr, ASTAR_NM_COORD, NONE, NONE, i / 2, NONE);
                             return ASTAR_EINVAL; }
   nh = start[np];
   if (nh >= UINT32_MAX / 2) return ASTAR_EINVAL;

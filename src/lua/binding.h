@@ -34,6 +34,11 @@ int astar_checkint(lua_State *L, const afn *f, int idx);
 int astar_checkrange(lua_State *L, const afn *f, int idx, const char *what, int lo, int hi);
 /* A 1-based coordinate on 'axis' ("x" or "y") in [1, max]; returns it 0-based. */
 int astar_checkcoord(lua_State *L, const afn *f, int idx, const char *axis, int max);
+/* Finite but beyond ASTAR_NUM_MAX: refused with its own words, ASTAR_BIG. */
+int astar_big(double v);
+#define ASTAR_BIG "at most 1e+100 in magnitude, so that sums stay finite"
+/* Raises "bad argument #idx to 'f' (<what> is too large: v (ASTAR_BIG))" if astar_big(v). */
+void astar_checkbig(lua_State *L, const afn *f, int idx, const char *what, double v);
 /* A cell value: number > 0 and finite, true (1) or false (0 = blocked). */
 double astar_checkcost(lua_State *L, const afn *f, int idx);
 /* ---- options (src/lua/options.c): one row per option, one message per rule ---- */

@@ -69,12 +69,22 @@ int astar_checkcoord(lua_State *L, const afn *f, int idx, const char *axis, int 
   return astar_checkrange(L, f, idx, axis, 1, max) - 1;
 }
 
+int astar_big(double v) {
+  return isfinite(v) && fabs(v) > ASTAR_NUM_MAX;
+}
+
+void astar_checkbig(lua_State *L, const afn *f, int idx, const char *what, double v) {
+  char buf[32];
+  if (astar_big(v))
+    astar_argerror(L, f, idx, "%s is too large: %s (" ASTAR_BIG ")", what, astar_fmtnum(buf, v));
+}
+
 double astar_tocost(lua_State *L, int idx) {
   switch (lua_type(L, idx)) {
     case LUA_TBOOLEAN: return lua_toboolean(L, idx) ? 1.0 : 0.0;
     case LUA_TNUMBER: {
       double c = (double)lua_tonumber(L, idx);
-      return (c > 0 && c < HUGE_VAL) ? c : -1.0;
+      return (c > 0 && c <= ASTAR_NUM_MAX) ? c : -1.0;
     }
     default: return -1.0;
   }
@@ -84,6 +94,8 @@ double astar_checkcost(lua_State *L, const afn *f, int idx) {
   double c = astar_tocost(L, idx);
   if (c < 0) {
     char buf[32];
+    if (lua_type(L, idx) == LUA_TNUMBER)
+      astar_checkbig(L, f, idx, "cost", (double)lua_tonumber(L, idx));
     if (lua_type(L, idx) == LUA_TNUMBER)
       astar_argerror(L, f, idx, "cost must be a positive finite number or false, got %s",
                      astar_fmtnum(buf, (double)lua_tonumber(L, idx)));

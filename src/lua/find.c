@@ -117,6 +117,12 @@ double astar_cbcost(lua_State *L, int zero_ok, const char *fmt, ...) {
     return -1.0;                                     /* forbidden */
   }
   v = t == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : -1.0;
+  if (astar_big(v)) {
+    va_list ap;
+    va_start(ap, fmt);
+    badresult(L, "cost", ASTAR_BIG, fmt, ap);
+    va_end(ap);
+  }
   if (!((zero_ok ? v >= 0 : v > 0) && v < HUGE_VAL)) {
     va_list ap;
     va_start(ap, fmt);

@@ -159,6 +159,8 @@ static int graph_add_node(lua_State *L) {
       if (!(pos[i] > -HUGE_VAL && pos[i] < HUGE_VAL))
         astar_argerror(L, &F_ADDNODE, 2 + i, "%c must be a finite number, got %s",
                        "xyz"[i], astar_fmtnum(buf, pos[i]));
+      buf[0] = "xyz"[i]; buf[1] = 0;
+      astar_checkbig(L, &F_ADDNODE, 2 + i, buf, pos[i]);
     }
   }
   astar_map_idle(L, &lg->m, "edit");
@@ -173,6 +175,7 @@ static int graph_add_node(lua_State *L) {
 /* A cost argument: a positive finite number. */
 static double checkedgecost(lua_State *L, const afn *f, int idx) {
   double c = astar_checknumber(L, f, idx);
+  astar_checkbig(L, f, idx, "cost", c);
   if (!(c > 0 && c < HUGE_VAL)) {
     char buf[32];
     astar_argerror(L, f, idx, "cost must be a positive finite number, got %s",
@@ -206,6 +209,12 @@ static int graph_add_edge(lua_State *L) {
     if (!(cost > 0))
       astar_argerror(L, &F_ADDEDGE, 4, "a cost is needed: nodes %d and %d are at the "
                      "same position", (int)a + 1, (int)b + 1);
+    if (astar_big(cost)) {
+      char buf[32];
+      astar_argerror(L, &F_ADDEDGE, 4, "a cost is needed: nodes %d and %d are %s apart, too "
+                     "far for a cost (" ASTAR_BIG ")", (int)a + 1, (int)b + 1,
+                     astar_fmtnum(buf, cost));
+    }
   } else {
     cost = checkedgecost(L, &F_ADDEDGE, 4);
   }

@@ -59,6 +59,9 @@ static int grid_parse(lua_State *L) {
     c = astar_tocost(L, -1);
     if (c < 0) {
       char buf[32];
+      if (lua_type(L, -1) == LUA_TNUMBER && astar_big(lua_tonumber(L, -1)))
+        astar_argerror(L, &F_PARSE, 2, "legend value for '%s' is too large: %s (" ASTAR_BIG
+                       ")", k, astar_fmtnum(buf, lua_tonumber(L, -1)));
       if (lua_type(L, -1) == LUA_TNUMBER)
         astar_argerror(L, &F_PARSE, 2, "legend value for '%s' must be a positive finite "
                        "number or false, got %s", k, astar_fmtnum(buf, lua_tonumber(L, -1)));
@@ -124,6 +127,29 @@ print(grid:walkable(3, 1), #grid:find(1, 1, 3, 2))   --> false 4
 local costs = astar.grid.from_table(rows, function(v) return v == 0 and 1 or 5 end)
 print(costs:get(3, 1))                          --> 5
 */
+/* The length of the row on top: its largest integer key, and no nil below it.
+** Not '#', which may stop at any hole and does not stop at the same one on
+** every VM: the message is the same everywhere. */
+static int rowlength(lua_State *L, int y) {
+  double kmax = 0;
+  int i;
+  lua_pushnil(L);
+  while (lua_next(L, -2)) {                          /* row k v */
+    double k = lua_type(L, -2) == LUA_TNUMBER ? (double)lua_tonumber(L, -2) : 0;
+    lua_pop(L, 1);
+    if (k > kmax && k == floor(k)) kmax = k;
+  }
+  if (kmax > INT32_MAX) astar_argerror(L, &F_FROM, 1, "row %d is too long", y);
+  for (i = 1; i < (int)kmax; i++) {
+    int hole;
+    lua_rawgeti(L, -1, i);
+    hole = lua_isnil(L, -1);
+    lua_pop(L, 1);
+    if (hole) astar_argerror(L, &F_FROM, 1, "row %d has holes (nil at index %d)", y, i);
+  }
+  return (int)kmax;
+}
+
 static int grid_from_table(lua_State *L) {
   int h, w = 0, x, y, mode;   /* mode 0: costs, 1: function, 2: walkable value */
   lgrid *lg;
@@ -138,16 +164,7 @@ static int grid_from_table(lua_State *L) {
     lua_rawgeti(L, 1, y);
     if (lua_type(L, -1) != LUA_TTABLE)
       astar_argerror(L, &F_FROM, 1, "row %d is not a table", y);
-    n = (int)lua_rawlen(L, -1);
-    lua_pushnil(L);                                  /* no holes: '#' is ambiguous */
-    while (lua_next(L, -2)) {                        /* row k v */
-      double k = lua_type(L, -2) == LUA_TNUMBER ? (double)lua_tonumber(L, -2) : 0;
-      lua_pop(L, 1);
-      if (k > n && k == floor(k)) {
-        lua_pop(L, 1);
-        astar_argerror(L, &F_FROM, 1, "row %d has holes (nil before index %d)", y, (int)k);
-      }
-    }
+    n = rowlength(L, y);
     if (y == 1) {
       if (n < 1) astar_argerror(L, &F_FROM, 1, "row 1 is empty");
       w = n;
@@ -173,6 +190,9 @@ static int grid_from_table(lua_State *L) {
         c = astar_tocost(L, -1);
         if (c < 0 || lua_type(L, -1) == LUA_TNIL) {
           char buf[32];
+          if (lua_type(L, -1) == LUA_TNUMBER && astar_big(lua_tonumber(L, -1)))
+            astar_argerror(L, &F_FROM, 2, "function returned %s for cell (%d, %d): too large "
+                           "(" ASTAR_BIG ")", astar_fmtnum(buf, lua_tonumber(L, -1)), x, y);
           if (lua_type(L, -1) == LUA_TNUMBER)
             astar_argerror(L, &F_FROM, 2, "function returned %s for cell (%d, %d); expected "
                            "a positive finite number or false",
@@ -186,6 +206,9 @@ static int grid_from_table(lua_State *L) {
         c = astar_tocost(L, -1);
         if (c < 0) {
           char buf[32];
+          if (lua_type(L, -1) == LUA_TNUMBER && astar_big(lua_tonumber(L, -1)))
+            astar_argerror(L, &F_FROM, 1, "cell (%d, %d): cost is too large: %s (" ASTAR_BIG
+                           ")", x, y, astar_fmtnum(buf, lua_tonumber(L, -1)));
           if (lua_type(L, -1) == LUA_TNUMBER)
             astar_argerror(L, &F_FROM, 1, "cell (%d, %d): cost must be a positive finite "
                            "number or false, got %s", x, y,

@@ -213,6 +213,7 @@ static int implicit_emit(lua_State *L) {
   if (!j->active || !j->busy) astar_error(L, "emit called outside of neighbors");
   checknode(L, &F_EMIT, 1, 1, j->haskey, "node");
   c = lua_type(L, 2) == LUA_TNUMBER ? (double)lua_tonumber(L, 2) : -1.0;
+  astar_checkbig(L, &F_EMIT, 2, "cost", c);
   if (!(c > 0 && c < HUGE_VAL)) {
     char buf[32];
     astar_argerror(L, &F_EMIT, 2, "cost must be a positive finite number, got %s",

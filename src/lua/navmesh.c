@@ -107,6 +107,7 @@ static double checkfinite(lua_State *L, const afn *f, int idx) {
   char buf[32];
   if (!isfinite(v)) astar_argerror(L, f, idx, "finite number expected, got %s",
                                    astar_fmtnum(buf, v));
+  astar_checkbig(L, f, idx, "coordinate", v);
   return v;
 }
 
@@ -195,6 +196,9 @@ static double *readvertices(lua_State *L, size_t nv2) {
     if (!isfinite(xy[i]))
       astar_argerror(L, &F_NEW, 1, "field 'vertices': item %d is %s, not a finite number",
                      (int)i + 1, astar_fmtnum(buf, xy[i]));
+    if (astar_big(xy[i]))
+      astar_argerror(L, &F_NEW, 1, "field 'vertices': item %d is too large: %s (" ASTAR_BIG ")",
+                     (int)i + 1, astar_fmtnum(buf, xy[i]));
     lua_pop(L, 1);
   }
   return xy;
@@ -237,6 +241,9 @@ static void perpolygon(lua_State *L, lmesh *lm, size_t np, const char *name) {
       double v;
       lua_rawgeti(L, -1, (int)i + 1);
       v = lua_type(L, -1) == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : -1;
+      if (costs && astar_big(v))
+        astar_argerror(L, &F_NEW, 1, "field 'costs': item %d is too large (" ASTAR_BIG ")",
+                       (int)i + 1);
       if (costs && !(v > 0 && v < HUGE_VAL))
         astar_argerror(L, &F_NEW, 1, "field 'costs': item %d must be a positive finite "
                        "number", (int)i + 1);
@@ -386,6 +393,15 @@ static int mesh_from_grid(lua_State *L) {
   if (lg->g == NULL) astar_error(L, "attempt to use a closed grid");
   astar_readopts(L, &F_GRID, 2, TILE_OPTS, &o);
   tile = astar_opt(&o, ASTAR_OPT_TILE, 1);
+  {
+    int side = astar_grid_width(lg->g) > astar_grid_height(lg->g) ? astar_grid_width(lg->g)
+                                                                  : astar_grid_height(lg->g);
+    char buf[48];
+    if (tile < 1e-100 || tile * side > ASTAR_NUM_MAX)   /* areas underflow, sides overflow */
+      astar_opterror(L, &F_GRID, &o, "option 'tile': %s makes the mesh %s units across; the "
+                     "tile must be at least 1e-100, the mesh at most 1e+100 across",
+                     astar_fmtnum(buf, tile), astar_fmtnum(buf + 16, tile * side));
+  }
   lm = newmesh(L);
   astar_map_alive(L, &lg->m);                        /* a finalizer may have closed it */
   rc = astar_navmesh_from_grid(&lm->m, lg->g, tile, NULL, fn, ud);
@@ -724,6 +740,7 @@ static int mesh_set_cost(lua_State *L) {
   uint32_t p = checkpoly(L, &F_SETCOST, 2, lm);
   double c = astar_checknumber(L, &F_SETCOST, 3);
   char buf[32];
+  astar_checkbig(L, &F_SETCOST, 3, "cost", c);
   if (!(c > 0 && c < HUGE_VAL))
     astar_argerror(L, &F_SETCOST, 3, "cost must be a positive finite number, got %s (close a "
                    "polygon with set_flags(p, 0))", astar_fmtnum(buf, c));
