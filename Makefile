@@ -122,3 +122,14 @@ rock:
 
 clean:
 	rm -rf build examples/love/lib lua_modules
+
+# Windows (issue 13), all in tools/windows.sh: core.dll for x64 and x86 with mingw-w64 (make
+# windows); LuaJIT for Windows from Debian's source and every spec under wine (make wintest);
+# dist/astar-<version>/ and its .zip with the Windows and Linux builds (make release).
+.PHONY: windows wintest release
+windows:
+	sh tools/windows.sh dll
+wintest:
+	sh tools/windows.sh test
+release: build
+	sh tools/windows.sh release

@@ -258,20 +258,25 @@ cmd_release() {
   [ -n "$v" ] || die "no ASTAR_VERSION in src/core/astar.h"
   name=astar-$v
   D=dist/$name
+  case $(uname -m) in
+    x86_64) lx=linux-x64 ;;
+    aarch64) lx=linux-arm64 ;;
+    *) lx=linux-$(uname -m) ;;
+  esac
   rm -rf "$D" "dist/$name.zip"
-  mkdir -p "$D/lua" "$D/windows-x64/astar" "$D/windows-x86/astar" "$D/linux-x64-luajit/astar" \
-    "$D/linux-x64-lua5.4/astar"
+  mkdir -p "$D/lua" "$D/windows-x64/astar" "$D/windows-x86/astar" "$D/$lx-luajit/astar" \
+    "$D/$lx-lua5.4/astar"
   [ -f dist/.gitignore ] || printf '*\n' > dist/.gitignore
   cp -R lua/. "$D/lua/"
   cp "$W/x64/astar/core.dll" "$D/windows-x64/astar/core.dll"
   cp "$W/x86/astar/core.dll" "$D/windows-x86/astar/core.dll"
-  strip --strip-unneeded -o "$D/linux-x64-luajit/astar/core.so" build/jit/astar/core.so
-  strip --strip-unneeded -o "$D/linux-x64-lua5.4/astar/core.so" build/5.4/astar/core.so
+  strip --strip-unneeded -o "$D/$lx-luajit/astar/core.so" build/jit/astar/core.so
+  strip --strip-unneeded -o "$D/$lx-lua5.4/astar/core.so" build/5.4/astar/core.so
   cp README.md "$D/"
   for f in LICENSE LICENSE.md LICENSE.txt COPYING CHANGELOG.md; do
     [ -f "$f" ] && cp "$f" "$D/"
   done
-  sed "s/@VERSION@/$v/g" tools/win/dist-readme.txt > "$D/INSTALL.txt"
+  sed -e "s/@VERSION@/$v/g" -e "s/linux-x64/$lx/g" tools/win/dist-readme.txt > "$D/INSTALL.txt"
   (cd dist && zip -q -r -X "$name.zip" "$name")
   say "dist/$name.zip ($(wc -c < "dist/$name.zip") bytes):"
   (cd dist && find "$name" -type f | sort | sed 's/^/  /')
