@@ -53,9 +53,12 @@ CFLAGS_WIN="-O2 -std=c99 -Wall -Wextra -pedantic -Wshadow -Wmissing-prototypes -
 
 dll_arch() { # x64 | x86
   arch=$1
+  # x86: SSE2 arithmetic, not the x87 default. x87 keeps 80-bit intermediates, and D* Lite's
+  # path walk (compares of g-values that must tie exactly) then loops: replanner_spec fails on
+  # a 32-bit x87 build. LuaJIT 2.1 itself requires SSE2 on x86, so no LÖVE player loses.
   case $arch in
-    x64) T=x86_64-w64-mingw32 ;;
-    x86) T=i686-w64-mingw32 ;;
+    x64) T=x86_64-w64-mingw32 FP="" ;;
+    x86) T=i686-w64-mingw32 FP="-msse2 -mfpmath=sse" ;;
   esac
   d=$W/$arch
   out=$d/astar/core.dll
@@ -66,7 +69,7 @@ dll_arch() { # x64 | x86
   rm -rf "$d/obj" && mkdir -p "$d/obj" "$d/astar"
   for f in src/core/*.c src/lua/*.c; do
     o=$d/obj/$(basename "$(dirname "$f")")_$(basename "$f" .c).o
-    $T-gcc $CFLAGS_WIN ${WERROR:-} -c "$f" -o "$o"
+    $T-gcc $CFLAGS_WIN $FP ${WERROR:-} -c "$f" -o "$o"
   done
   # The functions of lua51.dll that the objects import. i686 C symbols carry a leading '_'.
   {
