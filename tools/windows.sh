@@ -5,6 +5,8 @@
 #                                (mingw-w64, LuaJIT 2.1 ABI = LÖVE 11.x's lua51.dll)   make windows
 #   sh tools/windows.sh test     dll, then LuaJIT for Windows from Debian's source package, the
 #                                busted suite under wine, and a LÖVE-like folder check  make wintest
+#   sh tools/windows.sh test32   the x86 DLL's 32-bit data model and SSE2 arithmetic, tested on
+#                                Linux: 32-bit LuaJIT + the core built with the x86 flags  make test32
 #   sh tools/windows.sh release  dll, then dist/astar-<version>/ and its .zip (the Linux
 #                                core.so files come from `make build`)                   make release
 #   sh tools/windows.sh clean    rm -rf build/win dist
@@ -134,9 +136,10 @@ apt_src() {
 
 # Fetches the source package $1 into build/win/src (once) and unpacks it to build/win/src/$1:
 # with Debian's patches when the whole package could be fetched, else the upstream tarball.
-fetch_src() {
+fetch_src() { # package [directory under build/win/src, default: the package's name]
   pkg=$1
-  [ -d "$W/src/$pkg" ] && return 0
+  dir=${2:-$1}
+  [ -d "$W/src/$dir" ] && return 0
   if ! ls "$W/src/${pkg}"_*.dsc >/dev/null 2>&1; then
     if [ ! -f "$WABS/apt/lists/.updated" ]; then
       say "apt-get update (deb-src lists, private to build/win/apt)"
@@ -151,14 +154,14 @@ fetch_src() {
   dsc=$(ls "$W/src/${pkg}"_*.dsc 2>/dev/null | tail -n 1)
   [ -n "$dsc" ] || die "no source package $pkg (see $W/logs/apt-source.log)"
   if ls "$W/src/${pkg}"_*.debian.tar.* >/dev/null 2>&1; then
-    dpkg-source --no-check -x "$dsc" "$W/src/$pkg" > "$W/logs/dpkg-source-$pkg.log" 2>&1
+    dpkg-source --no-check -x "$dsc" "$W/src/$dir" > "$W/logs/dpkg-source-$dir.log" 2>&1
   else
     orig=$(ls "$W/src/${pkg}"_*.orig.tar.* 2>/dev/null | tail -n 1)
     [ -n "$orig" ] || die "no tarball of $pkg could be fetched (see $W/logs/apt-source.log)"
     say "$pkg: Debian's packaging could not be fetched, building from its upstream tarball"
-    rm -rf "$W/src/$pkg.tmp" && mkdir -p "$W/src/$pkg.tmp"
-    tar -xf "$orig" -C "$W/src/$pkg.tmp"
-    mv "$W/src/$pkg.tmp"/* "$W/src/$pkg" && rmdir "$W/src/$pkg.tmp"
+    rm -rf "$W/src/$dir.tmp" && mkdir -p "$W/src/$dir.tmp"
+    tar -xf "$orig" -C "$W/src/$dir.tmp"
+    mv "$W/src/$dir.tmp"/* "$W/src/$dir" && rmdir "$W/src/$dir.tmp"
   fi
 }
 
@@ -251,6 +254,56 @@ layout_check() {
 }
 
 # ---------------------------------------------------------------------------------------------
+# The x86 DLL cannot run here (wine for 32-bit programs needs Debian's i386 architecture
+# added to the machine). Its risks are those of any ILP32 build (32-bit size_t, pointers and
+# LuaJIT's lua_Integer) and of its floating point (SSE2, as chosen above): this builds
+# 32-bit LuaJIT for Linux from the same Debian source, the core with the x86 DLL's flags, and
+# runs every spec with it. Not Windows, but the same 32-bit data model and arithmetic.
+L32=$W/linux32
+
+cmd_test32() {
+  need gcc-multilib dpkg-dev xz-utils make libluajit-5.1-dev lua-busted
+  mkdir -p "$W/logs" "$L32/clib/system" "$L32/clib/term" "$L32/astar"
+  apt_src
+  if [ ! -x "$L32/luajit" ]; then
+    fetch_src luajit luajit-linux32
+    say "building 32-bit LuaJIT for Linux (Debian's luajit source, SSE2)"
+    make -C "$W/src/luajit-linux32" -j2 CC="gcc -m32 -msse2 -mfpmath=sse" BUILDMODE=static \
+      > "$W/logs/luajit-linux32.log" 2>&1 || die "LuaJIT build failed: $W/logs/luajit-linux32.log"
+    cp "$W/src/luajit-linux32/src/luajit" "$L32/luajit"
+  fi
+  CC32="gcc -m32 -msse2 -mfpmath=sse -O2 -fPIC -shared -I$W/src/luajit-linux32/src"
+  if [ ! -f "$L32/clib/lfs.so" ]; then
+    fetch_src lua-filesystem
+    $CC32 -o "$L32/clib/lfs.so" "$W/src/lua-filesystem/src/lfs.c"
+  fi
+  if [ ! -f "$L32/clib/term/core.so" ]; then
+    fetch_src lua-term
+    $CC32 -o "$L32/clib/term/core.so" "$W/src/lua-term/core.c"
+  fi
+  if [ ! -f "$L32/clib/system/core.so" ] || [ tools/win/system_core.c -nt "$L32/clib/system/core.so" ]; then
+    $CC32 -std=c99 -Wall -Wextra -o "$L32/clib/system/core.so" tools/win/system_core.c
+  fi
+  if [ ! -f "$L32/astar/core.so" ] || [ -n "$(find src tools/windows.sh -type f -newer "$L32/astar/core.so" | head -n 1)" ]; then
+    # shellcheck disable=SC2086
+    gcc -m32 -msse2 -mfpmath=sse $CFLAGS_WIN ${WERROR:-} -fPIC -shared -o "$L32/astar/core.so" \
+      src/core/*.c src/lua/*.c -lm
+    say "built $L32/astar/core.so (i386, the x86 DLL's flags)"
+  fi
+  movingai=${ASTAR_MOVINGAI:-$ROOT/../shared/benchmarks/movingai}
+  say "busted with 32-bit LuaJIT for Linux + $L32/astar/core.so"
+  set +e
+  # shellcheck disable=SC2086
+  EXPECT_INTERP=LuaJIT ASTAR_MOVINGAI="$movingai" ASTAR_SCEN_LIMIT="${ASTAR_SCEN_LIMIT:-200}" \
+  LUA_PATH="./lua/?.lua;./lua/?/init.lua;/usr/share/lua/5.1/?.lua;/usr/share/lua/5.1/?/init.lua;;" \
+  LUA_CPATH="./$L32/?.so;./$L32/clib/?.so" \
+    "$L32/luajit" /usr/bin/busted -o utfTerminal ${BUSTED_ARGS:-spec} 2>&1 | tee "$W/logs/busted32.log"
+  set -e
+  tail -n 3 "$W/logs/busted32.log" | grep -q ' 0 failures / 0 errors' || die "specs failed on 32-bit (log: $W/logs/busted32.log)"
+  say "test32 OK"
+}
+
+# ---------------------------------------------------------------------------------------------
 cmd_release() {
   need zip binutils
   cmd_dll
@@ -289,7 +342,8 @@ case ${1:-} in
   dll) cmd_dll ;;
   luajit) need $PKG_TEST; cmd_luajit ;;
   test) cmd_test ;;
+  test32) cmd_test32 ;;
   release) cmd_release ;;
   clean) rm -rf "$W" dist ;;
-  *) echo "usage: sh tools/windows.sh dll|test|release|luajit|clean" >&2; exit 2 ;;
+  *) echo "usage: sh tools/windows.sh dll|test|test32|release|luajit|clean" >&2; exit 2 ;;
 esac
