@@ -45,6 +45,13 @@ need() {
 PKG_DLL="gcc-mingw-w64-x86-64-win32 gcc-mingw-w64-i686-win32 libluajit-5.1-dev"
 PKG_TEST="$PKG_DLL wine wine64 dpkg-dev xz-utils make gcc libc6-dev lua-busted"
 
+# True when file $1 is missing or older than any file under the paths that follow.
+stale() {
+  t=$1
+  shift
+  [ ! -f "$t" ] || [ -n "$(find "$@" -type f -newer "$t" | head -n 1)" ]
+}
+
 version() { sed -n 's/^#define ASTAR_VERSION "\(.*\)"/\1/p' src/core/astar.h; }
 
 # ---------------------------------------------------------------------------------------------
@@ -64,7 +71,7 @@ dll_arch() { # x64 | x86
   esac
   d=$W/$arch
   out=$d/astar/core.dll
-  if [ -f "$out" ] && [ -z "$(find src tools/windows.sh -type f -newer "$out" | head -n 1)" ]; then
+  if ! stale "$out" src tools/windows.sh; then
     say "$out is up to date"
     return 0
   fi
@@ -192,7 +199,7 @@ cmd_luajit() {
     $XCC -I"$LJ" -o "$LJ/clib/term/core.dll" "$W/src/lua-term/core.c" "$LJ/lua51.dll"
     say "built term/core.dll (Debian's lua-term)"
   fi
-  if [ ! -f "$LJ/clib/system/core.dll" ] || [ tools/win/system_core.c -nt "$LJ/clib/system/core.dll" ]; then
+  if stale "$LJ/clib/system/core.dll" tools/win/system_core.c; then
     $XCC -std=c99 -Wall -Wextra -I"$LJ" -o "$LJ/clib/system/core.dll" tools/win/system_core.c "$LJ/lua51.dll"
     say "built system/core.dll (tools/win/system_core.c: Debian's lua-system source cannot be fetched)"
   fi
@@ -281,10 +288,10 @@ cmd_test32() {
     fetch_src lua-term
     $CC32 -o "$L32/clib/term/core.so" "$W/src/lua-term/core.c"
   fi
-  if [ ! -f "$L32/clib/system/core.so" ] || [ tools/win/system_core.c -nt "$L32/clib/system/core.so" ]; then
+  if stale "$L32/clib/system/core.so" tools/win/system_core.c; then
     $CC32 -std=c99 -Wall -Wextra -o "$L32/clib/system/core.so" tools/win/system_core.c
   fi
-  if [ ! -f "$L32/astar/core.so" ] || [ -n "$(find src tools/windows.sh -type f -newer "$L32/astar/core.so" | head -n 1)" ]; then
+  if stale "$L32/astar/core.so" src tools/windows.sh; then
     # shellcheck disable=SC2086
     gcc -m32 -msse2 -mfpmath=sse $CFLAGS_WIN ${WERROR:-} -fPIC -shared -o "$L32/astar/core.so" \
       src/core/*.c src/lua/*.c -lm
