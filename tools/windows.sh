@@ -9,10 +9,11 @@
 #                                Linux: 32-bit LuaJIT + the core built with the x86 flags  make test32
 #   sh tools/windows.sh release  dll, then dist/astar-<version>/ and its .zip (the Linux
 #                                core.so files come from `make build`)                   make release
-#   sh tools/windows.sh clean    rm -rf build/win dist
+#   sh tools/windows.sh clean    rm -rf build/win dist, and the wine prefix
 #
 # Installs the Debian packages it needs by name (root or sudo), like setup.sh. Everything it
-# makes or downloads is cached under build/win/; a second run redoes only what changed.
+# makes or downloads is cached under build/win/ (the wine prefix: ~/.cache/astar-wineprefix,
+# or $ASTAR_WINEPREFIX); a second run redoes only what changed.
 #   WERROR=-Werror     warnings are errors in the core.dll build
 #   ASTAR_MOVINGAI     Moving AI maps for the specs (default ../shared/benchmarks/movingai)
 #   ASTAR_SCEN_LIMIT   scenarios per Moving AI map in the specs (default 200)
@@ -206,11 +207,15 @@ cmd_luajit() {
 }
 
 # ---------------------------------------------------------------------------------------------
-# wine, with a prefix of its own under build/win (made on first use, a few seconds).
+# wine, with a prefix of its own (made on first use, a few seconds). Not under build/: a
+# prefix holds dosdevices/z: -> /, and `luacheck .` (make lint) would walk the whole machine.
+WINE_DIR=${ASTAR_WINEPREFIX:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/astar-wineprefix}
+
 wine_env() {
-  export WINEPREFIX="$WABS/wineprefix" WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
+  export WINEPREFIX="$WINE_DIR" WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
   if [ ! -f "$WINEPREFIX/system.reg" ]; then
-    say "creating the wine prefix $W/wineprefix"
+    say "creating the wine prefix $WINEPREFIX"
+    mkdir -p "$(dirname "$WINEPREFIX")"
     wine cmd /c exit > "$W/logs/wineprefix.log" 2>&1 || true
   fi
 }
@@ -351,6 +356,6 @@ case ${1:-} in
   test) cmd_test ;;
   test32) cmd_test32 ;;
   release) cmd_release ;;
-  clean) rm -rf "$W" dist ;;
+  clean) rm -rf "$W" dist "$WINE_DIR" ;;
   *) echo "usage: sh tools/windows.sh dll|test|test32|release|luajit|clean" >&2; exit 2 ;;
 esac
