@@ -158,3 +158,17 @@ rock:
 
 clean:
 	rm -rf build examples/love/lib lua_modules
+
+# Windows (issue 13), all in tools/windows.sh: core.dll for x64 and x86 with mingw-w64 (make
+# windows); LuaJIT for Windows from Debian's source and every spec under wine (make wintest);
+# the x86 DLL's 32-bit data model and SSE2 arithmetic, every spec on 32-bit LuaJIT for Linux
+# (make test32); dist/astar-<version>/ and its .zip with the Windows and Linux builds (make release).
+.PHONY: windows wintest test32 release
+windows:
+	sh tools/windows.sh dll
+wintest:
+	sh tools/windows.sh test
+test32:
+	sh tools/windows.sh test32
+release: build
+	sh tools/windows.sh release

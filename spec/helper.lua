@@ -1095,7 +1095,10 @@ function H.isolated(code)
   f:write(("package.path = %q\npackage.cpath = %q\n"):format(package.path, package.cpath))
   f:write(code, "\nio.write('\\nISOLATED-END\\n')\n")
   f:close()
-  local p = assert(io.popen(("%s %s 2>&1; echo \"EXIT=$?\""):format(H.interpreter(), file), "r"))
+  -- io.popen runs sh on POSIX, cmd.exe on Windows (no `;`, no `$?`: delayed !ERRORLEVEL!)
+  local shell = package.config:sub(1, 1) == "\\" and 'cmd /v:on /c "%s %s 2>&1 & echo EXIT=!ERRORLEVEL!"'
+    or '%s %s 2>&1; echo "EXIT=$?"'
+  local p = assert(io.popen(shell:format(H.interpreter(), file), "r"))
   local out = p:read("*a")
   p:close()
   os.remove(file)

@@ -786,7 +786,10 @@ Polygon `p`'s flags.
 */
 static int mesh_flags(lua_State *L) {
   lmesh *lm = checkmesh(L, &F_FLAGS);
-  lua_pushinteger(L, (lua_Integer)astar_navmesh_flags(lm->m, checkpoly(L, &F_FLAGS, 2, lm)));
+  uint32_t fl = astar_navmesh_flags(lm->m, checkpoly(L, &F_FLAGS, 2, lm));
+  /* 32-bit LuaJIT (LOVE for 32-bit Windows) has a 32-bit lua_Integer: 2^32 - 1 would be -1 */
+  if (sizeof(lua_Integer) > sizeof fl) lua_pushinteger(L, (lua_Integer)fl);
+  else lua_pushnumber(L, (lua_Number)fl);
   return 1;
 }
 
