@@ -50,7 +50,7 @@ ENVJIT = $(call env,jit)
 
 SHARED ?= ../shared
 export ASTAR_MOVINGAI ?= $(abspath $(SHARED)/benchmarks/movingai)
-ASTAR_SCEN_LIMIT_MORE ?= 200
+ASTAR_SCEN_LIMIT_MORE ?= 100
 
 .PHONY: all setup build build-all demo test test54 testjit ctest asan werror check-core lint \
         docs types love bench rock sources ci clean
