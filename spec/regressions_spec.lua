@@ -191,4 +191,44 @@ describe("regressions", function()
     end
     assert.are.equal(1.5, astar.parse_scenarios(line:format("1.5"))[1].optimal)
   end)
+
+  -- Issue 16: two overlapping squares that share no edge were accepted, and find then said
+  -- no_path across them.
+  it("polygons that overlap without sharing an edge are refused", function()
+    helper.checkerr("navmesh: polygon 2 overlaps polygon 1", astar.navmesh, { vertices = {
+      0, 0, 10, 0, 10, 10, 0, 10, 5, 5, 15, 5, 15, 15, 5, 15 }, polygons = { { 1, 2, 3, 4 }, { 5, 6, 7, 8 } } })
+    helper.checkerr("navmesh: polygon 2 overlaps polygon 1", astar.navmesh, { vertices = {
+      0, 0, 10, 0, 10, 10, 0, 10, 2, 2, 4, 2, 4, 4, 2, 4 }, polygons = { { 1, 2, 3, 4 }, { 5, 6, 7, 8 } } })
+    -- touching at a corner or along a whole edge is not overlapping
+    assert.is_truthy(astar.navmesh({ vertices = { 0, 0, 10, 0, 10, 10, 0, 10, 10, 10, 20, 10, 20,
+      20, 10, 20 }, polygons = { { 1, 2, 3, 4 }, { 5, 6, 7, 8 } } }))
+    -- random rectangles against the obvious reference: interiors meet iff both spans overlap
+    local rng = helper.rng(16)
+    local refused, accepted = 0, 0
+    for _ = 1, 400 do
+      local r = {}
+      for k = 1, 2 do
+        local x, y = rng.int(0, 8), rng.int(0, 8)
+        r[k] = { x, y, x + rng.int(1, 6), y + rng.int(1, 6) }
+      end
+      local a, b = r[1], r[2]
+      local meet = math.max(a[1], b[1]) < math.min(a[3], b[3]) and
+        math.max(a[2], b[2]) < math.min(a[4], b[4])
+      local ok, err = pcall(astar.navmesh, { vertices = { a[1], a[2], a[3], a[2], a[3], a[4],
+        a[1], a[4], b[1], b[2], b[3], b[2], b[3], b[4], b[1], b[4] },
+        polygons = { { 1, 2, 3, 4 }, { 5, 6, 7, 8 } } })
+      if meet then
+        assert.is_false(ok, ("rectangles %s and %s overlap"):format(table.concat(a, ","),
+          table.concat(b, ",")))
+        assert.is_truthy(tostring(err):find("overlaps polygon", 1, true) or
+          tostring(err):find("repeats polygon", 1, true), tostring(err))
+        refused = refused + 1
+      else
+        -- apart, or touching: fine, unless an edge meets part of another (a T-junction)
+        assert.is_truthy(ok or tostring(err):find("T-junction", 1, true), tostring(err))
+        if ok then accepted = accepted + 1 end
+      end
+    end
+    assert.is_true(refused > 50 and accepted > 50, refused .. " refused, " .. accepted .. " accepted")
+  end)
 end)

@@ -226,6 +226,61 @@ static int linkedges(astar_navmesh *m, astar_navmesh_problem *pr) {
   return rc;
 }
 
+/* Do convex polygons p and q share interior (more than a touch of eps)? No
+** separating axis among their edge normals (the separating axis theorem). */
+static int sharearea(const astar_navmesh *m, uint32_t p, uint32_t q) {
+  uint32_t pass, h;
+  for (pass = 0; pass < 2; pass++) {
+    uint32_t a = pass ? q : p, b = pass ? p : q;
+    for (h = m->pstart[a]; h < m->pstart[a + 1]; h++) {
+      uint32_t u = m->hv[h], v = m->hv[nexthe(m, h)], g;
+      double nx = VY(m, v) - VY(m, u), ny = VX(m, u) - VX(m, v), len = hypot(nx, ny);
+      double lo = HUGE_VAL, at = nx * VX(m, u) + ny * VY(m, u);
+      for (g = m->pstart[b]; g < m->pstart[b + 1]; g++) {
+        double t = nx * VX(m, m->hv[g]) + ny * VY(m, m->hv[g]);
+        if (t < lo) lo = t;
+      }
+      /* a is on the inner side of its edge (counter-clockwise: normal points out) */
+      if (lo >= at - m->eps * len) return 0;
+    }
+  }
+  return 1;
+}
+
+/* Polygons that overlap without sharing an edge (the edge checks see the
+** rest). Each pair of polygons in a bucket is tested once: in the bucket that
+** holds the low corner of their bounding boxes' intersection. */
+static int overlaps(astar_navmesh *m, astar_navmesh_problem *pr) {
+  size_t bk, nb = (size_t)m->bw * m->bh;
+  uint32_t p;
+  int rc = 0;
+  double *box = (double *)astar__alloc(&m->mem, (size_t)m->np * 4 * sizeof(double));
+  if (box == NULL) return ASTAR_ENOMEM;
+  for (p = 0; p < m->np; p++) polybox(m, p, box + 4 * (size_t)p);
+  for (bk = 0; bk < nb && rc == 0; bk++) {
+    uint32_t i, j;
+    for (i = m->bps[bk]; i < m->bps[bk + 1] && rc == 0; i++)
+      for (j = i + 1; j < m->bps[bk + 1]; j++) {
+        uint32_t q = m->bpl[j], bx, by, x1, y1;
+        const double *a, *b;
+        double lx, ly;
+        p = m->bpl[i];
+        a = box + 4 * (size_t)p;
+        b = box + 4 * (size_t)q;
+        lx = fmax(a[0], b[0]);
+        ly = fmax(a[1], b[1]);
+        if (lx > fmin(a[2], b[2]) || ly > fmin(a[3], b[3])) continue;
+        astar__nm_brange(m, lx, ly, lx, ly, &bx, &by, &x1, &y1);
+        if ((size_t)by * m->bw + bx != bk || !sharearea(m, p, q)) continue;
+        problem(pr, ASTAR_NM_OVERLAP, p > q ? p : q, p > q ? q : p, NONE, NONE);
+        rc = ASTAR_EINVAL;
+        break;
+      }
+  }
+  astar__free(&m->mem, box, (size_t)m->np * 4 * sizeof(double));
+  return rc;
+}
+
 /* Two wall edges along one line that overlap: a T-junction (opposite
 ** directions) or overlapping polygons (same direction). */
 static int tjunctions(astar_navmesh *m, astar_navmesh_problem *pr) {
@@ -393,7 +448,7 @@ int astar_navmesh_new(astar_navmesh **out, const double *xy, uint32_t nv,
   if ((rc = buckets(m, np, NULL, 0, &m->bps, &m->bpl)) != 0 ||
       (rc = buckets(m, nw, walls, 1, &m->bws, &m->bwl)) != 0)
     goto done;
-  rc = tjunctions(m, pr);
+  if ((rc = tjunctions(m, pr)) == 0) rc = overlaps(m, pr);
 done:
   if (rc == ASTAR_EINVAL && pr != NULL && weld != NULL &&
       (pr->why == ASTAR_NM_OVERLAP || pr->why == ASTAR_NM_DUPLICATE ||
