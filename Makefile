@@ -90,7 +90,7 @@ ctest: setup
 	@mkdir -p build/c
 	@for t in spec/c/test_*.c; do b=build/c/$$(basename $$t .c); \
 	  echo "$$t"; \
-	  $(CC) -O1 -g $(WARN) -Werror -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+	  $(CC) -O1 -g $(WARN) -Werror -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=undefined,float-cast-overflow \
 	    -fno-omit-frame-pointer -Isrc/core -o $$b $$t $(CORE_SRC) -lm && \
 	  ASAN_OPTIONS=detect_leaks=1 $$b || exit 1; done
 
@@ -99,7 +99,7 @@ ctest: setup
 asan: setup
 	@mkdir -p $(dir $(SOASAN))
 	$(CC) -O1 -g $(WARN) -fPIC -Isrc/core -I$(call incdir,5.4) -fno-omit-frame-pointer \
-	  -fsanitize=address,undefined -fno-sanitize-recover=undefined -shared -o $(SOASAN) $(SRC) -lm
+	  -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=undefined,float-cast-overflow -shared -o $(SOASAN) $(SRC) -lm
 	LD_PRELOAD="$$($(CC) -print-file-name=libasan.so)" ASAN_OPTIONS=detect_leaks=1 \
 	  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASTAR_SCEN_LIMIT=200 \
 	  EXPECT_INTERP='Lua 5.4' LUA_PATH_5_4='$(LPATH)' LUA_CPATH_5_4='./build/asan/?.so;;' \
