@@ -50,7 +50,8 @@ ENVJIT = $(call env,jit)
 
 SHARED ?= ../shared
 export ASTAR_MOVINGAI ?= $(abspath $(SHARED)/benchmarks/movingai)
-ASTAR_SCEN_LIMIT_MORE ?= 100
+ASTAR_SCEN_LIMIT_MORE ?= 40
+ASAN_SCEN_LIMIT ?= 60
 
 .PHONY: all setup build build-all demo test test54 testjit ctest asan werror check-core lint \
         docs types determinism love bench rock sources ci clean
@@ -101,7 +102,7 @@ asan: setup
 	$(CC) -O1 -g $(WARN) -fPIC -Isrc/core -I$(call incdir,5.4) -fno-omit-frame-pointer \
 	  -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=undefined,float-cast-overflow -shared -o $(SOASAN) $(SRC) -lm
 	LD_PRELOAD="$$($(CC) -print-file-name=libasan.so)" ASAN_OPTIONS=detect_leaks=1 \
-	  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASTAR_SCEN_LIMIT=200 \
+	  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASTAR_SCEN_LIMIT=$(ASAN_SCEN_LIMIT) \
 	  EXPECT_INTERP='Lua 5.4' LUA_PATH_5_4='$(LPATH)' LUA_CPATH_5_4='./build/asan/?.so;;' \
 	  lua5.4 $(BUSTED) spec
 
