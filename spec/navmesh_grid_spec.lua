@@ -501,6 +501,50 @@ local function check_find(mesh, cells, w, h, sx, sy, gx, gy, dist, uniform)
   return nil
 end
 
+-- The exact any-angle reference: a visibility graph over the grid points where a taut path can
+-- bend (exactly one of the four cells around is blocked or off the map, so the free space turns
+-- there by 270 degrees), with check_polyline deciding whether a straight segment is walkable.
+-- Dijkstra from the start over all of them; the goal's distance is the best corner (or the start)
+-- it sees plus the straight way. Returns nil if the goal is not reachable.
+local function anyangle_oracle(cells, w, h, sx, sy, gx, gy)
+  local walk = cells_walk(cells, w, h)
+  local function free(x, y) return x >= 1 and y >= 1 and x <= w and y <= h and walk(x, y) end
+  local pts = { { sx, sy } }
+  for y = 0, h do
+    for x = 0, w do
+      local n = (free(x, y) and 1 or 0) + (free(x + 1, y) and 1 or 0) +
+        (free(x, y + 1) and 1 or 0) + (free(x + 1, y + 1) and 1 or 0)
+      if n == 3 then pts[#pts + 1] = { x, y } end
+    end
+  end
+  local function sees(a, b)
+    return (check_polyline({ a[1], a[2], b[1], b[2] }, w, walk)) ~= nil
+  end
+  local dist, done = { [1] = 0 }, {}
+  for _ = 1, #pts do
+    local u, du = nil, huge
+    for i = 1, #pts do
+      if not done[i] and dist[i] and dist[i] < du then u, du = i, dist[i] end
+    end
+    if not u then break end
+    done[u] = true
+    for i = 1, #pts do
+      if not done[i] then
+        local d = du + sqrt((pts[i][1] - pts[u][1]) ^ 2 + (pts[i][2] - pts[u][2]) ^ 2)
+        if (not dist[i] or d < dist[i] - 1e-12) and sees(pts[u], pts[i]) then dist[i] = d end
+      end
+    end
+  end
+  local best, goal = nil, { gx, gy }
+  for i = 1, #pts do
+    if dist[i] then
+      local d = dist[i] + sqrt((gx - pts[i][1]) ^ 2 + (gy - pts[i][2]) ^ 2)
+      if (not best or d < best) and sees(pts[i], goal) then best = d end
+    end
+  end
+  return best
+end
+
 -- Counts of the kinds in a list of {case, problems}: "kind n, kind n".
 local function tally(cases)
   local count, order = {}, {}
@@ -680,6 +724,104 @@ describe("navmesh.from_grid paths", function()
       report(run(4321, { 1, 2, 5 }, 120))
     end)
 
+  it("are exactly as long as the any-angle visibility-graph reference (uniform cost)", function()
+    -- Each random pattern is searched where it is and again far from the origin (inside a
+    -- blocked map): there, rays cast through corners round, and a way that grazes a corner on its
+    -- way to the goal was once missed (issue 15). The reference works on the exact small numbers.
+    local rng = H.rng(1515)
+    local fails, total = {}, 0
+    for m = 1, 160 do
+      local p = ({ 0.1, 0.2, 0.3, 0.4 })[m % 4 + 1]
+      local w, h = rng.int(2, 16), rng.int(2, 16)
+      local cells = H.random_cells(rng, w, h, p)
+      local open = H.open_cells(cells, w, h)
+      if #open > 1 then
+        local ox, oy = rng.int(700, 1500), rng.int(300, 900)
+        local far = astar.grid(ox + w, oy + h, false)
+        for y = 1, h do
+          for x = 1, w do if cells[y][x] then far:set(ox + x, oy + y, cells[y][x]) end end
+        end
+        local meshes = { astar.navmesh.from_grid(grid_of(cells, w, h)), astar.navmesh.from_grid(far) }
+        for _ = 1, 3 do
+          local s, g = rng.pick(open), rng.pick(open)
+          local x0, y0, x1, y1 = s[1] - 0.5, s[2] - 0.5, g[1] - 0.5, g[2] - 0.5
+          local want = anyangle_oracle(cells, w, h, x0, y0, x1, y1)
+          for k, mesh in ipairs(meshes) do
+            local dx, dy = k == 1 and 0 or ox, k == 1 and 0 or oy
+            local path, msg, code = mesh:find(x0 + dx, y0 + dy, x1 + dx, y1 + dy)
+            total = total + 1
+            local got = path and path:cost()
+            if (want == nil) ~= (path == nil) or (want and not H.close(got, want, 1e-9)) then
+              fails[#fails + 1] = { ("%s\nsearched at offset (%d, %d)"):format(fmt_case(cells, w,
+                h, s[1], s[2], g[1], g[2]), dx, dy), { { "length", ("the reference says %s, "
+                .. "find gave %s%s"):format(tostring(want), tostring(got), path and "" or
+                (", " .. tostring(msg) .. ", " .. tostring(code))) } } }
+            end
+          end
+        end
+        for _, mesh in ipairs(meshes) do mesh:close() end
+      end
+    end
+    report(fails, total)
+    assert.is_true(total > 600, total)
+  end)
+
+  it("find the way that grazes a corner on its way to the goal, near and far (issue 15)", function()
+    -- found by comparing each random pattern with itself moved far away: the old search came
+    -- 0.28 long on the first here, 0.48 long on the second moved to (1316, 530)
+    local cases = {
+      { [[
+....#..#..#...............
+#...........###.......#...
+....#.....................
+........##................
+.......................#.#
+......#......#...#......#.
+.#.............##.........
+........................#.
+...................#......
+....#..##.....#.........#.
+#..#..#...........#.......
+........#.................
+........#....#.......#....
+..........#....##......##.
+.....#..#....#......#.....
+]], 1331, 584, 3, 7, 23, 11 },
+      { [[
+..........##....#....#.......
+#.#.#........................
+.............................
+.#.....................#.#...
+.........#...............#...
+.......#.....#.............#.
+.#...........................
+#..........#.#...............
+............#.............#..
+...................#......#..
+..#.....#....................
+]], 1316, 530, 6, 7, 23, 8 } }
+    for _, c in ipairs(cases) do
+      local cells = H.cells_from_text(c[1], { ["."] = 1, ["#"] = false })
+      local h, w = #cells, #cells[1]
+      local ox, oy = c[2], c[3]
+      local x0, y0, x1, y1 = c[4] - 0.5, c[5] - 0.5, c[6] - 0.5, c[7] - 0.5
+      local want = assert(anyangle_oracle(cells, w, h, x0, y0, x1, y1))
+      local far = astar.grid(ox + w, oy + h, false)
+      for y = 1, h do
+        for x = 1, w do if cells[y][x] then far:set(ox + x, oy + y, 1) end end
+      end
+      for _, case in ipairs({ { grid_of(cells, w, h), 0, 0 }, { far, ox, oy } }) do
+        local mesh = astar.navmesh.from_grid(case[1])
+        local dx, dy = case[2], case[3]
+        for _, q in ipairs({ { x0, y0, x1, y1 }, { x1, y1, x0, y0 } }) do
+          local path = assert(mesh:find(q[1] + dx, q[2] + dy, q[3] + dx, q[4] + dy))
+          assert.is_true(H.close(path:cost(), want, 1e-9), ("offset (%d, %d): %.17g, want %.17g")
+            :format(dx, dy, path:cost(), want))
+        end
+      end
+    end
+  end)
+
   it("on hand-made corners: hug a reflex corner, never squeeze through a diagonal pinch", function()
     local cells = H.cells_from_text([[
 ..#
@@ -832,6 +974,28 @@ describe("navmesh.from_grid on the Moving AI maps", function()
   local MAPS = { "dao/arena2", "dao/brc202d", "dao/orz900d", "bg512/AR0011SR",
     "sc1/TheFrozenSea", "mazes/maze512-1-0", "random/random512-10-0", "rooms/32room_000",
     "cities/Berlin_1_256" }
+
+  it("dao/orz900d: the ways along a wall line that once gave no_path (issue 15)", function()
+    local grid = assert(astar.grid.load_movingai(dir .. "/dao/orz900d.map"))
+    local w = grid:size()
+    local walk = function(x, y) return x >= 1 and y >= 1 and x <= w and grid:walkable(x, y) end
+    local mesh = astar.navmesh.from_grid(grid)
+    -- the first one's length is Polyanya's (Cui et al.'s reference implementation) on this map
+    for _, c in ipairs({ { 1032.5, 364.5, 1067.5, 420.5, 129.4302447 },
+                         { 1014.5, 308.5, 1064.5, 421.5 } }) do
+      local fw = assert(mesh:find(c[1], c[2], c[3], c[4]))
+      local bw = assert(mesh:find(c[3], c[4], c[1], c[2]))
+      local len = check_polyline(fw:flat(), w, walk)
+      assert.is_truthy(len)
+      assert.is_true(H.close(fw:cost(), len, 1e-12) and H.close(bw:cost(), len, 1e-9))
+      if c[5] then assert.is_true(math.abs(len - c[5]) < 1e-6, len) end
+      -- the portal search (a cost function turns it on) never finds a shorter way
+      local portal = assert(mesh:find(c[1], c[2], c[3], c[4], { cost = function(_, _, b) return b end }))
+      assert.is_true(len <= portal:cost() * (1 + 1e-12), len .. " " .. portal:cost())
+    end
+    mesh:close()
+    grid:close()
+  end)
 
   for _, name in ipairs(MAPS) do
     it(name .. ": legal paths no longer than the published optimum", function()

@@ -231,4 +231,28 @@ describe("regressions", function()
     end
     assert.is_true(refused > 50 and accepted > 50, refused .. " refused, " .. accepted .. " accepted")
   end)
+
+  it("a radius search whose straight way is too narrow ends with no_path (issue 15)", function()
+    -- start and goal have clearance 2.5 in one polygon; the way between passes 0.8 from the tip
+    -- of a wedge-shaped hole. The old search tried the same corridor again for ever. Stepped, so
+    -- that a regression fails here instead of hanging: each step call returns.
+    local mesh = astar.navmesh{ vertices = { -10, -3, 10, -3, 10, 0, -10, 0, 0, 0.3, 10, 10, 1, 10,
+      -1, 10, -10, 10 }, polygons = { { 1, 2, 3, 4 }, { 4, 3, 5 }, { 5, 3, 6, 7 }, { 4, 5, 8, 9 } } }
+    local q = mesh:query(-5, -0.5, 5, -0.5, { radius = 2 })
+    local st, calls = "running", 0
+    while st == "running" and calls < 1000 do st = q:step(50); calls = calls + 1 end
+    assert.are.equal("none", st)
+    local path, msg, code = q:result()
+    assert.is_nil(path)
+    assert.are.equal("no_path", code, msg)
+    -- radius 1.5 fits under the tip (3.3 wide): a way that dips round it, 1.5 from the tip and
+    -- from the floor at every point
+    path = assert(mesh:find(-5, -0.5, 5, -0.5, { radius = 1.5 }))
+    assert.is_true(path:cost() > 10 and path:cost() < 10.2, path:cost())
+    local f = path:flat()
+    for i = 1, #f - 3, 2 do
+      assert.is_true(helper.seg_dist(0, 0.3, f[i], f[i + 1], f[i + 2], f[i + 3]) >= 1.5 * (1 - 1e-9)
+        and f[i + 1] >= -1.5, i)
+    end
+  end)
 end)

@@ -271,9 +271,12 @@ static int pexpand(astar_navmesh_query *q, uint32_t ni) {
   cornu = n.tl == 0 && astar__nm_wallvertex(q, u);
   cornv = n.tr == 1 && astar__nm_wallvertex(q, v);
   if (ingoal(q, P)) {                              /* the goal: through the cone or an end */
+    /* a goal within eps of a ray's line is in the cone: the ray was cast
+    ** through a corner, and a straight way that grazes it is a way */
     double oR = cross2(bx - n.rx, by - n.ry, q->w->gx - n.rx, q->w->gy - n.ry);
     double oL = cross2(ax - n.rx, ay - n.ry, q->w->gx - n.rx, q->w->gy - n.ry);
-    if (oR >= 0 && oL <= 0) rc = pfinal(q, ni, n.rx, n.ry, n.root, n.g, P);
+    double tR = m->eps * hypot(bx - n.rx, by - n.ry), tL = m->eps * hypot(ax - n.rx, ay - n.ry);
+    if (oR >= -tR && oL <= tL) rc = pfinal(q, ni, n.rx, n.ry, n.root, n.g, P);
     else if (oR < 0 && cornv)
       rc = pfinal(q, ni, bx, by, v, n.g + hypot(bx - n.rx, by - n.ry), P);
     else if (oL > 0 && cornu)

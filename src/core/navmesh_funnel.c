@@ -444,8 +444,10 @@ int astar__nm_straighten(astar_navmesh_query *q, astar_search *s, double *wx, do
   return q->w->clear < q->radius * (1 - 1e-9) ? ASTAR_NO_PATH : 0;
 }
 
-/* Closes the corridor's portal nearest to (x, y) to the next searches. */
-void astar__nm_ban(astar_navmesh_query *q, double x, double y) {
+/* Closes the corridor's portal nearest to (x, y) to the next searches.
+** Returns 0 if there is none to close (a corridor of one polygon, or all
+** ASTAR_NM_BANS used): then no other way is left to try. */
+int astar__nm_ban(astar_navmesh_query *q, double x, double y) {
   const astar_navmesh *m = q->mesh;
   size_t i;
   double best = HUGE_VAL, cx, cy;
@@ -456,7 +458,9 @@ void astar__nm_ban(astar_navmesh_query *q, double x, double y) {
     double d = segdist(x, y, VX(m, u), VY(m, u), VX(m, v), VY(m, v), &cx, &cy);
     if (d < best) { best = d; pick = portal; }
   }
-  if (pick != NONE && q->w->nban < ASTAR_NM_BANS) q->w->ban[q->w->nban++] = pick;
+  if (pick == NONE || q->w->nban >= ASTAR_NM_BANS) return 0;
+  q->w->ban[q->w->nban++] = pick;
+  return 1;
 }
 
 long astar_navmesh_result(astar_navmesh_query *q, astar_search *s, const double **pts,

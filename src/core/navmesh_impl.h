@@ -155,7 +155,7 @@ void astar__nm_portalpoint(const astar_navmesh *m, uint32_t h, double lo, double
 
 /* navmesh_funnel.c */
 int astar__nm_straighten(astar_navmesh_query *q, astar_search *s, double *wx, double *wy);
-void astar__nm_ban(astar_navmesh_query *q, double x, double y);
+int astar__nm_ban(astar_navmesh_query *q, double x, double y);
 int astar__nm_unloop(astar_navmesh_query *q);
 
 /* navmesh_exact.c */

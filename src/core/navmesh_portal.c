@@ -282,15 +282,16 @@ int astar_navmesh_begin(astar_navmesh *m, astar_search *s, astar_navmesh_query *
 }
 
 /* The portal search's steps; a path too close to a wall for the radius
-** closes the portal there and searches again. */
+** closes the portal there and searches again. This ends: each new search
+** closes one more portal of the corridor, at most ASTAR_NM_BANS of them,
+** and a corridor with no portal to close (one polygon) is the end. */
 static int portal_step(astar_search *s, astar_navmesh_query *q, uint64_t budget) {
   double wx = 0, wy = 0;
   int rc = astar_search_step(s, budget);
   if (rc != ASTAR_FOUND) return rc;
   rc = astar__nm_straighten(q, s, &wx, &wy);
   if (rc <= 0) { q->w->ready = rc == 0; return rc < 0 ? rc : ASTAR_FOUND; }
-  if (q->w->nban >= ASTAR_NM_BANS) return ASTAR_NO_PATH;
-  astar__nm_ban(q, wx, wy);
+  if (!astar__nm_ban(q, wx, wy)) return ASTAR_NO_PATH;
   rc = astar_search_begin(s, &q->domain, q->w->snode, q->w->gnode, &q->params);
   return rc != 0 ? rc : ASTAR_RUNNING;
 }

@@ -805,9 +805,10 @@ static int mesh_polygons(lua_State *L) {
   lua_createtable(L, (int)np, 0);
   for (p = 0; p < np; p++) {
     const uint32_t *v;
+    astar_map_alive(L, &lm->map);                    /* a finalizer may have closed it */
     astar_navmesh_polygon(lm->m, p, &n);
     lua_createtable(L, (int)n, 0);
-    astar_map_alive(L, &lm->map);                    /* a finalizer may have closed it */
+    astar_map_alive(L, &lm->map);
     v = astar_navmesh_polygon(lm->m, p, &n);
     for (i = 0; i < n; i++) {
       lua_pushinteger(L, (lua_Integer)v[i] + 1);
