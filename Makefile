@@ -54,7 +54,7 @@ ASTAR_SCEN_LIMIT_MORE ?= 40
 ASAN_SCEN_LIMIT ?= 60
 
 .PHONY: all setup build build-all demo test test54 testjit ctest asan werror check-core lint \
-        docs types determinism love bench navsweep rock sources ci clean
+        docs types determinism love bench navsweep oomtest rock sources ci clean
 
 all: build
 
@@ -105,6 +105,20 @@ asan: setup
 	  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASTAR_SCEN_LIMIT=$(ASAN_SCEN_LIMIT) \
 	  EXPECT_INTERP='Lua 5.4' LUA_PATH_5_4='$(LPATH)' LUA_CPATH_5_4='./build/asan/?.so;;' \
 	  lua5.4 $(BUSTED) spec
+
+# Out of memory at every allocation, through the binding (spec/c/oom_host.c): each script of
+# spec/oom/ with its N-th allocation and all after refused, for every N; Lua 5.4, ASan + UBSan.
+SAN = -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=undefined,float-cast-overflow \
+      -fno-omit-frame-pointer
+LUALIB_5.4 = $(or $(shell pkg-config --libs lua5.4 2>/dev/null),-llua5.4)
+oomtest: setup
+	@mkdir -p build/oom/astar
+	$(CC) -O1 -g $(WARN) -Werror $(SAN) -I$(call incdir,5.4) -o build/oom/oom_host spec/c/oom_host.c \
+	  $(LUALIB_5.4)
+	$(CC) -O1 -g $(WARN) $(SAN) -fPIC -Isrc/core -I$(call incdir,5.4) -shared \
+	  -o build/oom/astar/core.so $(SRC) -lm
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	  LUA_PATH_5_4='$(LPATH)' LUA_CPATH_5_4='./build/oom/?.so;;' build/oom/oom_host spec/oom/*.lua
 
 # Both ABIs with warnings as errors; and the core must never see a Lua header.
 werror: setup check-core

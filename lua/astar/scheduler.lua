@@ -8,6 +8,8 @@
 -- request per update.
 -- @module astar.scheduler
 local M = {}
+local unpack = table.unpack or unpack
+local function pack(...) return { n = select("#", ...), ... } end
 
 local Scheduler = {}
 Scheduler.__index = Scheduler
@@ -88,7 +90,6 @@ function Scheduler:request(map, ...)
   else
     local args = { ... }
     args[n] = nil
-    local unpack = table.unpack or unpack
     if type(map) ~= "userdata" or type(map.query) ~= "function" then
       error(("bad argument #1 to 'request' (map or query expected, got %s)"):format(type(map)), 0)
     end
@@ -149,10 +150,12 @@ function Scheduler:update()
     if status == "running" then
       self.cursor = self.cursor + 1
     else
+      -- the result first: if making it fails (out of memory), the request stays queued
+      local res = pack(req.query:result())
       table.remove(live, self.cursor)
       req.done = true
       ended = ended + 1
-      req.callback(req.query:result())
+      req.callback(unpack(res, 1, res.n))
     end
   end
   return ended
@@ -197,9 +200,9 @@ function Scheduler:await(map, ...)
   args[n + 1] = function(...)
     result = { n = select("#", ...), ... }
   end
-  self:request(map, (table.unpack or unpack)(args, 1, n + 1))
+  self:request(map, unpack(args, 1, n + 1))
   while not result do coroutine.yield() end
-  return (table.unpack or unpack)(result, 1, result.n)
+  return unpack(result, 1, result.n)
 end
 
 --- Steps a query to its end from inside a coroutine, yielding after every `budget`

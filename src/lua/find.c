@@ -375,7 +375,8 @@ static astar_pool *mq_pool(lquery *q) {
 
 static void mq_free(lquery *q) {
   mquery *mq = MQ(q);
-  if (mq->m->kind->recfree != NULL) mq->m->kind->recfree(mq->rec);
+  /* m is NULL if memory ran out while astar_newquery made the query */
+  if (mq->m != NULL && mq->m->kind->recfree != NULL) mq->m->kind->recfree(mq->rec);
 }
 
 static const astar_queryops MAP_QUERY = {

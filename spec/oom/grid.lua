@@ -1,0 +1,54 @@
+-- Out of memory in grid methods (spec/c/oom_host.c runs this with every allocation of body
+-- refused in turn). The map: 12x12, a wall at x = 6 from y = 2 to 11; from (1, 6) to (12, 6)
+-- the shortest way goes through the gap at (6, 1): (1, 6) -> (5, 1) is 4 diagonals and a step,
+-- (5, 1) -> (7, 1) two steps, (7, 1) -> (12, 6) five diagonals: 9 sqrt 2 + 3.
+local astar = require "astar"
+local BEST = 9 * math.sqrt(2) + 3
+local function near(a, b) return math.abs(a - b) < 1e-9 end
+
+local function walled()
+  local g = astar.grid(12, 12)
+  for y = 2, 11 do g:set(6, y, false) end
+  return g
+end
+
+return {
+  setup = function() return { g = walled() } end,
+  body = function(s)
+    local g = s.g
+    s.path = g:find(1, 6, 12, 6)
+    s.jps = g:find(1, 6, 12, 6, { algorithm = "jps" })
+    s.q = g:query(1, 6, 12, 6)
+    s.q:step(1000000)
+    s.field = g:distance_field({ { 12, 6 } })
+    s.clone = g:clone()
+    s.cells = g:to_path({ 1, 1, 2, 2, 3, 2 })
+    s.rp = g:replanner(1, 6, 12, 6)
+    s.rp:path()
+    s.edited = true
+    g:set(6, 1, false)
+    s.rp:path()
+    g:set(6, 1, true)
+    s.edited = false
+    s.text = g:render(s.path)
+  end,
+  check = function(s)
+    local g = s.g
+    if s.edited then g:set(6, 1, true) end
+    assert(near(g:find(1, 6, 12, 6):cost(), BEST), "find after the failure")
+    assert(not g:walkable(6, 5) and g:walkable(6, 1))
+    if s.path then assert(near(s.path:cost(), BEST)) end
+    if s.jps then assert(near(s.jps:cost(), BEST)) end
+    if s.q then
+      local st
+      repeat st = s.q:step(1000000) until st ~= "running"
+      local p = s.q:result()
+      assert(p and near(p:cost(), BEST), "query after the failure: " .. st)
+    end
+    if s.field then assert(near(s.field:distance(1, 6), BEST)) end
+    if s.clone then assert(near(s.clone:find(1, 6, 12, 6):cost(), BEST)) end
+    if s.cells then assert(near(s.cells:cost(), math.sqrt(2) + 1)) end
+    if s.rp then assert(near(s.rp:path():cost(), BEST), "replanner after the failure") end
+    assert(near(g:distance_field({ { 12, 6 } }):distance(1, 6), BEST))
+  end,
+}
