@@ -1581,6 +1581,20 @@ function H.ring_box(r)
   return x0, y0, x1, y1
 end
 
+-- Adds `hole` to `holes` if it stays `margin` from the outline and from every other hole, and
+-- neither holds the other; returns whether it did.
+local function keep_hole(hole, outline, holes, margin)
+  if ring_gap(hole, outline) < margin then return false end
+  for _, other in ipairs(holes) do
+    if ring_gap(hole, other) < margin or in_ring(other, hole[1], hole[2])
+        or in_ring(hole, other[1], other[2]) then
+      return false
+    end
+  end
+  holes[#holes + 1] = hole
+  return true
+end
+
 -- A random connected polygonal map: an outline (a rectangle, or a star-shaped polygon of 8-16
 -- vertices) of extent 20..100 units, and holes (triangles, rectangles, stars, L and U shapes,
 -- rotated) kept `margin` (default 1.5) from the outline and from each other. opts: min_holes
@@ -1610,15 +1624,8 @@ function H.random_domain(rng, opts)
       local shape = HOLE_SHAPES[rng.int(1, #HOLE_SHAPES)]
       local hole = place(rng, shape(rng, s), 2 * pi * rng.float(),
         x0 + (x1 - x0) * rng.float(), y0 + (y1 - y0) * rng.float())
-      local ok = H.ring_is_simple(hole) and in_ring(outline, hole[1], hole[2])
-        and ring_gap(hole, outline) >= margin
-      for _, other in ipairs(holes) do
-        if not ok then break end
-        ok = ring_gap(hole, other) >= margin and not in_ring(other, hole[1], hole[2])
-          and not in_ring(hole, other[1], other[2])
-      end
-      if ok then
-        holes[#holes + 1] = hole
+      if H.ring_is_simple(hole) and in_ring(outline, hole[1], hole[2])
+          and keep_hole(hole, outline, holes, margin) then
         break
       end
     end
@@ -1648,6 +1655,39 @@ function H.random_hole_point(rng, dom, k, depth)
     end
   end
   return nil
+end
+
+-- A random domain made for the exact search's hard cases: an axis-aligned room whose holes are
+-- rectangles with their sides on a few shared lines (so walls of different holes line up into
+-- long collinear runs, and ways that graze one corner graze several), and needles (thin long
+-- rectangles, which the triangulation turns into sliver triangles). Holes stay 'margin' (default
+-- 0.25) apart from each other and from the outline.
+function H.random_degenerate_domain(rng, opts)
+  opts = opts or {}
+  local margin = opts.margin or 0.25
+  local W, Hh = rng.int(20, 60), rng.int(20, 60)
+  local x0, y0 = rng.int(-30, 30), rng.int(-30, 30)
+  local outline = { x0, y0, x0 + W, y0, x0 + W, y0 + Hh, x0, y0 + Hh }
+  local xs, ys = {}, {}                            -- the shared lines
+  for i = 1, rng.int(3, 6) do xs[i] = x0 + rng.int(2, W - 2) end
+  for i = 1, rng.int(3, 6) do ys[i] = y0 + rng.int(2, Hh - 2) end
+  local holes = {}
+  for _ = 1, rng.int(opts.min_holes or 2, opts.max_holes or 10) do
+    for _ = 1, 40 do
+      local ax, bx = rng.pick(xs), rng.pick(xs)
+      local ay, by = rng.pick(ys), rng.pick(ys)
+      if rng.float() < 0.3 then                    -- a needle along one of the lines
+        local thin = snap(0.02 + 0.1 * rng.float())
+        if rng.float() < 0.5 then bx = ax + thin else by = ay + thin end
+      end
+      if ax > bx then ax, bx = bx, ax end
+      if ay > by then ay, by = by, ay end
+      if bx > ax and by > ay then
+        if keep_hole({ ax, ay, bx, ay, bx, by, ax, by }, outline, holes, margin) then break end
+      end
+    end
+  end
+  return { outline = outline, holes = holes }
 end
 
 -- A domain as Lua source (every number exactly), for failure reports.

@@ -29,6 +29,11 @@ local function fmt_pts(pts)
   return "{ " .. table.concat(out, ", ") .. " }"
 end
 
+local function fmt_fail(err, m, dom, sx, sy, gx, gy, opt, opt_pts)
+  return ("%s\n%s\nshortest %.17g: %s"):format(err, fmt_case(m, dom, sx, sy, gx, gy), opt,
+    fmt_pts(opt_pts))
+end
+
 -- Checks a Path returned for (sx, sy) -> (gx, gy): point count, ends, every segment in the domain,
 -- cost() equal to the summed segment lengths (relative `tol`, default 1e-9). Returns its flat
 -- points and length, or nil and the first problem.
@@ -160,10 +165,7 @@ describe("navmesh quality: random maps", function()
               end
             end
           end
-          if err then
-            fails[#fails + 1] = ("%s\n%s\nshortest %.17g: %s"):format(err,
-              fmt_case(m, dom, sx, sy, gx, gy), opt, fmt_pts(opt_pts))
-          end
+          if err then fails[#fails + 1] = fmt_fail(err, m, dom, sx, sy, gx, gy, opt, opt_pts) end
         end
       end
       local mean = count > 0 and sum / count or math.huge
@@ -173,6 +175,44 @@ describe("navmesh quality: random maps", function()
       assert(mean <= MEAN_RATIO and worst <= WORST_RATIO,
         ("length / shortest: mean %.5f (at most %.2f), worst %.5f (at most %.2f), at\n%s")
           :format(mean, MEAN_RATIO, worst, WORST_RATIO, worst_case))
+    end)
+
+  it("the exact search (uniform cost, no radius) is exactly as long as the visibility-graph "
+    .. "reference, on rooms built for its hard cases (issue 15)", function()
+      -- holes on shared lines (long collinear wall runs, ways grazing several corners in a row)
+      -- and needles (sliver triangles)
+      local rng = H.rng(1507)
+      local fails, total = {}, 0
+      for m = 1, 120 do
+        local dom = H.random_degenerate_domain(rng, { max_holes = 16 })
+        local mesh = build(dom)
+        for _ = 1, 4 do
+          -- points at half-integers, where lines through the integer corners pass exactly
+          local function point()
+            local x, y = H.random_domain_point(rng, dom, 0.1)
+            local hx, hy = math.floor(x) + 0.5, math.floor(y) + 0.5
+            if H.in_domain(dom, hx, hy, 0) and H.boundary_dist(dom, hx, hy) >= 1e-3 then
+              return hx, hy
+            end
+            return x, y
+          end
+          local sx, sy = point()
+          local gx, gy = point()
+          while gx == sx and gy == sy do gx, gy = point() end
+          total = total + 1
+          local opt, opt_pts = H.shortest_euclidean(dom, sx, sy, gx, gy)
+          local path, err = find(mesh, sx, sy, gx, gy)
+          if path then
+            local pts, len = check_path(dom, path, sx, sy, gx, gy)
+            if not pts then err = len
+            elseif not H.close(len, opt, 1e-9) then
+              err = ("length %.17g, shortest %.17g; points %s"):format(len, opt, fmt_pts(pts))
+            end
+          end
+          if err then fails[#fails + 1] = fmt_fail(err, m, dom, sx, sy, gx, gy, opt, opt_pts) end
+        end
+      end
+      H.report(fails, total)
     end)
 
   it(("paths for a radius keep that clearance and stay in the domain (%d maps)")

@@ -84,14 +84,16 @@ for _, file in ipairs(ls("ls src/lua/*.c")) do
 end
 
 -- The Lua modules: `function M.f` is f on the module's page; `function Grid.f` and
--- `function Grid:f` are Grid:f, on the Grid's page if there is one, else the module's.
+-- `function Grid:f` are Grid:f, on the Grid's page if there is one (and the module is not
+-- one of astar.compat.*), else the module's.
 for _, file in ipairs(ls("find lua -name '*.lua'")) do
   local mod = file:gsub("^lua/", ""):gsub("%.lua$", ""):gsub("/init$", ""):gsub("/", ".")
   for name in read(file):gmatch("\nfunction ([%w_.:]+)%(") do
     local T, f = name:match("^(%u[%w_]*)[.:]([%w_]+)$")
     if T and T ~= "M" then
-      local page = pages["classes/" .. T .. ".html"] and ("classes/" .. T .. ".html")
-        or ("modules/" .. mod .. ".html")
+      -- astar.compat.* have classes of their own (Jumper's Grid, Path): on their module's page
+      local own = mod:find("^astar%.compat%.") == nil and pages["classes/" .. T .. ".html"]
+      local page = own and ("classes/" .. T .. ".html") or ("modules/" .. mod .. ".html")
       need(T .. ":" .. f, page, file)
     else
       need((name:gsub("^M%.", "")), "modules/" .. mod .. ".html", file)

@@ -156,7 +156,11 @@ for _, file in ipairs(files) do
   for _, b in ipairs(blocks_of(file)) do
     local usages = tag(b.text, "usage")
     local name = b.name or "?"
-    if #usages == 0 and (constructor(b.text) or name:match("[:.]find$") or name == "astar.search") then
+    -- astar.compat.* return their own Grid and Path (Jumper's): doc/migrating-from-jumper.md
+    -- shows them in use
+    local own = not file:find("/compat/", 1, true)
+    if #usages == 0 and own and (constructor(b.text) or name:match("[:.]find$")
+        or name == "astar.search") then
       missing[#missing + 1] = ("%s:%d: %s"):format(file, b.line, name)
     end
     for _, code in ipairs(usages) do

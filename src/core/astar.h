@@ -57,7 +57,8 @@ enum {
   ASTAR_ENOMEM   = -1,  /* the allocator failed; nothing was changed */
   ASTAR_EINVAL   = -2,  /* an argument is out of its documented range */
   ASTAR_ESTATE   = -3,  /* call not valid in the search's current state */
-  ASTAR_ECALLBACK = -4  /* a domain callback reported failure */
+  ASTAR_ECALLBACK = -4, /* a domain callback reported failure */
+  ASTAR_EINTERNAL = -5  /* a bound the algorithm provably stays within was passed: a bug */
 };
 
 /* Search algorithms (astar_params.algorithm). */

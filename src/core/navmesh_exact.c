@@ -76,6 +76,16 @@ static int fresh(astar_navmesh_query *q, uint32_t slot, double g) {
   return 1;
 }
 
+/* Was the corner side 'slot' already seen whole (pcorner) at a cost at most
+** g? Then nothing rooted there at g can add to it. Kept in the upper half
+** of vs/vg (slots number the incidences, fewer than nh). */
+static int seenwhole(astar_navmesh_query *q, uint32_t slot, double g, int mark) {
+  uint32_t k = slot + q->mesh->nh;
+  if (q->w->vs[k] == q->w->stamp && g >= q->w->vg[k] * (1 - 1e-12) - 1e-12) return 1;
+  if (mark) { q->w->vs[k] = q->w->stamp; q->w->vg[k] = g; }
+  return 0;
+}
+
 /* Pushes the node (root, interval on half-edge he of polygon Q) with its f. */
 static int pchild(astar_navmesh_query *q, uint32_t parent, double rx, double ry,
                   uint32_t root, double g, uint32_t he, double tl, double tr) {
@@ -142,7 +152,8 @@ static uint32_t sideslot(const astar_navmesh_query *q, uint32_t z, uint32_t P) {
 static int pturn(astar_navmesh_query *q, uint32_t parent, uint32_t z, double g, uint32_t P,
                  uint32_t he, double tl, double tr) {
   const astar_navmesh *m = q->mesh;
-  if (!fresh(q, sideslot(q, z, P), g)) return 0;
+  uint32_t slot = sideslot(q, z, P);
+  if (seenwhole(q, slot, g, 0) || !fresh(q, slot, g)) return 0;
   return pchild(q, parent, VX(m, z), VY(m, z), z, g, he, tl, tr);
 }
 
@@ -161,19 +172,24 @@ static int pfinal(astar_navmesh_query *q, uint32_t parent, double rx, double ry,
 ** looks into) reached at cost g: z sees the whole of every polygon around
 ** it that can be reached from P by turning around z through portals (not
 ** across a wall: two regions that only touch at z stay apart). Each gets a
-** node rooted at z that sees all of it. */
-static int pcorner(astar_navmesh_query *q, uint32_t parent, uint32_t z, double g, uint32_t P) {
+** node rooted at z that sees all of it; P itself not if 'skip0' (the way
+** came to z through P along a wall line, and a taut way does not turn back
+** into it: on the Moving AI maps seeing P again tripled the nodes). */
+static int pcorner(astar_navmesh_query *q, uint32_t parent, uint32_t z, double g, uint32_t P,
+                   int skip0) {
   const astar_navmesh *m = q->mesh;
   uint32_t fanp[FAN], from[FAN], idx[FAN], slot;
   int via[FAN], nf = fan(q, z, P, fanp, from, via, &slot), i, rc;
   double w = q->params.algorithm == ASTAR_ALG_DIJKSTRA ? 0 : q->params.weight;
-  if (!fresh(q, slot, g)) return 0;
+  if (seenwhole(q, slot, g, 0) || !fresh(q, slot, g)) return 0;
+  seenwhole(q, slot, g, 1);
   for (i = 0; i < nf; i++) {                       /* parents: the way round, for the corridor */
     pnode n;
     n.rx = VX(m, z); n.ry = VY(m, z); n.g = g; n.root = z; n.he = from[i]; n.poly = fanp[i];
     n.tl = n.tr = 0; n.parent = i > 0 ? idx[via[i]] : parent; n.kind = PN_POINT;
     n.f = g + w * hypot(q->w->gx - n.rx, q->w->gy - n.ry);
     if (n.f > q->params.max_cost) return 0;
+    if (i == 0 && skip0) { idx[0] = parent; continue; }
     idx[i] = (uint32_t)q->w->npn;
     if ((rc = ppush(q, &n)) != 0) return rc;
   }
@@ -182,17 +198,17 @@ static int pcorner(astar_navmesh_query *q, uint32_t parent, uint32_t z, double g
 
 /* Along a wall: the point (x, y) (vertex 'at', or NONE), reached at cost g,
 ** lies on the line of edge h of polygon P. The way on goes straight to the
-** edge's nearer end z, a corner, which sees the polygon across h whole.
-** When the path bends at 'at' first, a node records that bend. */
+** edge's nearer end z, a corner, which sees every polygon round it that P
+** reaches by turning about z (pcorner). When the path bends at 'at' first,
+** a node records that bend. */
 static int palong(astar_navmesh_query *q, uint32_t parent, double x, double y, uint32_t at,
                   double g, uint32_t h, uint32_t P) {
   const astar_navmesh *m = q->mesh;
   uint32_t p = m->hv[h], w = m->hv[nexthe(m, h)], z;
   double dp = hypot(VX(m, p) - x, VY(m, p) - y), dw = hypot(VX(m, w) - x, VY(m, w) - y);
-  double wt = q->params.algorithm == ASTAR_ALG_DIJKSTRA ? 0 : q->params.weight;
   pnode n;
   z = dp <= dw ? p : w;
-  if (z == at) return pcorner(q, parent, z, g, P);   /* the bend is at the edge's end */
+  if (z == at) return pcorner(q, parent, z, g, P, 0);   /* the bend is at the edge's end */
   if (!astar__nm_wallvertex(q, z)) return 0;
   if (at != NONE && at != z && at != PN(q)[parent].root) {     /* the bend at 'at' */
     n.rx = x; n.ry = y; n.g = n.f = g; n.tl = n.tr = 0; n.root = at; n.he = NONE;
@@ -202,13 +218,9 @@ static int palong(astar_navmesh_query *q, uint32_t parent, double x, double y, u
     PN(q)[q->w->npn] = n;
     parent = (uint32_t)q->w->npn++;
   }
-  g += fmin(dp, dw);
-  if (!fresh(q, sideslot(q, z, P), g)) return 0;
-  n.rx = VX(m, z); n.ry = VY(m, z); n.g = g; n.root = z; n.he = m->htw[h]; n.poly = m->hn[h];
-  n.tl = n.tr = 0; n.parent = parent; n.kind = PN_POINT;
-  n.f = g + wt * hypot(q->w->gx - n.rx, q->w->gy - n.ry);
-  if (n.f > q->params.max_cost) return 0;
-  return ppush(q, &n);
+  /* z turns the way into every polygon round it, not only the one across h:
+  ** the goal may lie in one that shares no edge with P (issue 15) */
+  return pcorner(q, parent, z, g + fmin(dp, dw), P, 1);
 }
 
 /* Where A + s (B - A) >= 0 for s in [0, 1]: [*lo, *hi] (empty: lo > hi). */
@@ -384,12 +396,23 @@ int astar__nm_exact_begin(astar_navmesh_query *q) {
 
 static int exact_path(astar_navmesh_query *q, uint32_t last, double ex, double ey, int found);
 
+/* Why this ends. A corner becomes a root again only at a smaller g (fresh),
+** and each g is the length of one of the finitely many taut ways to it. A
+** root's interval nodes follow rays from it; a child lies on a far edge of
+** the convex polygon behind its parent, so along every ray each polygon is
+** crossed once and a root's chains are at most as long as there are
+** polygons. NODE_CAP turns the impossible (a loop after all) into an error:
+** on the Moving AI maps a query makes at most 1.1 nodes per vertex and
+** portal side (tools/navmesh_sweep.lua prints the largest ratio). */
+#define NODE_CAP(m) (256 * ((size_t)(m)->nh + (size_t)(m)->nv + 64))
+
 int astar__nm_exact_step(astar_navmesh_query *q, uint64_t budget) {
   uint64_t stop = q->w->st.expanded + budget < q->w->st.expanded ? UINT64_MAX
                                                            : q->w->st.expanded + budget;
   int rc;
   while (q->w->nheap > 0) {
     uint32_t ni;
+    if (q->w->npn > NODE_CAP(q->mesh)) return ASTAR_EINTERNAL;
     if (PN(q)[q->w->heap[0]].kind == PN_FINAL)                       /* the goal */
       return exact_path(q, ppop(q), q->w->gx, q->w->gy, 1);
     if (q->w->st.expanded >= q->params.max_expansions) return ASTAR_LIMIT;

@@ -69,6 +69,7 @@ const char *astar_strstatus(int status) {
     case ASTAR_EINVAL: return "invalid argument";
     case ASTAR_ESTATE: return "invalid state";
     case ASTAR_ECALLBACK: return "callback failed";
+    case ASTAR_EINTERNAL: return "internal error: a search passed its proven bound (please report)";
     default: return "unknown status";
   }
 }

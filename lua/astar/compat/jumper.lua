@@ -17,27 +17,27 @@
 --
 -- - Coordinates are Jumper's: `map[y][x]`, x the column; maps indexed from 0
 --   work, as in Jumper (`getBounds`).
--- - `DIAGONAL` mode: Jumper refuses a diagonal step only when *both* cells
+-- - `DIAGONAL` mode: Jumper refuses a diagonal step only when both cells
 --   beside it are unwalkable, so paths cut single corners: astar's
 --   `"one_obstacle"`. With `setTunnelling(true)`: `"always"`. `JPS` ignores
 --   tunnelling, as Jumper documents (`"one_obstacle"`; Jumper's code still lets
 --   the first step from the start tunnel). `ORTHOGONAL`: `"never"`.
 --   (astar's own default is `"no_corner_cutting"`.) Steps cost 1 and sqrt(2),
 --   as Jumper's (no terrain costs).
--- - Finders: `ASTAR` runs astar's A* with the pathfinder's heuristic; when that
+-- - Finders: `ASTAR` runs astar's `A*` with the pathfinder's heuristic; when that
 --   heuristic never overestimates in the mode (any built-in one in `ORTHOGONAL`;
 --   `EUCLIDIAN`, `DIAGONAL`, `CARDINTCARD` in `DIAGONAL`) it runs astar's
 --   default `"auto"` search instead, which returns a path of the same (shortest)
 --   length, by jump point search when it can. `DIJKSTRA`: `"auto"` (shortest).
---   `BFS`: the fewest steps, as Jumper's, and of those the shortest path (A*
+--   `BFS`: the fewest steps, as Jumper's, and of those the shortest path (`A*`
 --   with a Lua cost function in `DIAGONAL` mode: slower than the others;
 --   astar's own `"bfs"` would take any, zig-zags included). `JPS`: `"jps"`;
 --   its path lists the turning points only, as Jumper's lists jump points:
 --   call `path:fill()` for every cell.
 --   **`DFS` runs as `BFS`**: a path with the fewest steps, not the
---   meandering path of a depth-first walk. **`THETASTAR` is A* followed by
+--   meandering path of a depth-first walk. **`THETASTAR` is `A*` followed by
 --   line-of-sight smoothing** (a Bresenham line through walkable cells, as
---   Jumper's Theta* tests it), not Theta* itself: an any-angle path through the
+--   Jumper's `Theta*` tests it), not `Theta*` itself: an any-angle path through the
 --   same corridor, whose length can differ a little from Jumper's either way
 --   (in `ORTHOGONAL` mode the smoothed path is an 8-connected one that cuts
 --   no corner, once a 4-connected path is known to exist).
@@ -46,7 +46,7 @@
 --      in `DIAGONAL` mode the heuristic overestimates, so both Jumper and this
 --      shim can return paths longer than the shortest, and not of the same
 --      length. With a heuristic that never overestimates, `ASTAR`, `DIJKSTRA`
---      and `JPS` here always return a shortest path (Jumper's A* occasionally
+--      and `JPS` here always return a shortest path (Jumper's `A*` occasionally
 --      does not: it lowers keys inside its heap without re-sifting).
 --      `setHeuristic('CARDINTCARD')` (octile distance) gives shortest paths.
 --   2. Among equally short paths the cells chosen can differ from Jumper's;
@@ -65,7 +65,7 @@
 --   For a map that never changes, or whose edits you report, call
 --   `grid:setAutoRefresh(false)` and then `grid:refresh(x, y)` after changing
 --   a cell (or `grid:refresh()` after many).
---   A walkable *function* is called again only for cells whose value changed;
+--   A walkable function is called again only for cells whose value changed;
 --   if its answer for a value changes (it reads other state), call
 --   `grid:refresh()`.
 -- - Smaller differences: walkable strings are compared with `==` (as in
@@ -1067,7 +1067,7 @@ local function searchoptions(pf, hfn)
 end
 
 -- Wraps a heuristic of two nodes as astar's function(x, y, gx, gy), with the
--- arguments in the order Jumper passes them: A* calls h(goal, node), JPS h(node, goal).
+-- arguments in the order Jumper passes them: `A*` calls h(goal, node), JPS h(node, goal).
 local function wrapper(pf)
   local g = pf._grid
   local ox, oy, reversed = g._min_x - 1, g._min_y - 1, pf._finder ~= "JPS"
