@@ -183,7 +183,7 @@ describe("navmesh quality: random maps", function()
       -- and needles (sliver triangles)
       local rng = H.rng(1507)
       local fails, total = {}, 0
-      for m = 1, 120 do
+      for m = 1, 250 do
         local dom = H.random_degenerate_domain(rng, { max_holes = 16 })
         local mesh = build(dom)
         for _ = 1, 4 do

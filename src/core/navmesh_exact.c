@@ -305,11 +305,14 @@ static int pexpand(astar_navmesh_query *q, uint32_t ni) {
       int nearp = hypot(px - n.rx, py - n.ry) <= hypot(wx - n.rx, wy - n.ry);
       double zx = nearp ? px : wx, zy = nearp ? py : wy;
       if (cross2(bx - n.rx, by - n.ry, zx - n.rx, zy - n.ry) >= -m->eps * len &&
-          cross2(ax - n.rx, ay - n.ry, zx - n.rx, zy - n.ry) <= m->eps * len &&
-          (nearp ? p : w) != n.root &&
-          (rc = palong(q, ni, n.rx, n.ry, n.root, n.g, h, P)) != 0)
-        return rc;
-      continue;                                    /* along the root's line */
+          cross2(ax - n.rx, ay - n.ry, zx - n.rx, zy - n.ry) <= m->eps * len) {
+        if ((nearp ? p : w) != n.root &&
+            (rc = palong(q, ni, n.rx, n.ry, n.root, n.g, h, P)) != 0)
+          return rc;
+        continue;                                  /* along the root's line */
+      }
+      /* on the root's line but outside the cone: all of it lies beyond one ray,
+      ** where only a bend at that end of the interval sees it (below; issue 15) */
     }
     A = cross2(bx - n.rx, by - n.ry, px - n.rx, py - n.ry);    /* >= 0: left of right ray */
     B = cross2(bx - n.rx, by - n.ry, wx - n.rx, wy - n.ry);
