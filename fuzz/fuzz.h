@@ -112,7 +112,12 @@ typedef struct fz_gpath {
 
 /* Checks the grid Path at 'idx': integral points inside the grid, walkable,
 ** each step legal under 'diag', path:cost() equal to the sum of the step
-** costs (within 1e-9). Fills *out; aborts on any violation. */
-void fz_check_gpath(lua_State *L, int idx, const fz_grid *g, int diag, fz_gpath *out);
+** costs (within 1e-9). Fills *out and returns 1; or returns 0 with what is
+** wrong in why[256]. */
+int fz_check_gpath(lua_State *L, int idx, const fz_grid *g, int diag, fz_gpath *out,
+                   char *why);
+
+/* snprintf into why[256]; returns 0, for 'return fz_why(why, ...)'. */
+int fz_why(char *why, const char *fmt, ...);
 
 #endif

@@ -5,6 +5,8 @@
 ** returns. Nothing here calls the library to compute an expectation.
 */
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "fuzz.h"
@@ -141,9 +143,17 @@ void fz_bfs(const fz_grid *g, int sx, int sy, int diag, int *steps) {
   free(q);
 }
 
-/* Point i (1-based) of the flat list at 'idx', 0-based; aborts unless it is
-** an integral cell of g. */
-static void point(lua_State *L, int idx, const fz_grid *g, int i, int *x, int *y) {
+int fz_why(char *why, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(why, 256, fmt, ap);
+  va_end(ap);
+  return 0;
+}
+
+/* Point i (1-based) of the flat list at 'idx', 0-based; 0 unless it is an
+** integral cell of g. */
+static int point(lua_State *L, int idx, const fz_grid *g, int i, int *x, int *y, char *why) {
   double fx, fy;
   lua_rawgeti(L, idx, 2 * i - 1);
   lua_rawgeti(L, idx, 2 * i);
@@ -151,39 +161,50 @@ static void point(lua_State *L, int idx, const fz_grid *g, int i, int *x, int *y
   fy = lua_tonumber(L, -1);
   lua_pop(L, 2);
   if (fx != floor(fx) || fy != floor(fy) || fx < 1 || fy < 1 || fx > g->w || fy > g->h)
-    fz_fail("path point %d is (%g, %g), not a cell of the %dx%d grid", i, fx, fy, g->w, g->h);
+    return fz_why(why, "path point %d is (%g, %g), not a cell of the %dx%d grid", i, fx, fy,
+                  g->w, g->h);
   *x = (int)fx - 1;
   *y = (int)fy - 1;
+  return 1;
 }
 
-void fz_check_gpath(lua_State *L, int idx, const fz_grid *g, int diag, fz_gpath *out) {
-  int i, x, y, px, py, flat;
+/* The points of the flat list at 'flat' (on top) against g. */
+static int walkpath(lua_State *L, int flat, const fz_grid *g, int diag, fz_gpath *out,
+                    char *why) {
+  int i, x = 0, y = 0, px, py;
+  out->n = (int)lua_rawlen(L, flat) / 2;
+  if (out->n < 1 || lua_rawlen(L, flat) % 2 != 0)
+    return fz_why(why, "path:flat() has %d numbers", (int)lua_rawlen(L, flat));
+  out->cost = 0;
+  if (!point(L, flat, g, 1, &px, &py, why)) return 0;
+  if (!walk(g, px, py)) return fz_why(why, "path starts on blocked cell (%d, %d)", px + 1, py + 1);
+  out->sx = px;
+  out->sy = py;
+  for (i = 2; i <= out->n; i++, px = x, py = y) {
+    if (!point(L, flat, g, i, &x, &y, why)) return 0;
+    if (!fz_legal(g, px, py, x - px, y - py, diag))
+      return fz_why(why, "path step %d: (%d, %d) -> (%d, %d) is not legal under '%s'", i - 1,
+                    px + 1, py + 1, x + 1, y + 1, fz_diagname(diag));
+    out->cost += fz_stepcost(g, x, y, x - px, y - py);
+  }
+  out->ex = px;
+  out->ey = py;
+  return 1;
+}
+
+int fz_check_gpath(lua_State *L, int idx, const fz_grid *g, int diag, fz_gpath *out,
+                   char *why) {
   double reported;
+  int ok;
   idx = lua_absindex(L, idx);
   fz_method(L, idx, "cost");
   fz_pcall(L, 1, 1);
   reported = lua_tonumber(L, -1);
   fz_method(L, idx, "flat");
   fz_pcall(L, 1, 1);                                 /* cost flat */
-  flat = lua_gettop(L);
-  out->n = (int)lua_rawlen(L, flat) / 2;
-  if (out->n < 1 || lua_rawlen(L, flat) % 2 != 0)
-    fz_fail("path:flat() has %d numbers", (int)lua_rawlen(L, flat));
-  out->cost = 0;
-  point(L, flat, g, 1, &px, &py);
-  if (!walk(g, px, py)) fz_fail("path starts on blocked cell (%d, %d)", px + 1, py + 1);
-  out->sx = px;
-  out->sy = py;
-  for (i = 2; i <= out->n; i++, px = x, py = y) {
-    point(L, flat, g, i, &x, &y);
-    if (!fz_legal(g, px, py, x - px, y - py, diag))
-      fz_fail("path step %d: (%d, %d) -> (%d, %d) is not legal under '%s'", i - 1, px + 1,
-              py + 1, x + 1, y + 1, fz_diagname(diag));
-    out->cost += fz_stepcost(g, x, y, x - px, y - py);
-  }
-  out->ex = px;
-  out->ey = py;
-  if (!fz_close(out->cost, reported))
-    fz_fail("path:cost() is %.17g, its steps add up to %.17g", reported, out->cost);
+  ok = walkpath(L, lua_gettop(L), g, diag, out, why);
   lua_pop(L, 2);
+  if (ok && !fz_close(out->cost, reported))
+    return fz_why(why, "path:cost() is %.17g, its steps add up to %.17g", reported, out->cost);
+  return ok;
 }

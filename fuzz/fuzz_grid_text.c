@@ -220,7 +220,10 @@ static void search(int grid, const fz_grid *g, int s, int t, const char *algorit
               dist[t]);
   } else {
     fz_gpath p;
-    fz_check_gpath(L, -3, g, FZ_NOCUT, &p);
+    char why[256];
+    if (!fz_check_gpath(L, -3, g, FZ_NOCUT, &p, why))
+      fz_fail("find (%d, %d) -> (%d, %d) [%s]: %s", sx + 1, sy + 1, tx + 1, ty + 1, algorithm,
+              why);
     if (p.sx != sx || p.sy != sy || p.ex != tx || p.ey != ty)
       fz_fail("find (%d, %d) -> (%d, %d): the path runs (%d, %d) -> (%d, %d)", sx + 1, sy + 1,
               tx + 1, ty + 1, p.sx + 1, p.sy + 1, p.ex + 1, p.ey + 1);
