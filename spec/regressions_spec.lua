@@ -255,4 +255,25 @@ describe("regressions", function()
         and f[i + 1] >= -1.5, i)
     end
   end)
+
+  it("raycast along a wall from a point on its line passes both ways (fuzz_navmesh)", function()
+    -- a lies on the wall (0, 0)-(93, 40) exactly, b a rounding error outside it: the ray from
+    -- a ran out at a grazing angle and left at once, the ray from b passed
+    local mesh = astar.navmesh.from_polygons({ 0, 0, 40, 40, 93, 40 })
+    local ax, ay = 9.0811764705882343, 3.9058823529411759
+    local bx, by = 18.70941176470588, 8.0470588235294098
+    assert.are.equal(1, mesh:locate(ax, ay))
+    assert.are.equal(1, mesh:locate(bx, by))
+    assert.is_true(mesh:raycast(ax, ay, bx, by))
+    assert.is_true(mesh:raycast(bx, by, ax, ay))
+    local path = assert(mesh:find(ax, ay, bx, by))
+    local f = path:flat()
+    for i = 1, #f - 3, 2 do assert.is_true(mesh:raycast(f[i], f[i + 1], f[i + 2], f[i + 3])) end
+    -- and a ray that crosses a wall still leaves exactly on its line
+    local ok, x, y = mesh:raycast(50, 39, 50, 45)
+    assert.is_false(ok)
+    assert.are.equal(50, x)
+    assert.are.equal(40, y)
+  end)
+
 end)
