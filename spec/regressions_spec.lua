@@ -276,4 +276,18 @@ describe("regressions", function()
     assert.are.equal(40, y)
   end)
 
+  it("a partial path after 0 expansions of the portal search is the start (fuzz_navmesh)", function()
+    -- the start node's point was read before the search had written it: the path went on to
+    -- a point of uninitialised memory
+    local grid = astar.grid.parse("1311\n#351", { ["#"] = false, ["1"] = 1, ["3"] = 3, ["5"] = 5 })
+    for _, tile in ipairs({ 1, 1e-3 }) do
+      local mesh = astar.navmesh.from_grid(grid, { tile = tile })
+      for _, radius in ipairs({ 0, 0.1 * tile }) do
+        local path, _, code = mesh:find(3.5 * tile, 0.5 * tile, 0.5 * tile, 0.5 * tile,
+          { partial = true, max_expansions = 0, radius = radius })
+        assert.are.equal("partial", code)
+        assert.are.same({ 3.5 * tile, 0.5 * tile }, path:flat())
+      end
+    end
+  end)
 end)
