@@ -290,4 +290,17 @@ describe("regressions", function()
       end
     end
   end)
+
+  it("nearest and clearance from far outside the mesh find the nearest wall (fuzz_navmesh)", function()
+    -- the ring search over the buckets stopped when 'distance outside the box + ring radius'
+    -- passed the best wall so far; that sum overestimates the distance of the walls in the
+    -- ring (the two legs are at right angles), so (3, 18) was missed from (10.5, 1.5)
+    local mesh = astar.navmesh {
+      vertices = { 0, 18, 3, 18, 3, 21, 0, 21, 9, 21, 12, 21, 12, 27, 9, 27 },
+      polygons = { { 1, 2, 3, 4 }, { 5, 6, 7, 8 } },
+    }
+    local x, y, p = mesh:nearest(10.5, 1.5)
+    assert.are.same({ 3, 18, 1 }, { x, y, p })
+    assert.is_true(math.abs(mesh:clearance(10.5, 1.5) - math.sqrt(7.5 ^ 2 + 16.5 ^ 2)) < 1e-12)
+  end)
 end)

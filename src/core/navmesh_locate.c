@@ -64,7 +64,9 @@ static uint32_t nearestwall(const astar_navmesh *m, double x, double y, double l
   astar__nm_brange(m, px, py, px, py, &bx, &by, &bx, &by);
   for (r = 0; r <= rmax; r++) {
     long ix, iy;
-    if (r > 0 && outside + (double)(r - 1) * m->cell > *best) break;
+    /* walls in ring r are (r - 1) cells from the clamped point, which is the
+    ** nearest point of the box to (x, y): at least the hypotenuse away */
+    if (r > 0 && hypot(outside, (double)(r - 1) * m->cell) > *best) break;
     for (iy = (long)by - r; iy <= (long)by + r; iy++) {
       if (iy < 0 || iy >= (long)m->bh) continue;
       for (ix = (long)bx - r; ix <= (long)bx + r; ix++) {
