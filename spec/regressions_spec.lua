@@ -303,4 +303,19 @@ describe("regressions", function()
     assert.are.same({ 3, 18, 1 }, { x, y, p })
     assert.is_true(math.abs(mesh:clearance(10.5, 1.5) - math.sqrt(7.5 ^ 2 + 16.5 ^ 2)) < 1e-12)
   end)
+
+  it("the exact search turns round a corner it reached along a portal's line (fuzz_navmesh)", function()
+    -- b, the corner (7.5, 7.5) and the hole's corner (1.25, 1.25) are on one line: from b the
+    -- search ran along the portal (7.5, 7.5)-(1.25, 1.25) to the corner, which then saw only
+    -- the polygon across that portal, not the one beyond it round the corner where the goal is;
+    -- b -> a went round the hole (27.75), a -> b through the corner (16.40)
+    local mesh = astar.navmesh.from_polygons({ 0, 0, 25, 0, 25, 7.5, 7.5, 25, 7.5, 7.5, 0, 25 },
+      { { 1.25, 1.25, 1.25, 3.75, 2.5, 3.75 } })
+    local ax, ay, bx, by = 2.2058823529411762, 9.264705882352942, 15.147058823529413, 15.147058823529413
+    local want = math.sqrt((ax - 7.5) ^ 2 + (ay - 7.5) ^ 2) + math.sqrt(2) * (bx - 7.5)
+    for _, p in ipairs({ assert(mesh:find(ax, ay, bx, by)), assert(mesh:find(bx, by, ax, ay)) }) do
+      assert.is_true(math.abs(p:cost() - want) < 1e-9 * want, p:cost())
+      assert.are.same({ 7.5, 7.5 }, { p:get(2) })
+    end
+  end)
 end)

@@ -76,6 +76,17 @@ static int fresh(astar_navmesh_query *q, uint32_t slot, double g) {
   return 1;
 }
 
+/* Was side 'slot' of a corner fanned out from a wall line (palong) before at
+** cost g or less? Its nodes see whole polygons, so once per side and cost is
+** enough (ties would fan again and again); the records follow the roots' in
+** vs and vg (2 * nh of them). */
+static int fanned(astar_navmesh_query *q, uint32_t slot, double g) {
+  size_t k = (size_t)q->mesh->nh + slot;
+  if (q->w->vs[k] == q->w->stamp && g >= q->w->vg[k] * (1 - 1e-12) - 1e-12) return 1;
+  q->w->vs[k] = q->w->stamp; q->w->vg[k] = g;
+  return 0;
+}
+
 /* Pushes the node (root, interval on half-edge he of polygon Q) with its f. */
 static int pchild(astar_navmesh_query *q, uint32_t parent, double rx, double ry,
                   uint32_t root, double g, uint32_t he, double tl, double tr) {
@@ -107,8 +118,8 @@ static int open_edge(const astar_navmesh_query *q, uint32_t h) {
 ** z (its smallest polygon): roots are pruned per side, as two regions that
 ** only touch at z are apart. */
 #define FAN 32
-static int fan(const astar_navmesh_query *q, uint32_t z, uint32_t P, uint32_t *fanp,
-               uint32_t *from, int *via, uint32_t *slot) {
+static int fan(const astar_navmesh_query *q, uint32_t z, uint32_t P, uint32_t avoid,
+               uint32_t *fanp, uint32_t *from, int *via, uint32_t *slot) {
   const astar_navmesh *m = q->mesh;
   uint32_t rep = P, s;
   int nf = 1, i;
@@ -121,7 +132,7 @@ static int fan(const astar_navmesh_query *q, uint32_t z, uint32_t P, uint32_t *f
       if ((m->hv[h] != z && m->hv[nexthe(m, h)] != z) || !open_edge(q, h)) continue;
       R = m->hn[h];
       for (j = 0; j < nf && fanp[j] != R; j++) {}
-      if (j < nf || nf == FAN) continue;
+      if (j < nf || nf == FAN || R == avoid) continue;
       fanp[nf] = R; from[nf] = m->htw[h]; via[nf] = i; nf++;
       if (R < rep) rep = R;
     }
@@ -134,7 +145,7 @@ static int fan(const astar_navmesh_query *q, uint32_t z, uint32_t P, uint32_t *f
 static uint32_t sideslot(const astar_navmesh_query *q, uint32_t z, uint32_t P) {
   uint32_t fanp[FAN], from[FAN], slot;
   int via[FAN];
-  fan(q, z, P, fanp, from, via, &slot);
+  fan(q, z, P, NONE, fanp, from, via, &slot);
   return slot;
 }
 
@@ -161,13 +172,17 @@ static int pfinal(astar_navmesh_query *q, uint32_t parent, double rx, double ry,
 ** looks into) reached at cost g: z sees the whole of every polygon around
 ** it that can be reached from P by turning around z through portals (not
 ** across a wall: two regions that only touch at z stay apart). Each gets a
-** node rooted at z that sees all of it. */
-static int pcorner(astar_navmesh_query *q, uint32_t parent, uint32_t z, double g, uint32_t P) {
+** node rooted at z that sees all of it. From palong, P is the polygon across
+** the portal 'enter' and the fan does not turn back into 'avoid' (the
+** polygon the way came along); 'slot' names the side (NONE: P's). */
+static int pfan(astar_navmesh_query *q, uint32_t parent, uint32_t z, double g, uint32_t P,
+                uint32_t avoid, uint32_t enter, uint32_t slot) {
   const astar_navmesh *m = q->mesh;
-  uint32_t fanp[FAN], from[FAN], idx[FAN], slot;
-  int via[FAN], nf = fan(q, z, P, fanp, from, via, &slot), i, rc;
+  uint32_t fanp[FAN], from[FAN], idx[FAN], own;
+  int via[FAN], nf = fan(q, z, P, avoid, fanp, from, via, &own), i, rc;
   double w = q->params.algorithm == ASTAR_ALG_DIJKSTRA ? 0 : q->params.weight;
-  if (!fresh(q, slot, g)) return 0;
+  if (!fresh(q, slot != NONE ? slot : own, g)) return 0;
+  from[0] = enter;
   for (i = 0; i < nf; i++) {                       /* parents: the way round, for the corridor */
     pnode n;
     n.rx = VX(m, z); n.ry = VY(m, z); n.g = g; n.root = z; n.he = from[i]; n.poly = fanp[i];
@@ -180,16 +195,21 @@ static int pcorner(astar_navmesh_query *q, uint32_t parent, uint32_t z, double g
   return 0;
 }
 
+static int pcorner(astar_navmesh_query *q, uint32_t parent, uint32_t z, double g, uint32_t P) {
+  return pfan(q, parent, z, g, P, NONE, NONE, NONE);
+}
+
 /* Along a wall: the point (x, y) (vertex 'at', or NONE), reached at cost g,
 ** lies on the line of edge h of polygon P. The way on goes straight to the
-** edge's nearer end z, a corner, which sees the polygon across h whole.
+** edge's nearer end z, a corner, which sees whole the polygon across h and
+** every polygon around z beyond it (not only the one across h: the way may
+** bend at z into one that only shares z with it).
 ** When the path bends at 'at' first, a node records that bend. */
 static int palong(astar_navmesh_query *q, uint32_t parent, double x, double y, uint32_t at,
                   double g, uint32_t h, uint32_t P) {
   const astar_navmesh *m = q->mesh;
-  uint32_t p = m->hv[h], w = m->hv[nexthe(m, h)], z;
+  uint32_t p = m->hv[h], w = m->hv[nexthe(m, h)], z, slot;
   double dp = hypot(VX(m, p) - x, VY(m, p) - y), dw = hypot(VX(m, w) - x, VY(m, w) - y);
-  double wt = q->params.algorithm == ASTAR_ALG_DIJKSTRA ? 0 : q->params.weight;
   pnode n;
   z = dp <= dw ? p : w;
   if (z == at) return pcorner(q, parent, z, g, P);   /* the bend is at the edge's end */
@@ -203,12 +223,9 @@ static int palong(astar_navmesh_query *q, uint32_t parent, double x, double y, u
     parent = (uint32_t)q->w->npn++;
   }
   g += fmin(dp, dw);
-  if (!fresh(q, sideslot(q, z, P), g)) return 0;
-  n.rx = VX(m, z); n.ry = VY(m, z); n.g = g; n.root = z; n.he = m->htw[h]; n.poly = m->hn[h];
-  n.tl = n.tr = 0; n.parent = parent; n.kind = PN_POINT;
-  n.f = g + wt * hypot(q->w->gx - n.rx, q->w->gy - n.ry);
-  if (n.f > q->params.max_cost) return 0;
-  return ppush(q, &n);
+  slot = sideslot(q, z, P);
+  if (fanned(q, slot, g)) return 0;
+  return pfan(q, parent, z, g, m->hn[h], P, m->htw[h], slot);
 }
 
 /* Where A + s (B - A) >= 0 for s in [0, 1]: [*lo, *hi] (empty: lo > hi). */
