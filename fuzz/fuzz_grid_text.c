@@ -1,23 +1,25 @@
 /*
-** fuzz_grid_text.c - libFuzzer harness for the text parsers: astar.grid.parse
-** (text, legend), astar.grid.parse_movingai (text) and astar.parse_scenarios
-** (text), then two grid:find on each grid made, against a plain Dijkstra.
+** fuzz_grid_text.c - libFuzzer harness for the grid readers: astar.grid.parse
+** (text, legend), astar.grid.parse_movingai (text), astar.parse_scenarios
+** (text) and astar.grid.from_table (rows [, f]), then two grid:find on each
+** grid made, against a plain Dijkstra.
 **
-** Input: byte 0 chooses the parser (mod 3); bytes 1-2 add one legend entry
-** for parse (a character and a cost code, see extra()); bytes 3-10 pick the
-** two searches' ends among the walkable cells (four 16-bit indices); the
-** rest is the text.
+** Input: byte 0 chooses the reader (mod 4); bytes 1-2 add one legend entry
+** for parse (a character and a cost code, see extra()), or choose
+** from_table's second argument; bytes 3-10 pick the two searches' ends among
+** the walkable cells (four 16-bit indices); the rest is the text (for
+** from_table: one row a line, one cell a byte, see cellvalue()).
 **
 ** Findings (abort): a crash or sanitizer report; an error that is not the
-** library's own message (fuzz_lua.c); parse accepting text or a legend that
-** the README's rules refuse, or refusing text they accept, or making other
-** cells than the text says; parse_movingai making a grid unlike its map
-** lines; parse_scenarios returning other entries than the text's lines or
-** coordinates outside the map; a path that is not a legal 8-connected
-** no-corner-cutting walk between the chosen cells, or whose cost differs
-** from the reference's by more than 1e-9 relative; "no_path" where the
-** reference finds one; render() not giving the grid's shape; the Lua stack
-** left unbalanced.
+** library's own message (fuzz_lua.c); parse or from_table accepting text,
+** rows or a legend that the README's rules refuse, or refusing what they
+** accept, or making other cells than the input says; parse_movingai making a
+** grid unlike its map lines; parse_scenarios returning other entries than the
+** text's lines or coordinates outside the map; a path that is not a legal
+** 8-connected no-corner-cutting walk between the chosen cells, or whose cost
+** differs from the reference's by more than 1e-9 relative; "no_path" where
+** the reference finds one; render() not giving the grid's shape; the Lua
+** stack left unbalanced.
 */
 #include <math.h>
 #include <stdlib.h>
@@ -329,6 +331,114 @@ static void run_scenarios(const char *t, size_t len) {
   lua_pop(L, 1);
 }
 
+/* A from_table cell from byte ch: '#' false, 't' true, '.' the integer 1,
+** '1'..'9' half of it, 'z' 0, 'b' 1e101, 's' a string, 'n' a hole (nothing),
+** any other byte the number byte / 16. Pushes it (not a hole). */
+static void pushvalue(int ch) {
+  switch (ch) {
+    case '#': lua_pushboolean(L, 0); break;
+    case 't': lua_pushboolean(L, 1); break;
+    case '.': lua_pushinteger(L, 1); break;
+    case 'z': lua_pushinteger(L, 0); break;
+    case 'b': lua_pushnumber(L, 1e101); break;
+    case 's': lua_pushliteral(L, "s"); break;
+    default:
+      lua_pushnumber(L, ch >= '1' && ch <= '9' ? (ch - '0') / 2.0 : ch / 16.0);
+      break;
+  }
+}
+
+/* The cost from_table reads from the value of byte ch without a function:
+** -1 refused (0, too large, a string). */
+static double valuecost(int ch) {
+  switch (ch) {
+    case '#': return 0;
+    case 't': case '.': return 1;
+    case 'z': case 'b': case 's': return -1;
+    default: return ch >= '1' && ch <= '9' ? (ch - '0') / 2.0 : ch > 0 ? ch / 16.0 : -1;
+  }
+}
+
+/* What from_table makes of the cell of byte ch at 1-based (x, y) in 'mode':
+** 0 costs, 1 the walkable value 1 (numbers equal to 1 cost 1, the rest is
+** blocked), 2 the function of TABLEFN. */
+static double tablecell(int ch, int mode, int x, int y) {
+  if (mode == 1) return ch != 't' && valuecost(ch) == 1 ? 1 : 0;
+  if (mode == 2 && ch == 't') return (x + y) % 3 + 1;
+  return valuecost(ch);
+}
+
+/* The function from_table gets in mode 2: true becomes a cost from the
+** cell's place, everything else passes as it is. */
+#define TABLEFN "return function(v, x, y) if v == true then return (x + y) % 3 + 1 end " \
+                "return v end"
+
+/* Pushes row y (1-based) of n bytes as a table, its cells into g->cell from
+** *k. Returns its length (up to its last cell that is not a hole), or -1 if
+** from_table must refuse it (a hole before a cell, a refused value). */
+static int table_row(const char *t, size_t n, int mode, int y, fz_grid *g, int *k) {
+  size_t j;
+  int len = 0, hole = 0, bad = 0;
+  lua_createtable(L, (int)n, 0);
+  for (j = 0; j < n; j++) {
+    int ch = (unsigned char)t[j];
+    double c;
+    if (ch == 'n') {
+      hole = 1;
+      continue;
+    }
+    c = tablecell(ch, mode, (int)j + 1, y);
+    bad = bad || hole || c < 0;
+    pushvalue(ch);
+    lua_rawseti(L, -2, (int)j + 1);
+    g->cell[(*k)++] = c;
+    len = (int)j + 1;
+  }
+  return bad ? -1 : len;
+}
+
+/* Pushes the rows of the text (one line a row) and fills g with the cells
+** from_table must make; returns 0 when it must refuse them. */
+static int table_rows(const char *t, size_t len, int mode, fz_grid *g) {
+  size_t i = 0;
+  int ok = 1, k = 0;
+  lua_newtable(L);
+  g->w = -1;
+  g->h = 0;
+  while (i < len) {
+    size_t end = i;
+    int n;
+    while (end < len && t[end] != '\n') end++;
+    n = table_row(t + i, end - i, mode, g->h + 1, g, &k);
+    if (n <= 0 || (g->w >= 0 && n != g->w)) ok = 0;
+    g->w = n;
+    lua_rawseti(L, -2, ++g->h);
+    i = end + 1;
+  }
+  return ok && g->h > 0;
+}
+
+static void run_table(const char *t, size_t len, unsigned how, fz_bytes *q) {
+  fz_grid g;
+  int mode = (int)(how % 3), valid, st;
+  g.cell = malloc((len + 1) * sizeof *g.cell);
+  if (g.cell == NULL) fz_fail("out of memory");
+  fz_getlib(L, "grid.from_table");
+  valid = table_rows(t, len, mode, &g);
+  if (mode == 1) lua_pushinteger(L, 1);
+  if (mode == 2 && luaL_loadstring(L, TABLEFN) == LUA_OK) lua_call(L, 0, 1);
+  st = fz_pcall(L, mode ? 2 : 1, 1);
+  if ((st == LUA_OK) != valid)
+    fz_fail("from_table (mode %d) %s", mode,
+            st ? lua_tostring(L, -1) : "accepted rows it must refuse");
+  if (st == LUA_OK) {
+    compare(-1, &g, "from_table");
+    searches(lua_gettop(L), &g, q);
+  }
+  lua_pop(L, 1);
+  free(g.cell);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc;
   (void)argv;
@@ -346,10 +456,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   q.n = HEADER - 3;
   text = (const char *)data + HEADER;
   len = size - HEADER;
-  switch (sel % 3) {
+  switch (sel % 4) {
     case 0: run_parse(text, len, ch, code, &q); break;
     case 1: run_movingai(text, len, &q); break;
-    default: run_scenarios(text, len); break;
+    case 2: run_scenarios(text, len); break;
+    default: run_table(text, len, ch, &q); break;
   }
   fz_done(L);
   return 0;

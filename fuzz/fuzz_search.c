@@ -2,8 +2,9 @@
 ** fuzz_search.c - libFuzzer harness for searches: small grids (up to 16x16,
 ** costs from the input) under every algorithm, diagonal policy, heuristic and
 ** option, with edits, JPS+ tables, clones and time-sliced queries between
-** them; and graphs built with add_node/add_edge and edited, searched by every
-** algorithm. Every answer is checked against a plain Dijkstra (and BFS) here.
+** them, and D* Lite replanners through edits and moves; and graphs built
+** with add_node/add_edge and edited, searched by every algorithm. Every
+** answer is checked against a plain Dijkstra (and BFS) here.
 **
 ** Input, grid mode (byte 0 mod 4 != 3): width 1 + (byte 0 / 4) mod 16; byte
 ** 1: height 1 + its low nibble, cost palette and share of blocked cells from
@@ -21,8 +22,9 @@
 ** weight 1 and an admissible heuristic), above weight times it for weighted
 ** A*, below it for any; more steps than BFS's for bfs; "no_path" or
 ** "blocked" or "limit" where the reference disagrees; a query that ends
-** otherwise than find would on the map as it is at its end; the Lua stack
-** left unbalanced.
+** otherwise than find would on the map as it is at its end; a replanner's
+** path other than a shortest one from the agent's cell on the map as it is;
+** the Lua stack left unbalanced.
 */
 #include <math.h>
 #include <stdlib.h>
@@ -451,6 +453,75 @@ static void op_prepare(int grid, fz_bytes *in) {
   lua_pop(L, 1);
 }
 
+/* r:path() on top of the replanner at 'r' for an agent at cell 'at' and a
+** goal at 't' under 'diag': the shortest path on the grid as it is now.
+** Returns the path's second cell (the agent's next), or -1. */
+static int replanned(int r, const fz_grid *g, int at, int t, int diag) {
+  double *dist = malloc((size_t)(g->w * g->h) * sizeof *dist);
+  int next = -1;
+  char why[256];
+  if (dist == NULL) fz_fail("out of memory");
+  fz_dijkstra(g, at % g->w, at / g->w, diag, dist);
+  fz_method(L, r, "path");
+  fz_pcall(L, 1, 3);
+  if (lua_isnil(L, -3)) {
+    int blocked = g->cell[at] <= 0 || g->cell[t] <= 0;
+    const char *code = lua_tostring(L, -1);
+    if (strcmp(code, blocked ? "blocked" : "no_path") != 0 || (!blocked && dist[t] < HUGE_VAL))
+      fz_fail("replanner (%d, %d) -> (%d, %d) '%s': %s, the reference %.17g", at % g->w + 1,
+              at / g->w + 1, t % g->w + 1, t / g->w + 1, fz_diagname(diag), code, dist[t]);
+  } else {
+    fz_gpath p;
+    if (!fz_check_gpath(L, -3, g, diag, &p, why) || p.sy * g->w + p.sx != at ||
+        p.ey * g->w + p.ex != t || !fz_close(p.cost, dist[t]))
+      fz_fail("replanner (%d, %d) -> (%d, %d) '%s': path %s, cost %.17g, the reference %.17g",
+              at % g->w + 1, at / g->w + 1, t % g->w + 1, t / g->w + 1, fz_diagname(diag),
+              why, p.cost, dist[t]);
+    if (p.n > 1) {
+      fz_method(L, -3, "get");
+      lua_pushinteger(L, 2);
+      fz_pcall(L, 2, 2);
+      next = (int)(lua_tointeger(L, -1) - 1) * g->w + (int)lua_tointeger(L, -2) - 1;
+      lua_pop(L, 2);
+    }
+  }
+  lua_pop(L, 3);
+  free(dist);
+  return next;
+}
+
+/* A D* Lite replanner from cell s to t, asked for its path up to four times,
+** with an edit and a move between: along its path, or to a cell from the
+** input. */
+static void op_replanner(int grid, fz_grid *g, int pal, fz_bytes *in) {
+  unsigned b = fz_byte(in);
+  int s = cellof(g, fz_byte(in)), t = cellof(g, fz_byte(in)), diag = (int)b & 3, i, r;
+  fz_method(L, grid, "replanner");
+  lua_pushinteger(L, s % g->w + 1);
+  lua_pushinteger(L, s / g->w + 1);
+  lua_pushinteger(L, t % g->w + 1);
+  lua_pushinteger(L, t / g->w + 1);
+  lua_createtable(L, 0, 1);
+  lua_pushstring(L, fz_diagname(diag));
+  lua_setfield(L, -2, "diagonal");
+  fz_pcall(L, 6, 1);
+  r = lua_gettop(L);
+  for (i = 0; i <= (int)(b >> 2) % 4; i++) {
+    int next = replanned(r, g, s, t, diag);
+    unsigned e = fz_byte(in), c = fz_byte(in);
+    if (e & 1) set_cell(grid, g, pal, cellof(g, c), e >> 1);
+    s = (e & 2) && next >= 0 ? next : (e & 4) ? cellof(g, fz_byte(in)) : s;
+    fz_method(L, r, "move_to");
+    lua_pushinteger(L, s % g->w + 1);
+    lua_pushinteger(L, s / g->w + 1);
+    fz_pcall(L, 3, 0);
+  }
+  replanned(r, g, s, t, diag);
+  fz_method(L, r, "close");
+  fz_pcall(L, 1, 0);
+  lua_pop(L, 1);
+}
+
 /* Replaces the grid in slot 'grid' by its clone, closing the original. */
 static void op_clone(int grid) {
   fz_method(L, grid, "clone");
@@ -461,7 +532,8 @@ static void op_clone(int grid) {
 }
 
 static void gridop(int grid, fz_grid *g, int pal, fz_bytes *in) {
-  switch (fz_byte(in) % 8) {
+  unsigned op = fz_byte(in);
+  switch (op % 8) {
     case 0: case 1: case 2: op_find(grid, g, in); break;
     case 3: {
       int cell = cellof(g, fz_byte(in));
@@ -471,7 +543,10 @@ static void gridop(int grid, fz_grid *g, int pal, fz_bytes *in) {
     case 4: op_fill(grid, g, pal, in); break;
     case 5: op_prepare(grid, in); break;
     case 6: op_query(grid, g, pal, in); break;
-    default: op_clone(grid); break;
+    default:
+      if (op >> 3 & 1) op_replanner(grid, g, pal, in);
+      else op_clone(grid);
+      break;
   }
 }
 

@@ -10,7 +10,7 @@
 #
 # The harnesses (fuzz/*.c) embed Lua 5.4 with the binding linked in statically and read the
 # Lua modules from this checkout's lua/ (or $ASTAR_ROOT/lua). Needs clang and its fuzzer
-# runtime (Debian: clang libclang-rt-14-dev, which `sh setup.sh --dev` installs).
+# runtime (Debian: clang libclang-rt-14-dev; `sh setup.sh --dev` installs them when missing).
 # Relies on the Makefile's SRC, WARN and incdir.
 
 FUZZ_CC         ?= clang
@@ -40,8 +40,10 @@ FUZZ_HDR         = fuzz/fuzz.h $(wildcard src/core/*.h src/lua/*.h)
 
 fuzz-build: $(FUZZ_BINS)
 
+# clang and its fuzzer runtime, installed as `make lint` and `make docs` install their tools.
 fuzz-clang:
-	@command -v $(FUZZ_CC) >/dev/null || { echo "make: no $(FUZZ_CC); on Debian," \
+	@sh ./setup.sh --dev
+	@command -v $(FUZZ_CC) >/dev/null || { echo "make: no $(FUZZ_CC) (FUZZ_CC); on Debian," \
 	  "'sh setup.sh --dev' installs clang and libclang-rt-14-dev" >&2; exit 1; }
 
 $(FUZZ_OBJ)/src/%.o: src/%.c $(FUZZ_HDR) | fuzz-clang
