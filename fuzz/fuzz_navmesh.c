@@ -57,7 +57,7 @@ static double dist2(double ax, double ay, double bx, double by) {
   return (ax - bx) * (ax - bx) + (ay - by) * (ay - by);
 }
 
-static double size(const scene *sc) {
+static double extent(const scene *sc) {
   double w = sc->x1 - sc->x0, h = sc->y1 - sc->y0;
   return w > h ? w : h;
 }
@@ -222,7 +222,7 @@ static void check_area(const scene *sc, double want) {
   int p;
   for (p = 0; p < sc->np; p++)
     got += fabs(area2(sc->xy + 2 * sc->start[p], sc->start[p + 1] - sc->start[p])) / 2;
-  if (fabs(got - want) > 1e-9 * size(sc) * size(sc) * 64)
+  if (fabs(got - want) > 1e-9 * extent(sc) * extent(sc) * 64)
     fz_fail("from_polygons: the polygons cover %.17g, the outline less the holes %.17g", got,
             want);
 }
@@ -257,6 +257,22 @@ static int build_polygons(scene *sc, fz_bytes *in) {
   return 1;
 }
 
+/* Pushes astar.grid.parse(text) with '#' blocked and '1', '3', '5' costs. */
+static void push_grid(const char *text, size_t len) {
+  int i;
+  fz_getlib(L, "grid.parse");
+  lua_pushlstring(L, text, len);
+  lua_createtable(L, 0, 4);
+  lua_pushboolean(L, 0);
+  lua_setfield(L, -2, "#");
+  for (i = 1; i <= 5; i += 2) {
+    char key[2] = {(char)('0' + i), '\0'};
+    lua_pushinteger(L, i);
+    lua_setfield(L, -2, key);
+  }
+  fz_pcall(L, 2, 1);
+}
+
 /* astar.navmesh.from_grid: byte: width (1 .. 12) and costs; byte: height
 ** and tile; one byte a cell (below 80: blocked). */
 static int build_grid(scene *sc, fz_bytes *in) {
@@ -283,17 +299,7 @@ static int build_grid(scene *sc, fz_bytes *in) {
   sc->x1 = g->w * sc->unit;
   sc->y1 = g->h * sc->unit;
   fz_getlib(L, "navmesh.from_grid");
-  fz_getlib(L, "grid.parse");
-  lua_pushlstring(L, text, (size_t)k);
-  lua_createtable(L, 0, 4);
-  lua_pushboolean(L, 0);
-  lua_setfield(L, -2, "#");
-  for (i = 1; i <= 5; i += 2) {
-    char key[2] = {(char)('0' + i), '\0'};
-    lua_pushinteger(L, i);
-    lua_setfield(L, -2, key);
-  }
-  fz_pcall(L, 2, 1);                                 /* from_grid grid */
+  push_grid(text, (size_t)k);                        /* from_grid grid */
   lua_createtable(L, 0, 1);
   lua_pushnumber(L, sc->unit);
   lua_setfield(L, -2, "tile");
@@ -346,27 +352,27 @@ static int locate(const scene *sc, double x, double y) {
 
 /* locate, nearest and clearance at one point. */
 static void probe(const scene *sc, double x, double y) {
-  double tol = 1e-9 * size(sc), pt[2] = {x, y}, nx, ny, best = HUGE_VAL;
+  double tol = 1e-9 * extent(sc), pt[2] = {x, y}, nx, ny, best = HUGE_VAL;
   int p = locate(sc, x, y), q, i;
   if (p >= sc->np) fz_fail("locate(%g, %g) gives polygon %d of %d", x, y, p + 1, sc->np);
   if (p >= 0 && !inpoly(sc, p, x, y, tol))
     fz_fail("locate(%.17g, %.17g) gives polygon %d, which does not hold it", x, y, p + 1);
   for (i = 0; p < 0 && i < sc->np; i++)
-    if (inpoly(sc, i, x, y, -1e-6 * size(sc)))
+    if (inpoly(sc, i, x, y, -1e-6 * extent(sc)))
       fz_fail("locate(%.17g, %.17g) gives nil, the point is inside polygon %d", x, y, i + 1);
   call(sc, "nearest", pt, 2, 3);
   nx = lua_tonumber(L, -3);
   ny = lua_tonumber(L, -2);
   q = (int)lua_tointeger(L, -1) - 1;
   lua_pop(L, 3);
-  if (q < 0 || q >= sc->np || !inpoly(sc, q, nx, ny, 1e-6 * size(sc)))
+  if (q < 0 || q >= sc->np || !inpoly(sc, q, nx, ny, 1e-6 * extent(sc)))
     fz_fail("nearest(%.17g, %.17g) gives (%.17g, %.17g) in polygon %d, not in it", x, y, nx,
             ny, q + 1);
   for (i = 0; i < sc->start[sc->np]; i++)
     if (dist2(x, y, sc->xy[2 * i], sc->xy[2 * i + 1]) < best)
       best = dist2(x, y, sc->xy[2 * i], sc->xy[2 * i + 1]);
-  if (p >= 0 ? sqrt(dist2(x, y, nx, ny)) > 1e-6 * size(sc)
-             : sqrt(dist2(x, y, nx, ny)) > sqrt(best) + 1e-6 * size(sc))
+  if (p >= 0 ? sqrt(dist2(x, y, nx, ny)) > 1e-6 * extent(sc)
+             : sqrt(dist2(x, y, nx, ny)) > sqrt(best) + 1e-6 * extent(sc))
     fz_fail("nearest(%.17g, %.17g) gives (%.17g, %.17g), too far (located: %d)", x, y, nx, ny,
             p + 1);
   call(sc, "clearance", pt, 2, 1);
@@ -391,7 +397,7 @@ static int raycast(const scene *sc, const double *seg) {
   fwd = lua_toboolean(L, -3);
   if (!fwd && lua_type(L, -2) == LUA_TNUMBER &&
       segdist(lua_tonumber(L, -2), lua_tonumber(L, -1), seg[0], seg[1], seg[2], seg[3]) >
-      1e-6 * size(sc))
+      1e-6 * extent(sc))
     fz_fail("raycast(%.17g, %.17g, %.17g, %.17g) leaves at (%.17g, %.17g), off the segment",
             seg[0], seg[1], seg[2], seg[3], lua_tonumber(L, -2), lua_tonumber(L, -1));
   lua_pop(L, 3);
@@ -463,7 +469,7 @@ static void check_corridor(const scene *sc, int path) {
 ** segments passes raycast, it costs at least the straight line. Returns its
 ** cost. */
 static double check_path(const scene *sc, int path, const double *seg, int partial) {
-  double cost, tol = 1e-9 * size(sc), *pts;
+  double cost, tol = 1e-9 * extent(sc), *pts;
   int n, i;
   fz_method(L, path, "cost");
   fz_pcall(L, 1, 1);
