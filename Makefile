@@ -132,6 +132,9 @@ valgrind: build
 	@sh ./setup.sh --dev
 	ASTAR_SCEN_LIMIT=10 $(ENVJIT) valgrind -q --error-exitcode=99 luajit $(BUSTED) $(VALGRIND_SPECS)
 
+# libFuzzer harnesses (fuzz/*.c): make fuzz-build, fuzz, fuzz-ci.
+include mk/fuzz.mk
+
 # Both ABIs with warnings as errors; and the core must never see a Lua header.
 werror: setup check-core
 	$(MAKE) --no-print-directory -B WERROR=-Werror build-all

@@ -255,4 +255,67 @@ describe("regressions", function()
         and f[i + 1] >= -1.5, i)
     end
   end)
+
+  it("raycast along a wall from a point on its line passes both ways (fuzz_navmesh)", function()
+    -- a lies on the wall (0, 0)-(93, 40) exactly, b a rounding error outside it: the ray from
+    -- a ran out at a grazing angle and left at once, the ray from b passed
+    local mesh = astar.navmesh.from_polygons({ 0, 0, 40, 40, 93, 40 })
+    local ax, ay = 9.0811764705882343, 3.9058823529411759
+    local bx, by = 18.70941176470588, 8.0470588235294098
+    assert.are.equal(1, mesh:locate(ax, ay))
+    assert.are.equal(1, mesh:locate(bx, by))
+    assert.is_true(mesh:raycast(ax, ay, bx, by))
+    assert.is_true(mesh:raycast(bx, by, ax, ay))
+    local path = assert(mesh:find(ax, ay, bx, by))
+    local f = path:flat()
+    for i = 1, #f - 3, 2 do assert.is_true(mesh:raycast(f[i], f[i + 1], f[i + 2], f[i + 3])) end
+    -- and a ray that crosses a wall still leaves exactly on its line
+    local ok, x, y = mesh:raycast(50, 39, 50, 45)
+    assert.is_false(ok)
+    assert.are.equal(50, x)
+    assert.are.equal(40, y)
+  end)
+
+  it("a partial path after 0 expansions of the portal search is the start (fuzz_navmesh)", function()
+    -- the start node's point was read before the search had written it: the path went on to
+    -- a point of uninitialised memory
+    local grid = astar.grid.parse("1311\n#351", { ["#"] = false, ["1"] = 1, ["3"] = 3, ["5"] = 5 })
+    for _, tile in ipairs({ 1, 1e-3 }) do
+      local mesh = astar.navmesh.from_grid(grid, { tile = tile })
+      for _, radius in ipairs({ 0, 0.1 * tile }) do
+        local path, _, code = mesh:find(3.5 * tile, 0.5 * tile, 0.5 * tile, 0.5 * tile,
+          { partial = true, max_expansions = 0, radius = radius })
+        assert.are.equal("partial", code)
+        assert.are.same({ 3.5 * tile, 0.5 * tile }, path:flat())
+      end
+    end
+  end)
+
+  it("nearest and clearance from far outside the mesh find the nearest wall (fuzz_navmesh)", function()
+    -- the ring search over the buckets stopped when 'distance outside the box + ring radius'
+    -- passed the best wall so far; that sum overestimates the distance of the walls in the
+    -- ring (the two legs are at right angles), so (3, 18) was missed from (10.5, 1.5)
+    local mesh = astar.navmesh {
+      vertices = { 0, 18, 3, 18, 3, 21, 0, 21, 9, 21, 12, 21, 12, 27, 9, 27 },
+      polygons = { { 1, 2, 3, 4 }, { 5, 6, 7, 8 } },
+    }
+    local x, y, p = mesh:nearest(10.5, 1.5)
+    assert.are.same({ 3, 18, 1 }, { x, y, p })
+    assert.is_true(math.abs(mesh:clearance(10.5, 1.5) - math.sqrt(7.5 ^ 2 + 16.5 ^ 2)) < 1e-12)
+  end)
+
+  it("the exact search turns round a corner it reached along a portal's line (fuzz_navmesh)", function()
+    -- b, the corner (7.5, 7.5) and the hole's corner (1.25, 1.25) are on one line: from b the
+    -- search ran along the portal (7.5, 7.5)-(1.25, 1.25) to the corner, which then saw only
+    -- the polygon across that portal, not the one beyond it round the corner where the goal is;
+    -- b -> a went round the hole (27.75), a -> b through the corner (16.40)
+    local mesh = astar.navmesh.from_polygons({ 0, 0, 25, 0, 25, 7.5, 7.5, 25, 7.5, 7.5, 0, 25 },
+      { { 1.25, 1.25, 1.25, 3.75, 2.5, 3.75 } })
+    local ax, ay, bx, by = 2.2058823529411762, 9.264705882352942, 15.147058823529413, 15.147058823529413
+    local want = math.sqrt((ax - 7.5) ^ 2 + (ay - 7.5) ^ 2) + math.sqrt(2) * (bx - 7.5)
+    for _, p in ipairs({ assert(mesh:find(ax, ay, bx, by)), assert(mesh:find(bx, by, ax, ay)) }) do
+      assert.is_true(math.abs(p:cost() - want) < 1e-9 * want, p:cost())
+      assert.are.same({ 7.5, 7.5 }, { p:get(2) })
+    end
+  end)
 end)

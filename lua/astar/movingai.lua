@@ -16,6 +16,9 @@ local LEGEND = {
   ["@"] = false, O = false, T = false, W = false,
 }
 
+-- No grid has a side longer than its most cells (ASTAR_GRID_MAX_CELLS, src/core/astar.h).
+local MAX_SIDE = 2 ^ 28
+
 local function lines_of(text)
   local lines = {}
   for line in (text .. "\n"):gmatch("([^\n]*)\n") do
@@ -46,9 +49,14 @@ local function parse_map(text, fname)
   if header.type ~= "octile" then
     malformed(fname, "type must be 'octile', got '%s'", tostring(header.type))
   end
+  -- a side beyond a grid's 2^28 cells is bad, not a count to name: "%d" refuses 1e20
   local w, h = tonumber(header.width), tonumber(header.height)
-  if not w or w < 1 or w % 1 ~= 0 then malformed(fname, "bad width '%s'", tostring(header.width)) end
-  if not h or h < 1 or h % 1 ~= 0 then malformed(fname, "bad height '%s'", tostring(header.height)) end
+  if not w or w < 1 or w % 1 ~= 0 or w > MAX_SIDE then
+    malformed(fname, "bad width '%s'", tostring(header.width))
+  end
+  if not h or h < 1 or h % 1 ~= 0 or h > MAX_SIDE then
+    malformed(fname, "bad height '%s'", tostring(header.height))
+  end
   local body = {}
   for y = 1, h do
     local row = lines[i + y]

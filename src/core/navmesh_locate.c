@@ -64,7 +64,9 @@ static uint32_t nearestwall(const astar_navmesh *m, double x, double y, double l
   astar__nm_brange(m, px, py, px, py, &bx, &by, &bx, &by);
   for (r = 0; r <= rmax; r++) {
     long ix, iy;
-    if (r > 0 && outside + (double)(r - 1) * m->cell > *best) break;
+    /* walls in ring r are (r - 1) cells from the clamped point, which is the
+    ** nearest point of the box to (x, y): at least the hypotenuse away */
+    if (r > 0 && hypot(outside, (double)(r - 1) * m->cell) > *best) break;
     for (iy = (long)by - r; iy <= (long)by + r; iy++) {
       if (iy < 0 || iy >= (long)m->bh) continue;
       for (ix = (long)bx - r; ix <= (long)bx + r; ix++) {
@@ -101,9 +103,11 @@ uint32_t astar_navmesh_nearest(const astar_navmesh *m, double x, double y,
 }
 
 /* The parameter along (x0, y0) + t (dx, dy) where the segment leaves the
-** convex polygon p (edges it runs along do not count: p is closed). */
+** convex polygon p (edges it runs along do not count: p is closed): where it
+** crosses an edge's line, or with 'tol' gets 'tol' beyond it (inpoly's
+** closed polygons: a segment grazing a wall from a point on it stays). */
 static double leaves(const astar_navmesh *m, uint32_t p, double x0, double y0, double dx,
-                     double dy) {
+                     double dy, double tol) {
   uint32_t h;
   double texit = HUGE_VAL;
   for (h = m->pstart[p]; h < m->pstart[p + 1]; h++) {
@@ -111,7 +115,7 @@ static double leaves(const astar_navmesh *m, uint32_t p, double x0, double y0, d
     double ex = VX(m, v) - VX(m, u), ey = VY(m, v) - VY(m, u);
     double den = cross2(ex, ey, dx, dy);
     if (den < 0) {
-      double te = cross2(ex, ey, x0 - VX(m, u), y0 - VY(m, u)) / -den;
+      double te = (cross2(ex, ey, x0 - VX(m, u), y0 - VY(m, u)) + tol * hypot(ex, ey)) / -den;
       if (te < texit) texit = te;
     }
   }
@@ -124,14 +128,18 @@ static double leaves(const astar_navmesh *m, uint32_t p, double x0, double y0, d
 ** vertex, has a choice of polygons there, and which one the adjacency picks
 ** depends on the direction): at each point it reached, it looks up every
 ** allowed polygon holding the point a hair further on, and jumps to where the
-** one reaching furthest lets the segment go. So the answer does not depend on
-** the direction, and a path's segments (along walls, through corners) pass.
-** Each step reaches a new polygon (at most np + 1 steps; capped all the same).
+** one reaching furthest lets the segment go (eps beyond its walls, as inpoly
+** holds points: from a point on a wall line, a segment running out along it at
+** a grazing angle stays). So the answer does not depend on the direction, and
+** a path's segments (along walls, through corners) pass. Each step reaches a
+** new polygon (at most np + 1 steps; capped all the same). Where it leaves is
+** where it crosses the last polygon's wall line, no earlier than it entered.
 */
 int astar_navmesh_raycast(const astar_navmesh *m, double x0, double y0, double x1,
                           double y1, uint32_t inc, uint32_t exc,
                           double *hx, double *hy, uint32_t *hpoly) {
   double dx = x1 - x0, dy = y1 - y0, len = hypot(dx, dy), t = 0, hair;
+  double entry = 0;                 /* where the walk took polygon p */
   uint32_t p = astar__nm_locatef(m, x0, y0, inc, exc), steps = 0;
   if (p == NONE) return -1;
   if (!(len > 0)) return 1;
@@ -141,12 +149,13 @@ int astar_navmesh_raycast(const astar_navmesh *m, double x0, double y0, double x
     double ta = t + hair < 1 ? t + hair : 1, best = t;
     int i, n = astar__nm_holders(m, x0 + dx * ta, y0 + dy * ta, 1, inc, exc, q, 16);
     for (i = 0; i < n; i++) {
-      double te = leaves(m, q[i], x0, y0, dx, dy);
-      if (te > best) { best = te; p = q[i]; }
+      double te = leaves(m, q[i], x0, y0, dx, dy, m->eps);
+      if (te > best) { best = te; p = q[i]; entry = t; }
     }
     if (best >= 1) return 1;
     if (!(best > t + hair / 2) || ++steps > 4 * m->np + 8) {
-      *hx = x0 + dx * t; *hy = y0 + dy * t; *hpoly = p;
+      double tx = fmin(fmax(leaves(m, p, x0, y0, dx, dy, 0), entry), t);
+      *hx = x0 + dx * tx; *hy = y0 + dy * tx; *hpoly = p;
       return 0;
     }
     t = best;

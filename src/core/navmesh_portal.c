@@ -249,6 +249,8 @@ int astar_navmesh_prepare(astar_navmesh *m, astar_navmesh_query *q, double sx, d
   q->w->status = 0;
   if (astar__reserve(&q->w->mem, (void **)&q->w->pt, &q->w->cpt, need, sizeof(double)))
     return ASTAR_ENOMEM;
+  /* the start node's point before any expansion: a partial path after none is the start */
+  q->w->pt[2 * (size_t)m->nport] = sx; q->w->pt[2 * (size_t)m->nport + 1] = sy;
   q->w->spoly = endpoint(q, sx, sy);
   if (q->w->spoly != NONE) q->w->gpoly = endpoint(q, gx, gy);
   if (q->w->spoly == NONE || q->w->gpoly == NONE) {
