@@ -50,6 +50,9 @@ unsigned fz_u16(fz_bytes *b);
 ** binding linked in; "astar" required into slot FZ_ASTAR. */
 lua_State *fz_open(void);
 
+/* The one state every harness uses, made by LLVMFuzzerInitialize (fuzz_lua.c). */
+extern lua_State *fz_L;
+
 /* lua_pcall through the message handler. Returns LUA_OK, or an error status
 ** with the library's own message on the stack; any other error is a
 ** finding (printed with its traceback; abort). */

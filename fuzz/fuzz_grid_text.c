@@ -27,7 +27,6 @@
 
 #include "fuzz.h"
 
-static lua_State *L;
 
 #define HEADER 11
 #define BASE_CHARS ".#~SGo2"
@@ -42,17 +41,17 @@ static double basecost(int ch) {
 /* Pushes the extra legend value of 'code'; returns its cost (0 blocked) or
 ** -1 when the library must refuse it. */
 static double extra(unsigned code) {
-  if (code == 0) { lua_pushboolean(L, 0); return 0; }
-  if (code < 248) { lua_pushnumber(L, code / 8.0); return code / 8.0; }
+  if (code == 0) { lua_pushboolean(fz_L, 0); return 0; }
+  if (code < 248) { lua_pushnumber(fz_L, code / 8.0); return code / 8.0; }
   switch (code) {
-    case 248: lua_pushboolean(L, 1); return 1;
-    case 249: lua_pushnumber(L, 0); return -1;
-    case 250: lua_pushnumber(L, -1); return -1;
-    case 251: lua_pushnumber(L, 1e101); return -1;
-    case 252: lua_pushnumber(L, NAN); return -1;
-    case 253: lua_pushnumber(L, 1e100); return 1e100;
-    case 254: lua_pushliteral(L, "x"); return -1;
-    default: lua_pushnumber(L, 1e-300); return 1e-300;
+    case 248: lua_pushboolean(fz_L, 1); return 1;
+    case 249: lua_pushnumber(fz_L, 0); return -1;
+    case 250: lua_pushnumber(fz_L, -1); return -1;
+    case 251: lua_pushnumber(fz_L, 1e101); return -1;
+    case 252: lua_pushnumber(fz_L, NAN); return -1;
+    case 253: lua_pushnumber(fz_L, 1e100); return 1e100;
+    case 254: lua_pushliteral(fz_L, "x"); return -1;
+    default: lua_pushnumber(fz_L, 1e-300); return 1e-300;
   }
 }
 
@@ -61,22 +60,22 @@ static double extra(unsigned code) {
 static int legend(unsigned ch, unsigned code, double *val) {
   int i, ok = 1;
   double c;
-  lua_createtable(L, 0, 8);
+  lua_createtable(fz_L, 0, 8);
   for (i = 0; i < 256; i++) val[i] = basecost(i);
   for (i = 0; BASE_CHARS[i] != '\0'; i++) {
     char k[2] = {BASE_CHARS[i], '\0'};
-    if (basecost(k[0]) > 0) lua_pushnumber(L, basecost(k[0]));
-    else lua_pushboolean(L, 0);
-    lua_setfield(L, -2, k);
+    if (basecost(k[0]) > 0) lua_pushnumber(fz_L, basecost(k[0]));
+    else lua_pushboolean(fz_L, 0);
+    lua_setfield(fz_L, -2, k);
   }
   c = extra(code);
   if (ch == 0) {                                     /* a key of two characters */
-    lua_setfield(L, -2, "ab");
+    lua_setfield(fz_L, -2, "ab");
     return 0;
   }
   {
     char k[2] = {(char)ch, '\0'};
-    lua_setfield(L, -2, k);
+    lua_setfield(fz_L, -2, k);
   }
   if (c < 0) ok = 0;
   val[ch] = c;
@@ -154,21 +153,21 @@ static int expect_movingai(const char *t, size_t len, fz_grid *g) {
 /* Compares the grid at 'idx' with g, cell by cell. */
 static void compare(int idx, const fz_grid *g, const char *what) {
   int x, y;
-  fz_method(L, idx, "size");
-  fz_pcall(L, 1, 2);
-  if (lua_tointeger(L, -2) != g->w || lua_tointeger(L, -1) != g->h)
-    fz_fail("%s made a %dx%d grid, the text has %dx%d", what, (int)lua_tointeger(L, -2),
-            (int)lua_tointeger(L, -1), g->w, g->h);
-  lua_pop(L, 2);
+  fz_method(fz_L, idx, "size");
+  fz_pcall(fz_L, 1, 2);
+  if (lua_tointeger(fz_L, -2) != g->w || lua_tointeger(fz_L, -1) != g->h)
+    fz_fail("%s made a %dx%d grid, the text has %dx%d", what, (int)lua_tointeger(fz_L, -2),
+            (int)lua_tointeger(fz_L, -1), g->w, g->h);
+  lua_pop(fz_L, 2);
   for (y = 0; y < g->h; y++)
     for (x = 0; x < g->w; x++) {
       double want = g->cell[y * g->w + x], got;
-      fz_method(L, idx, "get");
-      lua_pushinteger(L, x + 1);
-      lua_pushinteger(L, y + 1);
-      fz_pcall(L, 3, 1);
-      got = lua_type(L, -1) == LUA_TNUMBER ? lua_tonumber(L, -1) : lua_toboolean(L, -1) ? -1 : 0;
-      lua_pop(L, 1);
+      fz_method(fz_L, idx, "get");
+      lua_pushinteger(fz_L, x + 1);
+      lua_pushinteger(fz_L, y + 1);
+      fz_pcall(fz_L, 3, 1);
+      got = lua_type(fz_L, -1) == LUA_TNUMBER ? lua_tonumber(fz_L, -1) : lua_toboolean(fz_L, -1) ? -1 : 0;
+      lua_pop(fz_L, 1);
       if (got != want) fz_fail("%s: cell (%d, %d) is %g, the text says %g", what, x + 1, y + 1,
                                got, want);
     }
@@ -190,14 +189,14 @@ static void render(int grid, int path, const fz_grid *g) {
   size_t len;
   const char *s;
   int lines_seen = 1;
-  fz_method(L, grid, "render");
-  lua_pushvalue(L, path);
-  fz_pcall(L, 2, 1);
-  s = lua_tolstring(L, -1, &len);
+  fz_method(fz_L, grid, "render");
+  lua_pushvalue(fz_L, path);
+  fz_pcall(fz_L, 2, 1);
+  s = lua_tolstring(fz_L, -1, &len);
   if (s == NULL || len != (size_t)g->w * g->h + g->h - 1) fz_fail("render: wrong length");
   for (; *s != '\0'; s++) lines_seen += *s == '\n';
   if (lines_seen != g->h) fz_fail("render: %d lines for %d rows", lines_seen, g->h);
-  lua_pop(L, 1);
+  lua_pop(fz_L, 1);
 }
 
 /* One grid:find between walkable cells s and t (indices), against Dijkstra. */
@@ -206,24 +205,24 @@ static void search(int grid, const fz_grid *g, int s, int t, const char *algorit
   int sx = s % g->w, sy = s / g->w, tx = t % g->w, ty = t / g->w;
   if (dist == NULL) fz_fail("out of memory");
   fz_dijkstra(g, sx, sy, FZ_NOCUT, dist);
-  fz_method(L, grid, "find");
-  lua_pushinteger(L, sx + 1);
-  lua_pushinteger(L, sy + 1);
-  lua_pushinteger(L, tx + 1);
-  lua_pushinteger(L, ty + 1);
-  lua_createtable(L, 0, 1);
-  lua_pushstring(L, algorithm);
-  lua_setfield(L, -2, "algorithm");
-  fz_pcall(L, 6, 3);                                 /* path msg code */
-  if (lua_isnil(L, -3)) {
-    if (dist[t] < HUGE_VAL || strcmp(lua_tostring(L, -1), "no_path") != 0)
+  fz_method(fz_L, grid, "find");
+  lua_pushinteger(fz_L, sx + 1);
+  lua_pushinteger(fz_L, sy + 1);
+  lua_pushinteger(fz_L, tx + 1);
+  lua_pushinteger(fz_L, ty + 1);
+  lua_createtable(fz_L, 0, 1);
+  lua_pushstring(fz_L, algorithm);
+  lua_setfield(fz_L, -2, "algorithm");
+  fz_pcall(fz_L, 6, 3);                                 /* path msg code */
+  if (lua_isnil(fz_L, -3)) {
+    if (dist[t] < HUGE_VAL || strcmp(lua_tostring(fz_L, -1), "no_path") != 0)
       fz_fail("find (%d, %d) -> (%d, %d) [%s]: %s (%s), the reference costs %.17g", sx + 1,
-              sy + 1, tx + 1, ty + 1, algorithm, lua_tostring(L, -2), lua_tostring(L, -1),
+              sy + 1, tx + 1, ty + 1, algorithm, lua_tostring(fz_L, -2), lua_tostring(fz_L, -1),
               dist[t]);
   } else {
     fz_gpath p;
     char why[256];
-    if (!fz_check_gpath(L, -3, g, FZ_NOCUT, &p, why))
+    if (!fz_check_gpath(fz_L, -3, g, FZ_NOCUT, &p, why))
       fz_fail("find (%d, %d) -> (%d, %d) [%s]: %s", sx + 1, sy + 1, tx + 1, ty + 1, algorithm,
               why);
     if (p.sx != sx || p.sy != sy || p.ex != tx || p.ey != ty)
@@ -232,9 +231,9 @@ static void search(int grid, const fz_grid *g, int s, int t, const char *algorit
     if (!fz_close(p.cost, dist[t]))
       fz_fail("find (%d, %d) -> (%d, %d) [%s] costs %.17g, the reference %.17g", sx + 1,
               sy + 1, tx + 1, ty + 1, algorithm, p.cost, dist[t]);
-    render(grid, lua_gettop(L) - 2, g);
+    render(grid, lua_gettop(fz_L) - 2, g);
   }
-  lua_pop(L, 3);
+  lua_pop(fz_L, 3);
   free(dist);
 }
 
@@ -246,8 +245,8 @@ static void searches(int grid, const fz_grid *g, fz_bytes *q) {
     int s = walkable(g, fz_u16(q)), t = walkable(g, fz_u16(q));
     if (s >= 0 && t >= 0) search(grid, g, s, t, algs[i]);
   }
-  fz_method(L, grid, "close");
-  fz_pcall(L, 1, 0);
+  fz_method(fz_L, grid, "close");
+  fz_pcall(fz_L, 1, 0);
 }
 
 static void run_parse(const char *t, size_t len, unsigned ch, unsigned code, fz_bytes *q) {
@@ -256,18 +255,18 @@ static void run_parse(const char *t, size_t len, unsigned ch, unsigned code, fz_
   int valid;
   g.cell = malloc((len + 1) * sizeof *g.cell);
   if (g.cell == NULL) fz_fail("out of memory");
-  fz_getlib(L, "grid.parse");
-  lua_pushlstring(L, t, len);
+  fz_getlib(fz_L, "grid.parse");
+  lua_pushlstring(fz_L, t, len);
   valid = legend(ch, code, val);
   valid = expect_parse(t, len, val, &g) && valid;
-  if (fz_pcall(L, 2, 1) != LUA_OK) {
-    if (valid) fz_fail("parse refused a valid map: %s", lua_tostring(L, -1));
+  if (fz_pcall(fz_L, 2, 1) != LUA_OK) {
+    if (valid) fz_fail("parse refused a valid map: %s", lua_tostring(fz_L, -1));
   } else {
     if (!valid) fz_fail("parse accepted a map the README's rules refuse");
     compare(-1, &g, "parse");
-    searches(lua_gettop(L), &g, q);
+    searches(lua_gettop(fz_L), &g, q);
   }
-  lua_pop(L, 1);
+  lua_pop(fz_L, 1);
   free(g.cell);
 }
 
@@ -275,14 +274,14 @@ static void run_movingai(const char *t, size_t len, fz_bytes *q) {
   fz_grid g;
   g.cell = malloc((len + 1) * sizeof *g.cell);
   if (g.cell == NULL) fz_fail("out of memory");
-  fz_getlib(L, "grid.parse_movingai");
-  lua_pushlstring(L, t, len);
-  if (fz_pcall(L, 1, 1) == LUA_OK) {
+  fz_getlib(fz_L, "grid.parse_movingai");
+  lua_pushlstring(fz_L, t, len);
+  if (fz_pcall(fz_L, 1, 1) == LUA_OK) {
     if (!expect_movingai(t, len, &g)) fz_fail("parse_movingai accepted a map without rows");
     compare(-1, &g, "parse_movingai");
-    searches(lua_gettop(L), &g, q);
+    searches(lua_gettop(fz_L), &g, q);
   }
-  lua_pop(L, 1);
+  lua_pop(fz_L, 1);
   free(g.cell);
 }
 
@@ -295,40 +294,40 @@ static int nonblank(const char *s, size_t n) {
 
 /* One entry of parse_scenarios' list: fields in range. */
 static void check_entry(int idx, int i) {
-  double w = fz_numfield(L, idx, "width"), h = fz_numfield(L, idx, "height");
-  double sx = fz_numfield(L, idx, "sx"), sy = fz_numfield(L, idx, "sy");
-  double gx = fz_numfield(L, idx, "gx"), gy = fz_numfield(L, idx, "gy");
-  double opt = fz_numfield(L, idx, "optimal"), bucket = fz_numfield(L, idx, "bucket");
+  double w = fz_numfield(fz_L, idx, "width"), h = fz_numfield(fz_L, idx, "height");
+  double sx = fz_numfield(fz_L, idx, "sx"), sy = fz_numfield(fz_L, idx, "sy");
+  double gx = fz_numfield(fz_L, idx, "gx"), gy = fz_numfield(fz_L, idx, "gy");
+  double opt = fz_numfield(fz_L, idx, "optimal"), bucket = fz_numfield(fz_L, idx, "bucket");
   int ok = w >= 1 && h >= 1 && w == floor(w) && h == floor(h) && opt >= 0 && bucket == bucket;
   ok = ok && sx >= 1 && sx <= w && gx >= 1 && gx <= w && sx == floor(sx) && gx == floor(gx);
   ok = ok && sy >= 1 && sy <= h && gy >= 1 && gy <= h && sy == floor(sy) && gy == floor(gy);
-  if (lua_getfield(L, idx, "map") != LUA_TSTRING) ok = 0;
-  lua_pop(L, 1);
+  if (lua_getfield(fz_L, idx, "map") != LUA_TSTRING) ok = 0;
+  lua_pop(fz_L, 1);
   if (!ok || !isfinite(opt))
     fz_fail("parse_scenarios entry %d: %gx%g, (%g, %g) -> (%g, %g), optimal %g", i, w, h, sx,
             sy, gx, gy, opt);
 }
 
 static void run_scenarios(const char *t, size_t len) {
-  fz_getlib(L, "parse_scenarios");
-  lua_pushlstring(L, t, len);
-  if (fz_pcall(L, 1, 1) == LUA_OK) {
+  fz_getlib(fz_L, "parse_scenarios");
+  lua_pushlstring(fz_L, t, len);
+  if (fz_pcall(fz_L, 1, 1) == LUA_OK) {
     size_t *st = malloc((len + 2) * sizeof *st), *ln = malloc((len + 2) * sizeof *ln);
     size_t n, k, want = 0;
-    int i, got = (int)lua_rawlen(L, -1);
+    int i, got = (int)lua_rawlen(fz_L, -1);
     if (st == NULL || ln == NULL) fz_fail("out of memory");
     n = lines(t, len, st, ln, len + 2);
     for (k = 1; k < n; k++) want += nonblank(t + st[k], ln[k]);
     if ((size_t)got != want) fz_fail("parse_scenarios: %d entries, %d lines", got, (int)want);
     for (i = 1; i <= got; i++) {
-      lua_rawgeti(L, -1, i);
-      check_entry(lua_gettop(L), i);
-      lua_pop(L, 1);
+      lua_rawgeti(fz_L, -1, i);
+      check_entry(lua_gettop(fz_L), i);
+      lua_pop(fz_L, 1);
     }
     free(st);
     free(ln);
   }
-  lua_pop(L, 1);
+  lua_pop(fz_L, 1);
 }
 
 /* A from_table cell from byte ch: '#' false, 't' true, '.' the integer 1,
@@ -336,14 +335,14 @@ static void run_scenarios(const char *t, size_t len) {
 ** any other byte the number byte / 16. Pushes it (not a hole). */
 static void pushvalue(int ch) {
   switch (ch) {
-    case '#': lua_pushboolean(L, 0); break;
-    case 't': lua_pushboolean(L, 1); break;
-    case '.': lua_pushinteger(L, 1); break;
-    case 'z': lua_pushinteger(L, 0); break;
-    case 'b': lua_pushnumber(L, 1e101); break;
-    case 's': lua_pushliteral(L, "s"); break;
+    case '#': lua_pushboolean(fz_L, 0); break;
+    case 't': lua_pushboolean(fz_L, 1); break;
+    case '.': lua_pushinteger(fz_L, 1); break;
+    case 'z': lua_pushinteger(fz_L, 0); break;
+    case 'b': lua_pushnumber(fz_L, 1e101); break;
+    case 's': lua_pushliteral(fz_L, "s"); break;
     default:
-      lua_pushnumber(L, ch >= '1' && ch <= '9' ? (ch - '0') / 2.0 : ch / 16.0);
+      lua_pushnumber(fz_L, ch >= '1' && ch <= '9' ? (ch - '0') / 2.0 : ch / 16.0);
       break;
   }
 }
@@ -379,7 +378,7 @@ static double tablecell(int ch, int mode, int x, int y) {
 static int table_row(const char *t, size_t n, int mode, int y, fz_grid *g, int *k) {
   size_t j;
   int len = 0, hole = 0, bad = 0;
-  lua_createtable(L, (int)n, 0);
+  lua_createtable(fz_L, (int)n, 0);
   for (j = 0; j < n; j++) {
     int ch = (unsigned char)t[j];
     double c;
@@ -390,7 +389,7 @@ static int table_row(const char *t, size_t n, int mode, int y, fz_grid *g, int *
     c = tablecell(ch, mode, (int)j + 1, y);
     bad = bad || hole || c < 0;
     pushvalue(ch);
-    lua_rawseti(L, -2, (int)j + 1);
+    lua_rawseti(fz_L, -2, (int)j + 1);
     g->cell[(*k)++] = c;
     len = (int)j + 1;
   }
@@ -402,7 +401,7 @@ static int table_row(const char *t, size_t n, int mode, int y, fz_grid *g, int *
 static int table_rows(const char *t, size_t len, int mode, fz_grid *g) {
   size_t i = 0;
   int ok = 1, k = 0;
-  lua_newtable(L);
+  lua_newtable(fz_L);
   g->w = -1;
   g->h = 0;
   while (i < len) {
@@ -412,7 +411,7 @@ static int table_rows(const char *t, size_t len, int mode, fz_grid *g) {
     n = table_row(t + i, end - i, mode, g->h + 1, g, &k);
     if (n <= 0 || (g->w >= 0 && n != g->w)) ok = 0;
     g->w = n;
-    lua_rawseti(L, -2, ++g->h);
+    lua_rawseti(fz_L, -2, ++g->h);
     i = end + 1;
   }
   return ok && g->h > 0;
@@ -423,27 +422,20 @@ static void run_table(const char *t, size_t len, unsigned how, fz_bytes *q) {
   int mode = (int)(how % 3), valid, st;
   g.cell = malloc((len + 1) * sizeof *g.cell);
   if (g.cell == NULL) fz_fail("out of memory");
-  fz_getlib(L, "grid.from_table");
+  fz_getlib(fz_L, "grid.from_table");
   valid = table_rows(t, len, mode, &g);
-  if (mode == 1) lua_pushinteger(L, 1);
-  if (mode == 2 && luaL_loadstring(L, TABLEFN) == LUA_OK) lua_call(L, 0, 1);
-  st = fz_pcall(L, mode ? 2 : 1, 1);
+  if (mode == 1) lua_pushinteger(fz_L, 1);
+  if (mode == 2 && luaL_loadstring(fz_L, TABLEFN) == LUA_OK) lua_call(fz_L, 0, 1);
+  st = fz_pcall(fz_L, mode ? 2 : 1, 1);
   if ((st == LUA_OK) != valid)
     fz_fail("from_table (mode %d) %s", mode,
-            st ? lua_tostring(L, -1) : "accepted rows it must refuse");
+            st ? lua_tostring(fz_L, -1) : "accepted rows it must refuse");
   if (st == LUA_OK) {
     compare(-1, &g, "from_table");
-    searches(lua_gettop(L), &g, q);
+    searches(lua_gettop(fz_L), &g, q);
   }
-  lua_pop(L, 1);
+  lua_pop(fz_L, 1);
   free(g.cell);
-}
-
-int LLVMFuzzerInitialize(int *argc, char ***argv) {
-  (void)argc;
-  (void)argv;
-  L = fz_open();
-  return 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -462,6 +454,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     case 2: run_scenarios(text, len); break;
     default: run_table(text, len, ch, &q); break;
   }
-  fz_done(L);
+  fz_done(fz_L);
   return 0;
 }

@@ -212,3 +212,12 @@ lua_State *fz_open(void) {
   lua_pushcfunction(L, msgh);                        /* astar msgh */
   return L;
 }
+
+lua_State *fz_L;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
+  (void)argc;
+  (void)argv;
+  fz_L = fz_open();
+  return 0;
+}

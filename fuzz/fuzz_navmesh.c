@@ -34,7 +34,6 @@
 
 #include "fuzz.h"
 
-static lua_State *L;
 
 #define MAXQ 8
 #define MAXPTS 64
@@ -91,10 +90,10 @@ static int inpoly(const scene *sc, int p, double x, double y, double tol) {
 /* Pushes a Lua list of the n numbers v. */
 static void pushlist(const double *v, int n) {
   int i;
-  lua_createtable(L, n, 0);
+  lua_createtable(fz_L, n, 0);
   for (i = 0; i < n; i++) {
-    lua_pushnumber(L, v[i]);
-    lua_rawseti(L, -2, i + 1);
+    lua_pushnumber(fz_L, v[i]);
+    lua_rawseti(fz_L, -2, i + 1);
   }
 }
 
@@ -112,37 +111,37 @@ static void bounds(scene *sc, const double *xy, int n) {
 /* The mesh's polygons into sc (mesh:polygons() and mesh:vertices()). */
 static void fetch(scene *sc) {
   int p, k = 0, total = 0, verts;
-  fz_method(L, sc->mesh, "vertices");
-  fz_pcall(L, 1, 1);
-  verts = lua_gettop(L);
-  fz_method(L, sc->mesh, "polygons");
-  fz_pcall(L, 1, 1);                                 /* verts polys */
-  sc->np = (int)lua_rawlen(L, -1);
+  fz_method(fz_L, sc->mesh, "vertices");
+  fz_pcall(fz_L, 1, 1);
+  verts = lua_gettop(fz_L);
+  fz_method(fz_L, sc->mesh, "polygons");
+  fz_pcall(fz_L, 1, 1);                                 /* verts polys */
+  sc->np = (int)lua_rawlen(fz_L, -1);
   for (p = 1; p <= sc->np; p++) {
-    lua_rawgeti(L, -1, p);
-    total += (int)lua_rawlen(L, -1);
-    lua_pop(L, 1);
+    lua_rawgeti(fz_L, -1, p);
+    total += (int)lua_rawlen(fz_L, -1);
+    lua_pop(fz_L, 1);
   }
   sc->start = malloc((size_t)(sc->np + 1) * sizeof *sc->start);
   sc->xy = malloc((size_t)(2 * total + 1) * sizeof *sc->xy);
   if (sc->start == NULL || sc->xy == NULL) fz_fail("out of memory");
   for (p = 1; p <= sc->np; p++) {
     int i, n;
-    lua_rawgeti(L, -1, p);
-    n = (int)lua_rawlen(L, -1);
+    lua_rawgeti(fz_L, -1, p);
+    n = (int)lua_rawlen(fz_L, -1);
     sc->start[p - 1] = k;
     for (i = 1; i <= n; i++, k++) {
-      lua_rawgeti(L, -1, i);
-      lua_rawgeti(L, verts, 2 * lua_tointeger(L, -1) - 1);
-      lua_rawgeti(L, verts, 2 * lua_tointeger(L, -2));
-      sc->xy[2 * k] = lua_tonumber(L, -2);
-      sc->xy[2 * k + 1] = lua_tonumber(L, -1);
-      lua_pop(L, 3);
+      lua_rawgeti(fz_L, -1, i);
+      lua_rawgeti(fz_L, verts, 2 * lua_tointeger(fz_L, -1) - 1);
+      lua_rawgeti(fz_L, verts, 2 * lua_tointeger(fz_L, -2));
+      sc->xy[2 * k] = lua_tonumber(fz_L, -2);
+      sc->xy[2 * k + 1] = lua_tonumber(fz_L, -1);
+      lua_pop(fz_L, 3);
     }
-    lua_pop(L, 1);
+    lua_pop(fz_L, 1);
   }
   sc->start[sc->np] = k;
-  lua_pop(L, 2);
+  lua_pop(fz_L, 2);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -168,21 +167,21 @@ static int build_list(scene *sc, fz_bytes *in) {
     xy[2 * i + 1] = (v >> 4) * sc->unit;
   }
   bounds(sc, xy, nv);
-  fz_getlib(L, "navmesh");
-  lua_createtable(L, 0, 3);
+  fz_getlib(fz_L, "navmesh");
+  lua_createtable(fz_L, 0, 3);
   pushlist(xy, 2 * nv);
-  lua_setfield(L, -2, "vertices");
-  lua_createtable(L, np, 0);
+  lua_setfield(fz_L, -2, "vertices");
+  lua_createtable(fz_L, np, 0);
   for (p = 1; p <= np; p++) {
     int k = 3 + (int)fz_byte(in) % 6;
-    lua_createtable(L, k, 0);
+    lua_createtable(fz_L, k, 0);
     for (i = 1; i <= k; i++) {
-      lua_pushinteger(L, 1 + (int)(fz_byte(in) % (unsigned)(nv + 1)));
-      lua_rawseti(L, -2, i);
+      lua_pushinteger(fz_L, 1 + (int)(fz_byte(in) % (unsigned)(nv + 1)));
+      lua_rawseti(fz_L, -2, i);
     }
-    lua_rawseti(L, -2, p);
+    lua_rawseti(fz_L, -2, p);
   }
-  lua_setfield(L, -2, "polygons");
+  lua_setfield(fz_L, -2, "polygons");
   c = (int)fz_byte(in) & 1;
   sc->mincost = c ? HUGE_VAL : 1;
   for (p = 0; c && p < np; p++) {
@@ -192,10 +191,10 @@ static int build_list(scene *sc, fz_bytes *in) {
   }
   if (c) {
     pushlist(costs, np);
-    lua_setfield(L, -2, "costs");
+    lua_setfield(fz_L, -2, "costs");
   }
-  if (fz_pcall(L, 1, 1) == LUA_OK) return 1;
-  lua_pop(L, 1);
+  if (fz_pcall(fz_L, 1, 1) == LUA_OK) return 1;
+  lua_pop(fz_L, 1);
   return 0;
 }
 
@@ -209,7 +208,7 @@ static int ring(fz_bytes *in, double unit, int max, double *xy) {
 /* Was the error on top from_polygons refusing its input (fine), or the core
 ** refusing what from_polygons made of it (a finding)? */
 static void check_refusal(void) {
-  const char *msg = lua_tostring(L, -1);
+  const char *msg = lua_tostring(fz_L, -1);
   if (strncmp(msg, "bad argument #1 to 'from_polygons' (", 36) != 0 &&
       strncmp(msg, "bad argument #2 to 'from_polygons' (", 36) != 0 &&
       strncmp(msg, "from_polygons: triangulation failed", 35) != 0)
@@ -236,22 +235,22 @@ static int build_polygons(scene *sc, fz_bytes *in) {
   n = ring(in, sc->unit, 24, xy);
   bounds(sc, xy, n);
   want = fabs(area2(xy, n)) / 2;
-  fz_getlib(L, "navmesh.from_polygons");
+  fz_getlib(fz_L, "navmesh.from_polygons");
   pushlist(xy, 2 * n);
   nh = (int)fz_byte(in) % 4;
-  lua_createtable(L, nh, 0);
+  lua_createtable(fz_L, nh, 0);
   for (h = 1; h <= nh; h++) {
     n = ring(in, sc->unit, 10, xy);
     want -= fabs(area2(xy, n)) / 2;
     pushlist(xy, 2 * n);
-    lua_rawseti(L, -2, h);
+    lua_rawseti(fz_L, -2, h);
   }
-  if (fz_pcall(L, 2, 1) != LUA_OK) {
+  if (fz_pcall(fz_L, 2, 1) != LUA_OK) {
     check_refusal();
-    lua_pop(L, 1);
+    lua_pop(fz_L, 1);
     return 0;
   }
-  sc->mesh = lua_gettop(L);
+  sc->mesh = lua_gettop(fz_L);
   fetch(sc);
   check_area(sc, want);
   return 1;
@@ -260,17 +259,17 @@ static int build_polygons(scene *sc, fz_bytes *in) {
 /* Pushes astar.grid.parse(text) with '#' blocked and '1', '3', '5' costs. */
 static void push_grid(const char *text, size_t len) {
   int i;
-  fz_getlib(L, "grid.parse");
-  lua_pushlstring(L, text, len);
-  lua_createtable(L, 0, 4);
-  lua_pushboolean(L, 0);
-  lua_setfield(L, -2, "#");
+  fz_getlib(fz_L, "grid.parse");
+  lua_pushlstring(fz_L, text, len);
+  lua_createtable(fz_L, 0, 4);
+  lua_pushboolean(fz_L, 0);
+  lua_setfield(fz_L, -2, "#");
   for (i = 1; i <= 5; i += 2) {
     char key[2] = {(char)('0' + i), '\0'};
-    lua_pushinteger(L, i);
-    lua_setfield(L, -2, key);
+    lua_pushinteger(fz_L, i);
+    lua_setfield(fz_L, -2, key);
   }
-  fz_pcall(L, 2, 1);
+  fz_pcall(fz_L, 2, 1);
 }
 
 /* astar.navmesh.from_grid: byte: width (1 .. 12) and costs; byte: height
@@ -298,17 +297,17 @@ static int build_grid(scene *sc, fz_bytes *in) {
   sc->x0 = sc->y0 = 0;
   sc->x1 = g->w * sc->unit;
   sc->y1 = g->h * sc->unit;
-  fz_getlib(L, "navmesh.from_grid");
+  fz_getlib(fz_L, "navmesh.from_grid");
   push_grid(text, (size_t)k);                        /* from_grid grid */
-  lua_createtable(L, 0, 1);
-  lua_pushnumber(L, sc->unit);
-  lua_setfield(L, -2, "tile");
-  st = fz_pcall(L, 2, 1);
+  lua_createtable(fz_L, 0, 1);
+  lua_pushnumber(fz_L, sc->unit);
+  lua_setfield(fz_L, -2, "tile");
+  st = fz_pcall(fz_L, 2, 1);
   if ((st == LUA_OK) != (open > 0))
     fz_fail("from_grid on a grid with %d walkable cells: %s", open,
-            st ? lua_tostring(L, -1) : "accepted");
+            st ? lua_tostring(fz_L, -1) : "accepted");
   if (st == LUA_OK) return 1;
-  lua_pop(L, 1);
+  lua_pop(fz_L, 1);
   return 0;
 }
 
@@ -334,10 +333,10 @@ static void pointof(const scene *sc, fz_bytes *in, double *x, double *y) {
 /* Calls method 'name' of the mesh with (x, y [, x1, y1]); no error allowed. */
 static void call(const scene *sc, const char *name, const double *pt, int n, int nres) {
   int i;
-  fz_method(L, sc->mesh, name);
-  for (i = 0; i < n; i++) lua_pushnumber(L, pt[i]);
-  if (fz_pcall(L, n + 1, nres) != LUA_OK)
-    fz_fail("%s(%g, %g, ...): %s", name, pt[0], pt[1], lua_tostring(L, -1));
+  fz_method(fz_L, sc->mesh, name);
+  for (i = 0; i < n; i++) lua_pushnumber(fz_L, pt[i]);
+  if (fz_pcall(fz_L, n + 1, nres) != LUA_OK)
+    fz_fail("%s(%g, %g, ...): %s", name, pt[0], pt[1], lua_tostring(fz_L, -1));
 }
 
 /* The polygon locate gives for (x, y): 0-based, or -1. */
@@ -345,8 +344,8 @@ static int locate(const scene *sc, double x, double y) {
   double pt[2] = {x, y};
   int p;
   call(sc, "locate", pt, 2, 1);
-  p = lua_isnil(L, -1) ? -1 : (int)lua_tointeger(L, -1) - 1;
-  lua_pop(L, 1);
+  p = lua_isnil(fz_L, -1) ? -1 : (int)lua_tointeger(fz_L, -1) - 1;
+  lua_pop(fz_L, 1);
   return p;
 }
 
@@ -361,10 +360,10 @@ static void probe(const scene *sc, double x, double y) {
     if (inpoly(sc, i, x, y, -1e-6 * extent(sc)))
       fz_fail("locate(%.17g, %.17g) gives nil, the point is inside polygon %d", x, y, i + 1);
   call(sc, "nearest", pt, 2, 3);
-  nx = lua_tonumber(L, -3);
-  ny = lua_tonumber(L, -2);
-  q = (int)lua_tointeger(L, -1) - 1;
-  lua_pop(L, 3);
+  nx = lua_tonumber(fz_L, -3);
+  ny = lua_tonumber(fz_L, -2);
+  q = (int)lua_tointeger(fz_L, -1) - 1;
+  lua_pop(fz_L, 3);
   if (q < 0 || q >= sc->np || !inpoly(sc, q, nx, ny, 1e-6 * extent(sc)))
     fz_fail("nearest(%.17g, %.17g) gives (%.17g, %.17g) in polygon %d, not in it", x, y, nx,
             ny, q + 1);
@@ -376,8 +375,8 @@ static void probe(const scene *sc, double x, double y) {
     fz_fail("nearest(%.17g, %.17g) gives (%.17g, %.17g), too far (located: %d)", x, y, nx, ny,
             p + 1);
   call(sc, "clearance", pt, 2, 1);
-  if (!(lua_tonumber(L, -1) >= 0)) fz_fail("clearance(%g, %g) is %g", x, y, lua_tonumber(L, -1));
-  lua_pop(L, 1);
+  if (!(lua_tonumber(fz_L, -1) >= 0)) fz_fail("clearance(%g, %g) is %g", x, y, lua_tonumber(fz_L, -1));
+  lua_pop(fz_L, 1);
 }
 
 /* Distance from (px, py) to the segment a-b. */
@@ -394,16 +393,16 @@ static int raycast(const scene *sc, const double *seg) {
   double back[4] = {seg[2], seg[3], seg[0], seg[1]};
   int fwd, bwd;
   call(sc, "raycast", seg, 4, 3);
-  fwd = lua_toboolean(L, -3);
-  if (!fwd && lua_type(L, -2) == LUA_TNUMBER &&
-      segdist(lua_tonumber(L, -2), lua_tonumber(L, -1), seg[0], seg[1], seg[2], seg[3]) >
+  fwd = lua_toboolean(fz_L, -3);
+  if (!fwd && lua_type(fz_L, -2) == LUA_TNUMBER &&
+      segdist(lua_tonumber(fz_L, -2), lua_tonumber(fz_L, -1), seg[0], seg[1], seg[2], seg[3]) >
       1e-6 * extent(sc))
     fz_fail("raycast(%.17g, %.17g, %.17g, %.17g) leaves at (%.17g, %.17g), off the segment",
-            seg[0], seg[1], seg[2], seg[3], lua_tonumber(L, -2), lua_tonumber(L, -1));
-  lua_pop(L, 3);
+            seg[0], seg[1], seg[2], seg[3], lua_tonumber(fz_L, -2), lua_tonumber(fz_L, -1));
+  lua_pop(fz_L, 3);
   call(sc, "raycast", back, 4, 1);
-  bwd = lua_toboolean(L, -1);
-  lua_pop(L, 1);
+  bwd = lua_toboolean(fz_L, -1);
+  lua_pop(fz_L, 1);
   if (fwd != bwd) fz_fail("raycast(%.17g, %.17g, %.17g, %.17g) is %d, backwards %d", seg[0],
                           seg[1], seg[2], seg[3], fwd, bwd);
   return fwd;
@@ -427,42 +426,42 @@ static void decode_fopts(const scene *sc, fz_bytes *in, fopts *o) {
 /* mesh:find(seg, o): leaves path, message, code on the stack. */
 static void find(const scene *sc, const double *seg, const fopts *o) {
   int i;
-  fz_method(L, sc->mesh, "find");
-  for (i = 0; i < 4; i++) lua_pushnumber(L, seg[i]);
-  lua_createtable(L, 0, 5);
+  fz_method(fz_L, sc->mesh, "find");
+  for (i = 0; i < 4; i++) lua_pushnumber(fz_L, seg[i]);
+  lua_createtable(fz_L, 0, 5);
   if (o->radius > 0) {
-    lua_pushnumber(L, o->radius);
-    lua_setfield(L, -2, "radius");
+    lua_pushnumber(fz_L, o->radius);
+    lua_setfield(fz_L, -2, "radius");
   }
-  lua_pushstring(L, o->dijkstra ? "dijkstra" : "astar");
-  lua_setfield(L, -2, "algorithm");
-  lua_pushstring(L, o->zero ? "zero" : "euclidean");
-  lua_setfield(L, -2, "heuristic");
-  lua_pushboolean(L, o->partial);
-  lua_setfield(L, -2, "partial");
+  lua_pushstring(fz_L, o->dijkstra ? "dijkstra" : "astar");
+  lua_setfield(fz_L, -2, "algorithm");
+  lua_pushstring(fz_L, o->zero ? "zero" : "euclidean");
+  lua_setfield(fz_L, -2, "heuristic");
+  lua_pushboolean(fz_L, o->partial);
+  lua_setfield(fz_L, -2, "partial");
   if (o->max_exp >= 0) {
-    lua_pushinteger(L, o->max_exp);
-    lua_setfield(L, -2, "max_expansions");
+    lua_pushinteger(fz_L, o->max_exp);
+    lua_setfield(fz_L, -2, "max_expansions");
   }
-  if (fz_pcall(L, 6, 3) != LUA_OK)
+  if (fz_pcall(fz_L, 6, 3) != LUA_OK)
     fz_fail("find(%.17g, %.17g, %.17g, %.17g): %s", seg[0], seg[1], seg[2], seg[3],
-            lua_tostring(L, -1));
+            lua_tostring(fz_L, -1));
 }
 
 /* The corridor of the path at 'path': polygon ids of the mesh. */
 static void check_corridor(const scene *sc, int path) {
   int i, n;
-  fz_method(L, path, "corridor");
-  fz_pcall(L, 1, 1);
-  n = (int)lua_rawlen(L, -1);
+  fz_method(fz_L, path, "corridor");
+  fz_pcall(fz_L, 1, 1);
+  n = (int)lua_rawlen(fz_L, -1);
   for (i = 1; i <= n; i++) {
     lua_Integer p;
-    lua_rawgeti(L, -1, i);
-    p = lua_tointeger(L, -1);
-    lua_pop(L, 1);
+    lua_rawgeti(fz_L, -1, i);
+    p = lua_tointeger(fz_L, -1);
+    lua_pop(fz_L, 1);
     if (p < 1 || p > sc->np) fz_fail("corridor item %d is %d, not a polygon", i, (int)p);
   }
-  lua_pop(L, 1);
+  lua_pop(fz_L, 1);
 }
 
 /* The path at 'path' joins seg's ends (the goal unless partial), each of its
@@ -471,20 +470,20 @@ static void check_corridor(const scene *sc, int path) {
 static double check_path(const scene *sc, int path, const double *seg, int partial) {
   double cost, tol = 1e-9 * extent(sc), *pts;
   int n, i;
-  fz_method(L, path, "cost");
-  fz_pcall(L, 1, 1);
-  cost = lua_tonumber(L, -1);
-  fz_method(L, path, "flat");
-  fz_pcall(L, 1, 1);                                 /* cost flat */
-  n = (int)lua_rawlen(L, -1) / 2;
+  fz_method(fz_L, path, "cost");
+  fz_pcall(fz_L, 1, 1);
+  cost = lua_tonumber(fz_L, -1);
+  fz_method(fz_L, path, "flat");
+  fz_pcall(fz_L, 1, 1);                                 /* cost flat */
+  n = (int)lua_rawlen(fz_L, -1) / 2;
   pts = malloc((size_t)(2 * n + 1) * sizeof *pts);
   if (pts == NULL) fz_fail("out of memory");
   for (i = 0; i < 2 * n; i++) {
-    lua_rawgeti(L, -1, i + 1);
-    pts[i] = lua_tonumber(L, -1);
-    lua_pop(L, 1);
+    lua_rawgeti(fz_L, -1, i + 1);
+    pts[i] = lua_tonumber(fz_L, -1);
+    lua_pop(fz_L, 1);
   }
-  lua_pop(L, 2);
+  lua_pop(fz_L, 2);
   if (n < 1 || sqrt(dist2(pts[0], pts[1], seg[0], seg[1])) > tol ||
       (!partial && sqrt(dist2(pts[2 * n - 2], pts[2 * n - 1], seg[2], seg[3])) > tol))
     fz_fail("the path of %d points does not join (%.17g, %.17g) to (%.17g, %.17g)", n, seg[0],
@@ -520,17 +519,17 @@ static void check_grid(const scene *sc, const double *seg, int found, double cos
 
 /* The outcome at 'path' (path or nil, message, code) of find(seg, o). */
 static double outcome(const scene *sc, int path, const double *seg, const fopts *o, int *found) {
-  const char *code = lua_tostring(L, path + 2);
+  const char *code = lua_tostring(fz_L, path + 2);
   int partial = code != NULL && strcmp(code, "partial") == 0, offmesh;
-  *found = !lua_isnil(L, path) && !partial;
-  if (!lua_isnil(L, path)) return check_path(sc, path, seg, partial);
+  *found = !lua_isnil(fz_L, path) && !partial;
+  if (!lua_isnil(fz_L, path)) return check_path(sc, path, seg, partial);
   offmesh = locate(sc, seg[0], seg[1]) < 0 || locate(sc, seg[2], seg[3]) < 0;
   if (code == NULL) fz_fail("find gave nil without a code");
   if (strcmp(code, "limit") == 0 ? o->max_exp < 0
       : strcmp(code, "blocked") == 0 ? !offmesh && o->radius == 0
       : strcmp(code, "no_path") != 0)
     fz_fail("find(%.17g, %.17g, %.17g, %.17g): '%s' (%s)", seg[0], seg[1], seg[2], seg[3],
-            code, lua_tostring(L, path + 1));
+            code, lua_tostring(fz_L, path + 1));
   if (offmesh && strcmp(code, "blocked") != 0)
     fz_fail("find from or to a point off the mesh: '%s'", code);
   return HUGE_VAL;
@@ -545,8 +544,8 @@ static void query_find(const scene *sc, fz_bytes *in) {
   pointof(sc, in, &seg[2], &seg[3]);
   decode_fopts(sc, in, &o);
   find(sc, seg, &o);
-  cost = outcome(sc, lua_gettop(L) - 2, seg, &o, &found);
-  lua_pop(L, 3);
+  cost = outcome(sc, lua_gettop(fz_L) - 2, seg, &o, &found);
+  lua_pop(fz_L, 3);
   if (sc->fromgrid && o.radius == 0 && o.max_exp < 0) check_grid(sc, seg, found, cost);
   if (!sc->uniform || o.radius > 0 || o.max_exp >= 0) return;
   back[0] = seg[2];
@@ -554,8 +553,8 @@ static void query_find(const scene *sc, fz_bytes *in) {
   back[2] = seg[0];
   back[3] = seg[1];
   find(sc, back, &o);
-  bcost = outcome(sc, lua_gettop(L) - 2, back, &o, &bfound);
-  lua_pop(L, 3);
+  bcost = outcome(sc, lua_gettop(fz_L) - 2, back, &o, &bfound);
+  lua_pop(fz_L, 3);
   if (found != bfound || (found && !fz_close(cost, bcost)))
     fz_fail("find(%.17g, %.17g, %.17g, %.17g) %s %.17g, backwards %s %.17g", seg[0], seg[1],
             seg[2], seg[3], found ? "costs" : "fails", cost, bfound ? "costs" : "fails", bcost);
@@ -578,13 +577,6 @@ static void query(const scene *sc, fz_bytes *in) {
   }
 }
 
-int LLVMFuzzerInitialize(int *argc, char ***argv) {
-  (void)argc;
-  (void)argv;
-  L = fz_open();
-  return 0;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fz_bytes in = {data, size};
   unsigned mode = fz_byte(&in) % 3;
@@ -596,7 +588,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   built = mode == 0 ? build_list(&sc, &in) : mode == 1 ? build_polygons(&sc, &in)
                                                        : build_grid(&sc, &in);
   if (built) {
-    sc.mesh = lua_gettop(L);
+    sc.mesh = lua_gettop(fz_L);
     if (sc.start == NULL) fetch(&sc);
     if (sc.fromgrid) {
       int i;
@@ -605,13 +597,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (sc.grid.cell[i] > 0 && sc.grid.cell[i] < sc.mincost) sc.mincost = sc.grid.cell[i];
     }
     for (q = 0; q < MAXQ && in.n > 0; q++) query(&sc, &in);
-    fz_method(L, sc.mesh, "close");
-    fz_pcall(L, 1, 0);
-    lua_pop(L, 1);
+    fz_method(fz_L, sc.mesh, "close");
+    fz_pcall(fz_L, 1, 0);
+    lua_pop(fz_L, 1);
   }
   free(sc.start);
   free(sc.xy);
   free(sc.grid.cell);
-  fz_done(L);
+  fz_done(fz_L);
   return 0;
 }

@@ -32,7 +32,6 @@
 
 #include "fuzz.h"
 
-static lua_State *L;
 
 #define MAXOPS 24
 #define SQRT2 1.4142135623730951
@@ -91,8 +90,8 @@ static double cellvalue(int pal, int density, unsigned b) {
 
 /* Pushes a cell value for grid:set / fill (false for 0). */
 static void pushcell(double v) {
-  if (v > 0) lua_pushnumber(L, v);
-  else lua_pushboolean(L, 0);
+  if (v > 0) lua_pushnumber(fz_L, v);
+  else lua_pushboolean(fz_L, 0);
 }
 
 /* The value an edit writes: walls, palette costs, or others in [1, 16.9]. */
@@ -126,57 +125,57 @@ static void decode_search(fz_bytes *in, const fz_grid *g, gsearch *q) {
 }
 
 static void setnum(const char *k, double v) {
-  lua_pushnumber(L, v);
-  lua_setfield(L, -2, k);
+  lua_pushnumber(fz_L, v);
+  lua_setfield(fz_L, -2, k);
 }
 
 /* Pushes the options table of q. */
 static void push_options(const fz_grid *g, const gsearch *q) {
-  lua_createtable(L, 0, 8);
-  lua_pushstring(L, algname(q->alg));
-  lua_setfield(L, -2, "algorithm");
+  lua_createtable(fz_L, 0, 8);
+  lua_pushstring(fz_L, algname(q->alg));
+  lua_setfield(fz_L, -2, "algorithm");
   if (q->diag_given) {
-    lua_pushstring(L, fz_diagname(q->diag));
-    lua_setfield(L, -2, "diagonal");
+    lua_pushstring(fz_L, fz_diagname(q->diag));
+    lua_setfield(fz_L, -2, "diagonal");
   }
   if (q->heur != H_DEFAULT) {
-    lua_pushstring(L, heurname(q->heur));
-    lua_setfield(L, -2, "heuristic");
+    lua_pushstring(fz_L, heurname(q->heur));
+    lua_setfield(fz_L, -2, "heuristic");
   }
   if (q->weight > 0) setnum("weight", q->weight);
   if (q->max_exp >= 0) setnum("max_expansions", q->max_exp);
   if (q->max_cost >= 0) setnum("max_cost", q->max_cost);
   if (q->within >= 0) setnum("within", q->within);
   if (q->partial) {
-    lua_pushboolean(L, 1);
-    lua_setfield(L, -2, "partial");
+    lua_pushboolean(fz_L, 1);
+    lua_setfield(fz_L, -2, "partial");
   }
   if (q->ngoals > 0) {
     int i;
-    lua_createtable(L, q->ngoals, 0);
+    lua_createtable(fz_L, q->ngoals, 0);
     for (i = 0; i < q->ngoals; i++) {
-      lua_createtable(L, 2, 0);
-      lua_pushinteger(L, q->goals[i] % g->w + 1);
-      lua_rawseti(L, -2, 1);
-      lua_pushinteger(L, q->goals[i] / g->w + 1);
-      lua_rawseti(L, -2, 2);
-      lua_rawseti(L, -2, i + 1);
+      lua_createtable(fz_L, 2, 0);
+      lua_pushinteger(fz_L, q->goals[i] % g->w + 1);
+      lua_rawseti(fz_L, -2, 1);
+      lua_pushinteger(fz_L, q->goals[i] / g->w + 1);
+      lua_rawseti(fz_L, -2, 2);
+      lua_rawseti(fz_L, -2, i + 1);
     }
-    lua_setfield(L, -2, "goals");
+    lua_setfield(fz_L, -2, "goals");
   }
 }
 
 /* Pushes the arguments of find/query after self: the ends and the options
 ** (the goals form when q has goals). Returns how many. */
 static int push_args(const fz_grid *g, const gsearch *q) {
-  lua_pushinteger(L, q->s % g->w + 1);
-  lua_pushinteger(L, q->s / g->w + 1);
+  lua_pushinteger(fz_L, q->s % g->w + 1);
+  lua_pushinteger(fz_L, q->s / g->w + 1);
   if (q->ngoals > 0) {
     push_options(g, q);
     return 3;
   }
-  lua_pushinteger(L, q->t % g->w + 1);
-  lua_pushinteger(L, q->t / g->w + 1);
+  lua_pushinteger(fz_L, q->t % g->w + 1);
+  lua_pushinteger(fz_L, q->t / g->w + 1);
   push_options(g, q);
   return 5;
 }
@@ -268,10 +267,10 @@ static int check_goal(int path, const fz_grid *g, const gsearch *q, const gref *
   if (!ref->isgoal[end])
     return fz_why(why, "the path ends at (%d, %d), not a goal", p->ex + 1, p->ey + 1);
   if (q->ngoals == 0) return 1;
-  fz_method(L, path, "stats");
-  fz_pcall(L, 1, 1);
-  k = fz_numfield(L, -1, "goal");
-  lua_pop(L, 1);
+  fz_method(fz_L, path, "stats");
+  fz_pcall(fz_L, 1, 1);
+  k = fz_numfield(fz_L, -1, "goal");
+  lua_pop(fz_L, 1);
   if (!(k >= 1 && k <= q->ngoals) || q->goals[(int)k - 1] != end)
     return fz_why(why, "stats().goal is %g, the path ends at (%d, %d)", k, p->ex + 1,
                   p->ey + 1);
@@ -334,11 +333,11 @@ static int check_fail(const char *code, const gsearch *q, const gref *ref, char 
 /* The three results at 'path' against the reference; 0 and why if wrong. */
 static int verdict(int path, const fz_grid *g, const gsearch *q, const gref *ref, char *why) {
   fz_gpath p;
-  if (lua_isnil(L, path)) return check_fail(lua_tostring(L, path + 2), q, ref, why);
-  if (!fz_check_gpath(L, path, g, q->diag, &p, why)) return 0;
+  if (lua_isnil(fz_L, path)) return check_fail(lua_tostring(fz_L, path + 2), q, ref, why);
+  if (!fz_check_gpath(fz_L, path, g, q->diag, &p, why)) return 0;
   if (p.sy * g->w + p.sx != q->s) return fz_why(why, "the path does not start at the start");
   if (ref->blocked) return fz_why(why, "a path, the reference says blocked");
-  if (lua_type(L, path + 2) == LUA_TSTRING) return check_partial(g, q, ref, &p, why);
+  if (lua_type(fz_L, path + 2) == LUA_TSTRING) return check_partial(g, q, ref, &p, why);
   return check_goal(path, g, q, ref, &p, why) && check_cost(q, ref, &p, why);
 }
 
@@ -352,7 +351,7 @@ static void check_result(const fz_grid *g, const gsearch *q) {
   ref.isgoal = malloc((size_t)n);
   if (ref.dist == NULL || ref.steps == NULL || ref.isgoal == NULL) fz_fail("out of memory");
   reference(g, q, &ref);
-  if (!verdict(lua_gettop(L) - 2, g, q, &ref, why)) {
+  if (!verdict(lua_gettop(fz_L) - 2, g, q, &ref, why)) {
     describe(g, q);
     fz_fail("%s", why);
   }
@@ -371,9 +370,9 @@ static int refused(const gsearch *q) {
 static int expect_error(int st, const fz_grid *g, const gsearch *q) {
   if ((st != LUA_OK) != refused(q)) {
     describe(g, q);
-    fz_fail("%s", st != LUA_OK ? lua_tostring(L, -1) : "options accepted that must be refused");
+    fz_fail("%s", st != LUA_OK ? lua_tostring(fz_L, -1) : "options accepted that must be refused");
   }
-  if (st != LUA_OK) lua_pop(L, 1);
+  if (st != LUA_OK) lua_pop(fz_L, 1);
   return st != LUA_OK;
 }
 
@@ -381,21 +380,21 @@ static void op_find(int grid, const fz_grid *g, fz_bytes *in) {
   gsearch q;
   int n;
   decode_search(in, g, &q);
-  fz_method(L, grid, "find");
+  fz_method(fz_L, grid, "find");
   n = push_args(g, &q);
-  if (expect_error(fz_pcall(L, n + 1, 3), g, &q)) return;
+  if (expect_error(fz_pcall(fz_L, n + 1, 3), g, &q)) return;
   check_result(g, &q);
-  lua_pop(L, 3);
+  lua_pop(fz_L, 3);
 }
 
 /* grid:set(x, y, v) on the grid and the model. */
 static void set_cell(int grid, fz_grid *g, int pal, int cell, unsigned b) {
   double v = editvalue(pal, b);
-  fz_method(L, grid, "set");
-  lua_pushinteger(L, cell % g->w + 1);
-  lua_pushinteger(L, cell / g->w + 1);
+  fz_method(fz_L, grid, "set");
+  lua_pushinteger(fz_L, cell % g->w + 1);
+  lua_pushinteger(fz_L, cell / g->w + 1);
   pushcell(v);
-  fz_pcall(L, 4, 0);
+  fz_pcall(fz_L, 4, 0);
   g->cell[cell] = v;
 }
 
@@ -407,22 +406,22 @@ static void op_query(int grid, fz_grid *g, int pal, fz_bytes *in) {
   unsigned b = fz_byte(in), edit = fz_byte(in), cell = fz_byte(in);
   int n, rounds = 0, running = 1;
   decode_search(in, g, &q);
-  fz_method(L, grid, "query");
+  fz_method(fz_L, grid, "query");
   n = push_args(g, &q);
-  if (expect_error(fz_pcall(L, n + 1, 1), g, &q)) return;
+  if (expect_error(fz_pcall(fz_L, n + 1, 1), g, &q)) return;
   while (running) {
-    fz_method(L, -1, "step");
-    lua_pushinteger(L, 1 + b % 16);
-    fz_pcall(L, 2, 2);
-    running = strcmp(lua_tostring(L, -2), "running") == 0;
-    lua_pop(L, 2);
+    fz_method(fz_L, -1, "step");
+    lua_pushinteger(fz_L, 1 + b % 16);
+    fz_pcall(fz_L, 2, 2);
+    running = strcmp(lua_tostring(fz_L, -2), "running") == 0;
+    lua_pop(fz_L, 2);
     if (running && rounds == 0 && edit & 1) set_cell(grid, g, pal, cellof(g, cell), edit >> 1);
     if (++rounds > 100000) fz_fail("the query is still running after 100000 steps");
   }
-  fz_method(L, -1, "result");
-  fz_pcall(L, 1, 3);
+  fz_method(fz_L, -1, "result");
+  fz_pcall(fz_L, 1, 3);
   check_result(g, &q);
-  lua_pop(L, 4);
+  lua_pop(fz_L, 4);
 }
 
 static void op_fill(int grid, fz_grid *g, int pal, fz_bytes *in) {
@@ -430,13 +429,13 @@ static void op_fill(int grid, fz_grid *g, int pal, fz_bytes *in) {
   int fw = (int)(fz_byte(in) % (unsigned)(g->w - x + 1));
   int fh = (int)(fz_byte(in) % (unsigned)(g->h - y + 1)), i, j;
   double v = editvalue(pal, fz_byte(in));
-  fz_method(L, grid, "fill");
-  lua_pushinteger(L, x + 1);
-  lua_pushinteger(L, y + 1);
-  lua_pushinteger(L, fw);
-  lua_pushinteger(L, fh);
+  fz_method(fz_L, grid, "fill");
+  lua_pushinteger(fz_L, x + 1);
+  lua_pushinteger(fz_L, y + 1);
+  lua_pushinteger(fz_L, fw);
+  lua_pushinteger(fz_L, fh);
   pushcell(v);
-  fz_pcall(L, 6, 0);
+  fz_pcall(fz_L, 6, 0);
   for (j = y; j < y + fh; j++)
     for (i = x; i < x + fw; i++) g->cell[j * g->w + i] = v;
 }
@@ -445,12 +444,12 @@ static void op_fill(int grid, fz_grid *g, int pal, fz_bytes *in) {
 ** the other policies are refused. */
 static void op_prepare(int grid, fz_bytes *in) {
   int diag = (int)fz_byte(in) & 3, st;
-  fz_method(L, grid, "prepare");
-  lua_pushstring(L, fz_diagname(diag));
-  st = fz_pcall(L, 2, 1);
+  fz_method(fz_L, grid, "prepare");
+  lua_pushstring(fz_L, fz_diagname(diag));
+  st = fz_pcall(fz_L, 2, 1);
   if ((st != LUA_OK) != (diag == FZ_ALWAYS || diag == FZ_ONEOBS))
-    fz_fail("prepare('%s'): %s", fz_diagname(diag), st ? lua_tostring(L, -1) : "accepted");
-  lua_pop(L, 1);
+    fz_fail("prepare('%s'): %s", fz_diagname(diag), st ? lua_tostring(fz_L, -1) : "accepted");
+  lua_pop(fz_L, 1);
 }
 
 /* r:path() on top of the replanner at 'r' for an agent at cell 'at' and a
@@ -462,30 +461,30 @@ static int replanned(int r, const fz_grid *g, int at, int t, int diag) {
   char why[256];
   if (dist == NULL) fz_fail("out of memory");
   fz_dijkstra(g, at % g->w, at / g->w, diag, dist);
-  fz_method(L, r, "path");
-  fz_pcall(L, 1, 3);
-  if (lua_isnil(L, -3)) {
+  fz_method(fz_L, r, "path");
+  fz_pcall(fz_L, 1, 3);
+  if (lua_isnil(fz_L, -3)) {
     int blocked = g->cell[at] <= 0 || g->cell[t] <= 0;
-    const char *code = lua_tostring(L, -1);
+    const char *code = lua_tostring(fz_L, -1);
     if (strcmp(code, blocked ? "blocked" : "no_path") != 0 || (!blocked && dist[t] < HUGE_VAL))
       fz_fail("replanner (%d, %d) -> (%d, %d) '%s': %s, the reference %.17g", at % g->w + 1,
               at / g->w + 1, t % g->w + 1, t / g->w + 1, fz_diagname(diag), code, dist[t]);
   } else {
     fz_gpath p;
-    if (!fz_check_gpath(L, -3, g, diag, &p, why) || p.sy * g->w + p.sx != at ||
+    if (!fz_check_gpath(fz_L, -3, g, diag, &p, why) || p.sy * g->w + p.sx != at ||
         p.ey * g->w + p.ex != t || !fz_close(p.cost, dist[t]))
       fz_fail("replanner (%d, %d) -> (%d, %d) '%s': path %s, cost %.17g, the reference %.17g",
               at % g->w + 1, at / g->w + 1, t % g->w + 1, t / g->w + 1, fz_diagname(diag),
               why, p.cost, dist[t]);
     if (p.n > 1) {
-      fz_method(L, -3, "get");
-      lua_pushinteger(L, 2);
-      fz_pcall(L, 2, 2);
-      next = (int)(lua_tointeger(L, -1) - 1) * g->w + (int)lua_tointeger(L, -2) - 1;
-      lua_pop(L, 2);
+      fz_method(fz_L, -3, "get");
+      lua_pushinteger(fz_L, 2);
+      fz_pcall(fz_L, 2, 2);
+      next = (int)(lua_tointeger(fz_L, -1) - 1) * g->w + (int)lua_tointeger(fz_L, -2) - 1;
+      lua_pop(fz_L, 2);
     }
   }
-  lua_pop(L, 3);
+  lua_pop(fz_L, 3);
   free(dist);
   return next;
 }
@@ -496,39 +495,39 @@ static int replanned(int r, const fz_grid *g, int at, int t, int diag) {
 static void op_replanner(int grid, fz_grid *g, int pal, fz_bytes *in) {
   unsigned b = fz_byte(in);
   int s = cellof(g, fz_byte(in)), t = cellof(g, fz_byte(in)), diag = (int)b & 3, i, r;
-  fz_method(L, grid, "replanner");
-  lua_pushinteger(L, s % g->w + 1);
-  lua_pushinteger(L, s / g->w + 1);
-  lua_pushinteger(L, t % g->w + 1);
-  lua_pushinteger(L, t / g->w + 1);
-  lua_createtable(L, 0, 1);
-  lua_pushstring(L, fz_diagname(diag));
-  lua_setfield(L, -2, "diagonal");
-  fz_pcall(L, 6, 1);
-  r = lua_gettop(L);
+  fz_method(fz_L, grid, "replanner");
+  lua_pushinteger(fz_L, s % g->w + 1);
+  lua_pushinteger(fz_L, s / g->w + 1);
+  lua_pushinteger(fz_L, t % g->w + 1);
+  lua_pushinteger(fz_L, t / g->w + 1);
+  lua_createtable(fz_L, 0, 1);
+  lua_pushstring(fz_L, fz_diagname(diag));
+  lua_setfield(fz_L, -2, "diagonal");
+  fz_pcall(fz_L, 6, 1);
+  r = lua_gettop(fz_L);
   for (i = 0; i <= (int)(b >> 2) % 4; i++) {
     int next = replanned(r, g, s, t, diag);
     unsigned e = fz_byte(in), c = fz_byte(in);
     if (e & 1) set_cell(grid, g, pal, cellof(g, c), e >> 1);
     s = (e & 2) && next >= 0 ? next : (e & 4) ? cellof(g, fz_byte(in)) : s;
-    fz_method(L, r, "move_to");
-    lua_pushinteger(L, s % g->w + 1);
-    lua_pushinteger(L, s / g->w + 1);
-    fz_pcall(L, 3, 0);
+    fz_method(fz_L, r, "move_to");
+    lua_pushinteger(fz_L, s % g->w + 1);
+    lua_pushinteger(fz_L, s / g->w + 1);
+    fz_pcall(fz_L, 3, 0);
   }
   replanned(r, g, s, t, diag);
-  fz_method(L, r, "close");
-  fz_pcall(L, 1, 0);
-  lua_pop(L, 1);
+  fz_method(fz_L, r, "close");
+  fz_pcall(fz_L, 1, 0);
+  lua_pop(fz_L, 1);
 }
 
 /* Replaces the grid in slot 'grid' by its clone, closing the original. */
 static void op_clone(int grid) {
-  fz_method(L, grid, "clone");
-  fz_pcall(L, 1, 1);                                 /* ... clone */
-  fz_method(L, grid, "close");
-  fz_pcall(L, 1, 0);
-  lua_replace(L, grid);
+  fz_method(fz_L, grid, "clone");
+  fz_pcall(fz_L, 1, 1);                                 /* ... clone */
+  fz_method(fz_L, grid, "close");
+  fz_pcall(fz_L, 1, 0);
+  lua_replace(fz_L, grid);
 }
 
 static void gridop(int grid, fz_grid *g, int pal, fz_bytes *in) {
@@ -561,17 +560,17 @@ static void make_grid(fz_grid *g, int pal, int density, fz_bytes *in) {
     text[k++] = g->cell[i] > 0 ? (char)('a' + (b >> 2 & 3)) : '#';
     if ((i + 1) % g->w == 0 && i + 1 < g->w * g->h) text[k++] = '\n';
   }
-  fz_getlib(L, "grid.parse");
-  lua_pushlstring(L, text, (size_t)k);
-  lua_createtable(L, 0, 5);
-  lua_pushboolean(L, 0);
-  lua_setfield(L, -2, "#");
+  fz_getlib(fz_L, "grid.parse");
+  lua_pushlstring(fz_L, text, (size_t)k);
+  lua_createtable(fz_L, 0, 5);
+  lua_pushboolean(fz_L, 0);
+  lua_setfield(fz_L, -2, "#");
   for (i = 0; i < 4; i++) {
     char key[2] = {(char)('a' + i), '\0'};
-    lua_pushnumber(L, palette(pal, (unsigned)i));
-    lua_setfield(L, -2, key);
+    lua_pushnumber(fz_L, palette(pal, (unsigned)i));
+    lua_setfield(fz_L, -2, key);
   }
-  fz_pcall(L, 2, 1);
+  fz_pcall(fz_L, 2, 1);
 }
 
 static void run_grid(unsigned b0, fz_bytes *in) {
@@ -583,11 +582,11 @@ static void run_grid(unsigned b0, fz_bytes *in) {
   g.h = 1 + (int)(b1 & 15);
   g.cell = cells;
   make_grid(&g, pal, (int)(b1 >> 6), in);
-  grid = lua_gettop(L);
+  grid = lua_gettop(fz_L);
   for (ops = 0; in->n > 0 && ops < MAXOPS; ops++) gridop(grid, &g, pal, in);
-  fz_method(L, grid, "close");
-  fz_pcall(L, 1, 0);
-  lua_pop(L, 1);
+  fz_method(fz_L, grid, "close");
+  fz_pcall(fz_L, 1, 0);
+  lua_pop(fz_L, 1);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -636,14 +635,14 @@ static double edgecost(const gmodel *m, int a, int b, unsigned code) {
 static int graphcall(int graph, const char *name, int a, int b, double cost, int ok,
                      int nres) {
   int st;
-  fz_method(L, graph, name);
-  lua_pushinteger(L, a);
-  lua_pushinteger(L, b);
-  if (cost > 0) lua_pushnumber(L, cost);
-  st = fz_pcall(L, cost > 0 ? 4 : 3, nres);
+  fz_method(fz_L, graph, name);
+  lua_pushinteger(fz_L, a);
+  lua_pushinteger(fz_L, b);
+  if (cost > 0) lua_pushnumber(fz_L, cost);
+  st = fz_pcall(fz_L, cost > 0 ? 4 : 3, nres);
   if ((st == LUA_OK) != ok)
-    fz_fail("%s(%d, %d, %g): %s", name, a, b, cost, st ? lua_tostring(L, -1) : "accepted");
-  if (st != LUA_OK) lua_pop(L, 1);
+    fz_fail("%s(%d, %d, %g): %s", name, a, b, cost, st ? lua_tostring(fz_L, -1) : "accepted");
+  if (st != LUA_OK) lua_pop(fz_L, 1);
   return st == LUA_OK;
 }
 
@@ -664,9 +663,9 @@ static void op_remove_edge(int graph, gmodel *m, fz_bytes *in) {
   int a = nodeof(m, fz_byte(in)), b = nodeof(m, fz_byte(in));
   if (a == b) return;
   if (graphcall(graph, "remove_edge", a, b, 0, live(m, a) && live(m, b), 1)) {
-    if (lua_toboolean(L, -1) != (m->cost[a][b] > 0))
-      fz_fail("remove_edge(%d, %d) says %d", a, b, lua_toboolean(L, -1));
-    lua_pop(L, 1);
+    if (lua_toboolean(fz_L, -1) != (m->cost[a][b] > 0))
+      fz_fail("remove_edge(%d, %d) says %d", a, b, lua_toboolean(fz_L, -1));
+    lua_pop(fz_L, 1);
     setedge(m, a, b, 0);
   }
 }
@@ -682,13 +681,13 @@ static void op_set_cost(int graph, gmodel *m, fz_bytes *in) {
 static void op_node(int graph, gmodel *m, unsigned how, fz_bytes *in) {
   static const char *const names[] = {"disable_node", "enable_node", "remove_node"};
   int a = nodeof(m, fz_byte(in)), st, i;
-  fz_method(L, graph, names[how]);
-  lua_pushinteger(L, a);
-  st = fz_pcall(L, 2, 0);
+  fz_method(fz_L, graph, names[how]);
+  lua_pushinteger(fz_L, a);
+  st = fz_pcall(fz_L, 2, 0);
   if ((st == LUA_OK) != live(m, a))
-    fz_fail("%s(%d): %s", names[how], a, st ? lua_tostring(L, -1) : "accepted");
+    fz_fail("%s(%d): %s", names[how], a, st ? lua_tostring(fz_L, -1) : "accepted");
   if (st != LUA_OK) {
-    lua_pop(L, 1);
+    lua_pop(fz_L, 1);
     return;
   }
   if (how < 2) m->disabled[a] = how == 0;
@@ -731,17 +730,17 @@ static void graph_reference(const gmodel *m, int s, double *dist, int *steps) {
 static double check_graph_path(int path, const gmodel *m, int s, const char *isgoal, int *edges) {
   int n, i, prev = 0, seen[MAXN + 2] = {0};
   double sum = 0, reported;
-  fz_method(L, path, "cost");
-  fz_pcall(L, 1, 1);
-  reported = lua_tonumber(L, -1);
-  fz_method(L, path, "table");
-  fz_pcall(L, 1, 1);                                 /* cost ids */
-  n = (int)lua_rawlen(L, -1);
+  fz_method(fz_L, path, "cost");
+  fz_pcall(fz_L, 1, 1);
+  reported = lua_tonumber(fz_L, -1);
+  fz_method(fz_L, path, "table");
+  fz_pcall(fz_L, 1, 1);                                 /* cost ids */
+  n = (int)lua_rawlen(fz_L, -1);
   for (i = 1; i <= n; i++) {
     int id;
-    lua_rawgeti(L, -1, i);
-    id = (int)lua_tointeger(L, -1);
-    lua_pop(L, 1);
+    lua_rawgeti(fz_L, -1, i);
+    id = (int)lua_tointeger(fz_L, -1);
+    lua_pop(fz_L, 1);
     if (!usable(m, id) || seen[id]) fz_fail("path point %d: node %d unusable or repeated", i, id);
     seen[id] = 1;
     if (i == 1 && id != s) fz_fail("the path starts at node %d, not %d", id, s);
@@ -752,7 +751,7 @@ static double check_graph_path(int path, const gmodel *m, int s, const char *isg
   if (n < 1 || !isgoal[prev]) fz_fail("the path ends at node %d, not a goal", prev);
   if (!fz_close(sum, reported)) fz_fail("path:cost() %.17g, the edges add up to %.17g",
                                         reported, sum);
-  lua_pop(L, 2);
+  lua_pop(fz_L, 2);
   *edges = n - 1;
   return sum;
 }
@@ -766,22 +765,22 @@ typedef struct gfind {
 /* Pushes graph:find's arguments for f after self; returns how many. */
 static int push_gfind(const gfind *f) {
   int i;
-  lua_pushinteger(L, f->a);
-  if (f->ng == 0) lua_pushinteger(L, f->goals[0]);
-  lua_createtable(L, 0, 3);
-  lua_pushstring(L, galgname(f->alg));
-  lua_setfield(L, -2, "algorithm");
+  lua_pushinteger(fz_L, f->a);
+  if (f->ng == 0) lua_pushinteger(fz_L, f->goals[0]);
+  lua_createtable(fz_L, 0, 3);
+  lua_pushstring(fz_L, galgname(f->alg));
+  lua_setfield(fz_L, -2, "algorithm");
   if (f->heur > 0) {
-    lua_pushstring(L, f->heur == 1 ? "zero" : "euclidean");
-    lua_setfield(L, -2, "heuristic");
+    lua_pushstring(fz_L, f->heur == 1 ? "zero" : "euclidean");
+    lua_setfield(fz_L, -2, "heuristic");
   }
   if (f->ng > 0) {
-    lua_createtable(L, f->ng, 0);
+    lua_createtable(fz_L, f->ng, 0);
     for (i = 0; i < f->ng; i++) {
-      lua_pushinteger(L, f->goals[i]);
-      lua_rawseti(L, -2, i + 1);
+      lua_pushinteger(fz_L, f->goals[i]);
+      lua_rawseti(fz_L, -2, i + 1);
     }
-    lua_setfield(L, -2, "goals");
+    lua_setfield(fz_L, -2, "goals");
   }
   return f->ng ? 2 : 3;
 }
@@ -811,8 +810,8 @@ static void check_gfind(const gmodel *m, const gfind *f) {
   double opt, c;
   int fewest, any = graph_expect(m, f, isgoal, &opt, &fewest), edges;
   const char *name = galgname(f->alg);
-  if (lua_isnil(L, -3)) {
-    const char *code = lua_tostring(L, -1);
+  if (lua_isnil(fz_L, -3)) {
+    const char *code = lua_tostring(fz_L, -1);
     int blocked = !usable(m, f->a) || !any;
     if (blocked != (strcmp(code, "blocked") == 0) || (!blocked && strcmp(code, "no_path") != 0))
       fz_fail("graph %s from %d: %s, the reference: %s, cost %.17g", name, f->a, code,
@@ -821,7 +820,7 @@ static void check_gfind(const gmodel *m, const gfind *f) {
       fz_fail("graph %s from %d: no_path, the reference %.17g", name, f->a, opt);
     return;
   }
-  c = check_graph_path(lua_gettop(L) - 2, m, f->a, isgoal, &edges);
+  c = check_graph_path(lua_gettop(fz_L) - 2, m, f->a, isgoal, &edges);
   if (f->alg == GA_BFS ? edges != fewest
       : f->alg == GA_GREEDY ? c < opt && !fz_close(c, opt) : !fz_close(c, opt))
     fz_fail("graph %s from %d: cost %.17g in %d edges, the reference %.17g in %d", name, f->a,
@@ -840,16 +839,16 @@ static void op_graph_find(int graph, const gmodel *m, fz_bytes *in) {
   f.heur = (int)(o >> 3) & 3;
   for (i = 0; i < (f.ng ? f.ng : 1); i++) f.goals[i] = nodeof(m, fz_byte(in));
   for (i = 0, ok = live(m, f.a); i < (f.ng ? f.ng : 1); i++) ok = ok && live(m, f.goals[i]);
-  fz_method(L, graph, "find");
-  st = fz_pcall(L, push_gfind(&f) + 1, 3);
+  fz_method(fz_L, graph, "find");
+  st = fz_pcall(fz_L, push_gfind(&f) + 1, 3);
   if ((st == LUA_OK) != ok)
-    fz_fail("graph find from %d: %s", f.a, st ? lua_tostring(L, -1) : "accepted");
+    fz_fail("graph find from %d: %s", f.a, st ? lua_tostring(fz_L, -1) : "accepted");
   if (st != LUA_OK) {
-    lua_pop(L, 1);
+    lua_pop(fz_L, 1);
     return;
   }
   check_gfind(m, &f);
-  lua_pop(L, 3);
+  lua_pop(fz_L, 3);
 }
 
 static void graphop(int graph, gmodel *m, fz_bytes *in) {
@@ -869,20 +868,20 @@ static void add_nodes(int graph, gmodel *m, fz_bytes *in) {
   int i;
   for (i = 1; i <= m->n; i++) {
     unsigned p = fz_byte(in);
-    fz_method(L, graph, "add_node");
+    fz_method(fz_L, graph, "add_node");
     m->alive[i] = 1;
     m->disabled[i] = 0;
     m->haspos[i] = p >= 32;
     if (m->haspos[i]) {
       m->x[i] = p % 16;
       m->y[i] = fz_byte(in) % 16;
-      lua_pushnumber(L, m->x[i]);
-      lua_pushnumber(L, m->y[i]);
+      lua_pushnumber(fz_L, m->x[i]);
+      lua_pushnumber(fz_L, m->y[i]);
     }
-    fz_pcall(L, m->haspos[i] ? 3 : 1, 1);
-    if (lua_tointeger(L, -1) != i) fz_fail("add_node gave id %d, expected %d",
-                                           (int)lua_tointeger(L, -1), i);
-    lua_pop(L, 1);
+    fz_pcall(fz_L, m->haspos[i] ? 3 : 1, 1);
+    if (lua_tointeger(fz_L, -1) != i) fz_fail("add_node gave id %d, expected %d",
+                                           (int)lua_tointeger(fz_L, -1), i);
+    lua_pop(fz_L, 1);
   }
 }
 
@@ -893,24 +892,17 @@ static void run_graph(fz_bytes *in) {
   memset(&m, 0, sizeof m);
   m.n = 2 + (int)(b & 15) % 15;
   m.directed = (b >> 4) & 1;
-  fz_getlib(L, "graph");
-  lua_createtable(L, 0, 1);
-  lua_pushboolean(L, m.directed);
-  lua_setfield(L, -2, "directed");
-  fz_pcall(L, 1, 1);
-  graph = lua_gettop(L);
+  fz_getlib(fz_L, "graph");
+  lua_createtable(fz_L, 0, 1);
+  lua_pushboolean(fz_L, m.directed);
+  lua_setfield(fz_L, -2, "directed");
+  fz_pcall(fz_L, 1, 1);
+  graph = lua_gettop(fz_L);
   add_nodes(graph, &m, in);
   for (ops = 0; in->n > 0 && ops < 4 * MAXOPS; ops++) graphop(graph, &m, in);
-  fz_method(L, graph, "close");
-  fz_pcall(L, 1, 0);
-  lua_pop(L, 1);
-}
-
-int LLVMFuzzerInitialize(int *argc, char ***argv) {
-  (void)argc;
-  (void)argv;
-  L = fz_open();
-  return 0;
+  fz_method(fz_L, graph, "close");
+  fz_pcall(fz_L, 1, 0);
+  lua_pop(fz_L, 1);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -919,6 +911,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size < 2) return 0;
   if ((b0 & 3) == 3) run_graph(&in);
   else run_grid(b0, &in);
-  fz_done(L);
+  fz_done(fz_L);
   return 0;
 }
