@@ -47,6 +47,77 @@ describe("graph:query", function()
     assert.is_true(checks >= 150)
   end)
 
+  it("edits between steps: the answer is the reference's on the graph as last edited; edits " ..
+    "away from what it searched do not restart it", function()
+    local rng = H.rng(4242)
+    local ignored, restarted, checks = 0, 0, 0
+    for _ = 1, 120 do
+      local n = rng.int(10, 60)
+      local directed = rng.float() < 0.5
+      local ops, M = H.random_graph(rng, { n = n, m = rng.int(n, 3 * n), directed = directed,
+        p_pos = rng.pick({ 0.8, 1, 1 }), p_default = 0.3 })
+      local g = H.build_graph(ops, directed)
+      local a, b = rng.int(1, n), rng.int(1, n)
+      local opts = { algorithm = rng.pick({ "astar", "dijkstra" }) }
+      local function edit()
+        local r, x, y = rng.float(), rng.int(1, M.n), rng.int(1, M.n)
+        if r < 0.35 and x ~= y then
+          local c = rng.pick({ 0.5, 2, 7, nil })
+          if c == nil and not (M:length(x, y) or 0) > 1e-9 then c = 3 end
+          M:add_edge(x, y, c)
+          g:add_edge(x, y, c)
+        elseif r < 0.55 and x ~= y and M:cost(x, y) then
+          M:remove_edge(x, y)
+          g:remove_edge(x, y)
+        elseif r < 0.75 and x ~= y and M:cost(x, y) then
+          local c = 0.25 + 5 * rng.float()
+          M:set_edge_cost(x, y, c)
+          g:set_edge_cost(x, y, c)
+        elseif r < 0.85 then
+          if M.disabled[x] then M:enable_node(x); g:enable_node(x)
+          else M:disable_node(x); g:disable_node(x) end
+        elseif r < 0.95 then
+          local px, py = rng.int(0, 1000) / 10, rng.int(0, 1000) / 10
+          M:add_node(px, py)
+          g:add_node(px, py)
+        else
+          M:add_node()
+          g:add_node()
+        end
+      end
+      local q = g:query(a, b, opts)
+      local status, edited = "running", false
+      while status == "running" do
+        local before = q:stats().restarts
+        status = q:step(rng.int(1, 6))
+        local d = q:stats().restarts - before
+        assert.is_true(d == 0 or (edited and d == 1), "restarts without an edit")
+        if edited then
+          if d == 0 then ignored = ignored + 1 else restarted = restarted + 1 end
+        end
+        edited = false
+        if status == "running" and rng.float() < 0.5 then
+          for _ = 1, rng.int(1, 3) do edit() end
+          edited = true
+        end
+      end
+      local want = M:usable(a) and M:usable(b) and H.graph_dijkstra(M, a)[b] or nil
+      local p = q:result()
+      if want == nil then
+        assert.is_nil(p)
+      else
+        assert.is_not_nil(p, "no path; the reference costs " .. want)
+        assert.is_true(H.close(H.check_graph_path(M, H.path_ids(p), a, b), want),
+          ("query %s, reference %s"):format(p:cost(), want))
+        assert.is_true(H.close(p:cost(), want))
+      end
+      checks = checks + 1
+      g:close()
+    end
+    assert.is_true(ignored > 30 and restarted > 30, ("edits ignored %d, restarts %d"):format(
+      ignored, restarted))
+  end)
+
   it("restarts after an edit, or reports stale", function()
     local g = H.new_graph(false)
     for i = 1, 30 do g:add_node(i, 0) end

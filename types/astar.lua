@@ -80,6 +80,7 @@
 ---@alias astar.OnChange
 ---| "restart" # default: the search starts again on the next step
 ---| "stale"   # the query ends with status "stale"
+---| "continue" # it goes on regardless (a slightly stale answer)
 
 ---The third result of a search that found no path (or, with "partial", a partial one).
 ---@alias astar.Code

@@ -398,6 +398,19 @@ size_t astar_grid_layout_nodes(int w, int h);
 size_t astar_grid_sources(const astar_grid *g, double max_cost, double *dist,
                           uint32_t *nodes);
 
+/*
+** Whether the edits made to g since version 'since' may change the answer of
+** the search s that q (prepared from start (sx, sy)) began: 1 if they may
+** (restart it), 0 if it can go on as though they had come before it began.
+** They may if they touch a cell within one of a cell s expanded, the start or
+** a goal, lower the smallest cost below q's heuristic scale, or are more than
+** the grid remembers; every edit may change a jumping search (q->jps). Costs
+** time proportional to the cells edited or to the search's records,
+** whichever is smaller.
+*/
+int astar_grid_affected(astar_grid *g, const astar_grid_query *q, const astar_search *s,
+                        uint64_t since, int sx, int sy);
+
 /* prepare + astar_search_run. Returns a status as astar_search_step does,
 ** or ASTAR_BLOCKED, ASTAR_EINVAL, ASTAR_ENOMEM. */
 int astar_grid_find(astar_grid *g, astar_search *s, astar_grid_query *q,
@@ -487,6 +500,8 @@ uint32_t astar_graph_node_count(const astar_graph *g);
 uint32_t astar_graph_edge_count(const astar_graph *g);
 /* Counter bumped by every edit. */
 uint64_t astar_graph_version(const astar_graph *g);
+/* How many edits a graph remembers for astar_graph_affected. */
+#define ASTAR_GRAPH_LOG 64
 /* Allocations made by the graph over its life (astar_stats.allocs' sense). */
 size_t astar_graph_allocs(const astar_graph *g);
 /* ASTAR_GN_* of 'id' (ASTAR_GN_UNKNOWN for any id >= astar_graph_size). */
@@ -594,6 +609,17 @@ typedef struct astar_graph_query {
 } astar_graph_query;
 
 void astar_graph_query_init(astar_graph_query *q);
+
+/*
+** Whether the edits made to g since version 'since' may change the answer of
+** the one-way search s that q began: 1 if they may (restart it), 0 if it can
+** go on as though they had come before it began. They may if they touch a
+** node s has a record of, the start or a goal, lower the heuristic's scale,
+** or are more than the graph remembers; every edit may change a
+** bidirectional search. O(edits).
+*/
+int astar_graph_affected(astar_graph *g, const astar_graph_query *q, const astar_search *s,
+                         uint64_t since);
 
 /*
 ** Makes q->domain and q->back describe searches on 'g' from 'start' toward

@@ -47,6 +47,11 @@ struct astar_graph {
   uint32_t live_nodes, live_edges;
   uint32_t unplaced;   /* live nodes without a position */
   uint64_t version;    /* every edit */
+  /* the nodes the last edits touched: an edge's two ends, a node added or
+  ** removed twice, a node enabled or disabled and NONE (its edges changed
+  ** too); edit number v (the version it produced) is at
+  ** touched[v % ASTAR_GRAPH_LOG] */
+  uint32_t touched[ASTAR_GRAPH_LOG][2];
   uint64_t sversion;   /* structural edits only (what components depend on) */
   double ratio;        /* smallest cost / length over edges, valid unless ratio_dirty */
   int ratio_dirty;
@@ -57,6 +62,13 @@ struct astar_graph {
   uint64_t comp_version;
   int comp_wanted;     /* astar_graph_components was called: keep them for find */
 };
+
+/* Records that the edit touched nodes a and b, and bumps the version. */
+static void edited(astar_graph *g, uint32_t a, uint32_t b) {
+  uint32_t *t = g->touched[(g->version + 1) % ASTAR_GRAPH_LOG];
+  t[0] = a; t[1] = b;
+  g->version++;
+}
 
 int astar_graph_new(astar_graph **out, int directed, astar_alloc alloc, void *ud) {
   astar_mem m;
@@ -136,7 +148,7 @@ int astar_graph_add_node(astar_graph *g, const double *pos, int dim, uint32_t *i
   if (!dim) g->unplaced++;
   *id = (uint32_t)g->nnode++;
   g->live_nodes++;
-  g->version++;
+  edited(g, *id, *id);
   g->sversion++;
   return 0;
 }
@@ -261,7 +273,7 @@ int astar_graph_add_edge(astar_graph *g, uint32_t a, uint32_t b, double cost) {
     old = edgeratio(g, e);
     g->edge[e].cost = cost;
     track_ratio(g, old, edgeratio(g, e));
-    g->version++;
+    edited(g, a, b);
     return 0;
   }
   if (g->freelist != NONE) {
@@ -280,7 +292,7 @@ int astar_graph_add_edge(astar_graph *g, uint32_t a, uint32_t b, double cost) {
   enlist(g, e, 1);
   track_ratio(g, HUGE_VAL, edgeratio(g, e));
   g->live_edges++;
-  g->version++;
+  edited(g, a, b);
   g->sversion++;
   return 0;
 }
@@ -302,7 +314,7 @@ int astar_graph_remove_edge(astar_graph *g, uint32_t a, uint32_t b) {
   e = findedge(g, a, b);
   if (e == NONE) return 0;
   dropedge(g, e);
-  g->version++;
+  edited(g, a, b);
   g->sversion++;
   return 1;
 }
@@ -316,7 +328,7 @@ int astar_graph_set_edge_cost(astar_graph *g, uint32_t a, uint32_t b, double cos
   old = edgeratio(g, e);
   g->edge[e].cost = cost;
   track_ratio(g, old, edgeratio(g, e));
-  g->version++;
+  edited(g, a, b);
   return 1;
 }
 
@@ -333,7 +345,7 @@ void astar_graph_set_enabled(astar_graph *g, uint32_t id, int on) {
   f = on ? (g->node[id].flags & ~F_DISABLED) : (g->node[id].flags | F_DISABLED);
   if (f == g->node[id].flags) return;
   g->node[id].flags = f;
-  g->version++;
+  edited(g, id, NONE);
   g->sversion++;
 }
 
@@ -346,7 +358,7 @@ void astar_graph_remove_node(astar_graph *g, uint32_t id) {
   if (!(n->flags & F_POS)) g->unplaced--;
   n->flags = F_REMOVED;
   g->live_nodes--;
-  g->version++;
+  edited(g, id, id);
   g->sversion++;
 }
 
@@ -608,6 +620,58 @@ size_t astar_graph_sources(const astar_graph *g, double max_cost, uint32_t *ids,
     g0[k++] = g0[i];
   }
   return k;
+}
+
+static int is_end(const astar_graph_query *q, uint32_t v) {
+  size_t i;
+  if (v == q->start || (q->goals == NULL && v == q->goal)) return 1;
+  for (i = 0; q->goals != NULL && i < q->ngoals; i++)
+    if (q->goals[i] == v) return 1;
+  return 0;
+}
+
+/* Whether search s has a record of v or of a node at the other end of one of
+** v's edges. */
+static int near_seen(const astar_graph *g, uint32_t v, const astar_search *s) {
+  double gv;
+  uint32_t parent, e;
+  int k;
+  if (astar_search_node(s, v, &gv, &parent)) return 1;
+  for (k = 0; k < (g->directed ? 2 : 1); k++)
+    for (e = g->node[v].head[k]; e != NONE; e = g->edge[e].next[g->edge[e].end[0] == v ? 0 : 1])
+      if (astar_search_node(s, g->edge[e].end[g->edge[e].end[0] == v], &gv, &parent)) return 1;
+  return 0;
+}
+
+/*
+** A search prices the edges of the nodes it expands, so an edit of an edge
+** between two nodes it has no record of, or of such a node, changes nothing
+** it has done: it will read the edit when it gets there. A node enabled or
+** disabled changes its edges too: what matters there is whether the search
+** has a record of it or of a neighbour (which may have skipped it). Edits that lower
+** the heuristic's scale (a cheaper edge per unit of length, a node without a
+** position) would make what it computed overestimate; those of an end may
+** block it.
+*/
+int astar_graph_affected(astar_graph *g, const astar_graph_query *q, const astar_search *s,
+                         uint64_t since) {
+  uint64_t v;
+  double gv;
+  uint32_t parent;
+  int k;
+  if (since > g->version || g->version - since > ASTAR_GRAPH_LOG || q->bidirectional ||
+      astar_graph_hscale(g) < q->hscale)
+    return 1;
+  for (v = since + 1; v <= g->version; v++) {
+    const uint32_t *t = g->touched[v % ASTAR_GRAPH_LOG];
+    if (t[1] == NONE) {
+      if (is_end(q, t[0]) || near_seen(g, t[0], s)) return 1;
+      continue;
+    }
+    for (k = 0; k < 2; k++)
+      if (is_end(q, t[k]) || astar_search_node(s, t[k], &gv, &parent) != 0) return 1;
+  }
+  return 0;
 }
 
 int astar_graph_find(astar_graph *g, astar_search *s, astar_search *back,

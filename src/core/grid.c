@@ -475,6 +475,71 @@ int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
   return may_reach(g, q, *start, *goal) ? 0 : ASTAR_NO_PATH;
 }
 
+/* Whether search s has expanded a cell of the rectangle [x0, x1] x [y0, y1]
+** (inclusive, inside the grid): by its cells or by its records, whichever
+** are fewer. */
+typedef struct rectscan { const astar_grid *g; int x0, y0, x1, y1, hit; } rectscan;
+
+static void scan_closed(void *ud, uint32_t node, double gv, uint32_t parent) {
+  rectscan *r = (rectscan *)ud;
+  int x, y;
+  (void)gv; (void)parent;
+  astar_grid_cell(r->g, node, &x, &y);
+  if (x >= r->x0 && x <= r->x1 && y >= r->y0 && y <= r->y1) r->hit = 1;
+}
+
+static int expanded_in(const astar_grid *g, const astar_search *s, int x0, int y0,
+                       int x1, int y1) {
+  rectscan r;
+  astar_stats st;
+  double gv;
+  uint32_t parent;
+  int x, y;
+  astar_search_stats(s, &st);
+  if ((uint64_t)(x1 - x0 + 1) * (uint64_t)(y1 - y0 + 1) <= st.generated) {
+    for (y = y0; y <= y1; y++)
+      for (x = x0; x <= x1; x++)
+        if (astar_search_node(s, astar_grid_node(g, x, y), &gv, &parent) == 1) return 1;
+    return 0;
+  }
+  r.g = g; r.x0 = x0; r.y0 = y0; r.x1 = x1; r.y1 = y1; r.hit = 0;
+  astar_search_each_closed(s, scan_closed, &r);
+  return r.hit;
+}
+
+static int holds(const astar_rect *r, int x, int y) {
+  return x >= r->x && x < r->x + r->w && y >= r->y && y < r->y + r->h;
+}
+
+/*
+** Every step the search has priced reads only cells within one of the cell
+** it expanded (the cell entered, and the two a diagonal passes between), and
+** every step it has yet to price reads the grid as it is then. So the edits
+** cannot change its answer unless they touch a cell within one of an
+** expanded cell, the start or a goal (blocked ends end a search at once), or
+** lower the smallest cost below the heuristic's scale (which would then
+** overestimate). A jumping search reads cells it never expands (a jump scans
+** a whole line), so every edit matters to it.
+*/
+int astar_grid_affected(astar_grid *g, const astar_grid_query *q, const astar_search *s,
+                        uint64_t since, int sx, int sy) {
+  astar_rect edits[ASTAR_GRID_LOG];
+  long n = astar_grid_changes(g, since, edits), i;
+  size_t k;
+  if (n < 0 || q->jps || astar_grid_min_cost(g) < q->hscale) return 1;
+  for (i = 0; i < n; i++) {
+    const astar_rect *r = &edits[i];
+    if (holds(r, sx, sy) || (q->goals == NULL && holds(r, q->gx, q->gy))) return 1;
+    for (k = 0; q->goals != NULL && k < q->ngoals; k++)
+      if (holds(r, q->goals[2 * k], q->goals[2 * k + 1])) return 1;
+    if (expanded_in(g, s, r->x > 0 ? r->x - 1 : 0, r->y > 0 ? r->y - 1 : 0,
+                    r->x + r->w < g->w ? r->x + r->w : g->w - 1,
+                    r->y + r->h < g->h ? r->y + r->h : g->h - 1))
+      return 1;
+  }
+  return 0;
+}
+
 int astar_grid_find(astar_grid *g, astar_search *s, astar_grid_query *q,
                     int sx, int sy, int gx, int gy) {
   uint32_t start, goal;

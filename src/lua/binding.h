@@ -218,6 +218,9 @@ struct astar_kind {
   void (*stats)(void *rec, astar_search *s, astar_stats *st);
   void (*recfree)(void *rec);      /* frees what a rec owns (NULL: nothing) */
   void (*release)(lmap *m);        /* frees the core map and the kind's own data */
+  /* Whether the edits since version 'since' may change the answer of the
+  ** running search on rec (NULL: every edit may). */
+  int (*affected)(lmap *m, void *rec, astar_search *s, uint64_t since);
 };
 
 /* Sets up the userdata's head (before its metatable is set). */
@@ -357,6 +360,9 @@ typedef struct astar_queryops {
   int (*step)(lquery *q, uint64_t budget);
   void (*free)(lquery *q);                      /* at __gc (NULL: nothing) */
   void (*stats)(lquery *q, astar_stats *st);    /* NULL: the context's */
+  /* whether the edits since version 'since' may change the running search's
+  ** answer (NULL: every edit may) */
+  int (*affected)(lquery *q, uint64_t since);
 } astar_queryops;
 
 struct lquery {
@@ -364,12 +370,17 @@ struct lquery {
   const char *what;      /* the map's kind, for messages (ops->what) */
   astar_search *s;       /* NULL when finished or cancelled */
   int status;            /* Q_* in query.c */
-  int stale_mode;        /* on_change = "stale" */
+  int on_change;         /* ASTAR_ON_* */
   int has_cb;            /* callbacks to run under protection */
-  uint64_t version;      /* the map's version when the search (re)started */
+  uint64_t version;      /* the map's version the search has taken in: when it
+                         ** (re)started, or when later edits proved harmless */
   unsigned restarts;
   double kind[1];        /* kind-specific data (struct hack, aligned) */
 };
+
+/* on_change: what an edit that may change a running query's answer does
+** (edits that cannot are ignored, and "continue" ignores them all). */
+enum { ASTAR_ON_RESTART = 0, ASTAR_ON_STALE, ASTAR_ON_CONTINUE };
 
 /*
 ** Pushes a new Query for 'ops' with 'extra' bytes of kind data (q->kind),

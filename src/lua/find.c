@@ -379,8 +379,15 @@ static void mq_free(lquery *q) {
   if (mq->m != NULL && mq->m->kind->recfree != NULL) mq->m->kind->recfree(mq->rec);
 }
 
+static int mq_affected(lquery *q, uint64_t since) {
+  mquery *mq = MQ(q);
+  const astar_kind *k = mq->m->kind;
+  return k->affected == NULL || k->affected(mq->m, mq->rec, q->s, since);
+}
+
 static const astar_queryops MAP_QUERY = {
-  "map", mq_open, mq_begin, mq_report, mq_busy, mq_pool, mq_bind, mq_step, mq_free, mq_stats
+  "map", mq_open, mq_begin, mq_report, mq_busy, mq_pool, mq_bind, mq_step, mq_free, mq_stats,
+  mq_affected
 };
 
 /* Arguments are read into a record on the C stack first: the Query
@@ -401,7 +408,7 @@ int astar_map_query(lua_State *L, const astar_kind *k) {
   keep = k->args(L, &F_QUERY, m, &rec, k->query_opts, &o);
   q = astar_newquery(L, &MAP_QUERY, offsetof(mquery, rec) + k->recsize, 1, 0, 0);
   q->what = k->name;
-  q->stale_mode = (int)astar_opt(&o, ASTAR_OPT_ON_CHANGE, 0);
+  q->on_change = (int)astar_opt(&o, ASTAR_OPT_ON_CHANGE, ASTAR_ON_RESTART);
   mq = MQ(q);
   mq->m = m;
   memcpy(mq->rec, &rec, k->recsize);

@@ -717,10 +717,14 @@ static void gr_release(lmap *m) {
   lg->g = NULL;
 }
 
+static int gr_affected(lmap *m, void *rec, astar_search *s, uint64_t since) {
+  return astar_graph_affected(((lgraph *)m)->g, &((grrec *)rec)->q, s, since);
+}
+
 static const astar_kind GRAPH = {
   "graph", ASTAR_GRAPH_MT, FIND_OPTS, QUERY_OPTS, sizeof(grrec),
   gr_args, gr_hook, gr_begin, gr_step, {gr_push, gr_blocked, gr_endname}, gr_version, NULL, NULL,
-  gr_release
+  gr_release, gr_affected
 };
 
 /***
@@ -781,8 +785,9 @@ Starts a time-sliced search: @{Graph:find|find}'s arguments and options (but
 @tparam int|table b goal node, or the options with `goals`
 @tparam[opt] table opts every option of @{Graph:find|find}, and:
 @tparam[opt="restart"] string opts.on_change what an edit of the graph during the query
-does: `"restart"` (the next step starts the search again) or `"stale"` (the query ends with
-status `"stale"`)
+that could change its answer does: `"restart"` (the next step starts the search again),
+`"stale"` (the query ends with status `"stale"`) or `"continue"` (it goes on regardless);
+edits that cannot change it are ignored (see @{Query:step})
 @treturn Query
 @usage
 local g = astar.graph()

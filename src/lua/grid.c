@@ -494,6 +494,16 @@ static void g_blocked(lua_State *L, void *rec) {
 
 static uint64_t g_version(const lmap *m) { return astar_grid_version(((const lgrid *)m)->g); }
 
+/* Every edit restarts a jumping search (its jumps read cells it never
+** expands); under "auto", the query then goes on cell by cell, so that edits
+** away from what it searched no longer restart it. */
+static int g_affected(lmap *m, void *rec, astar_search *s, uint64_t since) {
+  grec *r = (grec *)rec;
+  if (!astar_grid_affected(((lgrid *)m)->g, &r->q, s, since, r->sx, r->sy)) return 0;
+  if (r->q.jps && r->q.jump == ASTAR_JUMP_AUTO) r->q.jump = ASTAR_JUMP_NEVER;
+  return 1;
+}
+
 static void g_release(lmap *m) {
   lgrid *lg = (lgrid *)m;
   astar_grid_free(lg->g);
@@ -502,7 +512,8 @@ static void g_release(lmap *m) {
 
 static const astar_kind GRID = {
   "grid", ASTAR_GRID_MT, FIND_OPTS, QUERY_OPTS, sizeof(grec),
-  g_args, g_hook, g_begin, NULL, {g_push, g_blocked, g_endname}, g_version, NULL, NULL, g_release
+  g_args, g_hook, g_begin, NULL, {g_push, g_blocked, g_endname}, g_version, NULL, NULL, g_release,
+  g_affected
 };
 
 /***
@@ -577,9 +588,10 @@ would have returned. Any number of queries may run on one grid at once.
 @int gx goal column (or the options, with `goals`)
 @int gy goal row
 @tparam[opt] table opts every option of @{Grid:find|find}, and:
-@tparam[opt="restart"] string opts.on_change what an edit of the grid during the query does:
-`"restart"` (the next step starts the search again) or `"stale"` (the query ends with
-status `"stale"`)
+@tparam[opt="restart"] string opts.on_change what an edit of the grid during the query
+that could change its answer does: `"restart"` (the next step starts the search again),
+`"stale"` (the query ends with status `"stale"`) or `"continue"` (it goes on regardless);
+edits that cannot change it are ignored (see @{Query:step})
 @treturn Query
 @usage
 local grid = astar.grid(100, 100)

@@ -554,7 +554,7 @@ static void nm_release(lmap *m) {
 static const astar_kind NAVMESH = {
   "navmesh", ASTAR_NAVMESH_MT, FIND_OPTS, QUERY_OPTS, sizeof(nmrec),
   nm_args, nm_hook, nm_begin, nm_step, {nm_push, nm_blocked, nm_endname}, nm_version,
-  nm_stats, nm_recfree, nm_release
+  nm_stats, nm_recfree, nm_release, NULL     /* every change restarts its searches */
 };
 
 /***
@@ -623,8 +623,8 @@ either search (a radius re-search included); stepped to its end, the query gives
 @number y1
 @tparam[opt] table opts every option of @{NavMesh:find|find}, and:
 @tparam[opt="restart"] string opts.on_change what a change of the mesh's costs or flags
-during the query does: `"restart"` (the next step starts the search again) or `"stale"`
-(the query ends with status `"stale"`)
+during the query does: `"restart"` (the next step starts the search again), `"stale"`
+(the query ends with status `"stale"`) or `"continue"` (it goes on regardless)
 @treturn Query
 @usage
 local mesh = astar.navmesh.from_grid(astar.grid(20, 20))

@@ -45,7 +45,7 @@ static int inrange(int rule, double v) {
 
 static const char *const DIAGONALS[] = {"no_corner_cutting", "never", "always",
                                         "one_obstacle", NULL};
-static const char *const CHANGES[] = {"restart", "stale", NULL};
+static const char *const CHANGES[] = {"restart", "stale", "continue", NULL};  /* ASTAR_ON_* */
 
 typedef struct optrow {
   const char *name;

@@ -142,8 +142,12 @@ static int protected_step(lua_State *L) {
   uint64_t ver = q->ops->open(L, q), before;
   int rc;
   qs->spent = 0;
+  if (qs->began && !qs->dirty && ver != q->version &&
+      (q->on_change == ASTAR_ON_CONTINUE ||
+       (q->ops->affected != NULL && !q->ops->affected(q, q->version))))
+    q->version = ver;                      /* edits that leave its answer as it is */
   if (!qs->began || qs->dirty || ver != q->version) {
-    if (qs->began && ver != q->version && q->stale_mode) {
+    if (qs->began && ver != q->version && q->on_change == ASTAR_ON_STALE) {
       q->status = Q_STALE;
       release(q, q->ops->pool(q));
       return 0;
@@ -178,8 +182,11 @@ Expands at most `n` nodes of the search.
 The status is `"running"` while unfinished, then `"found"`, `"partial"` (with the `partial`
 option), `"none"` (no path, blocked ends, or a limit), `"stale"` (the map changed and the
 query was made with `on_change = "stale"`) or `"cancelled"`; a finished query keeps
-answering its final status. When the map changed since the last step, the search restarts
-from scratch (`on_change = "restart"`, the default). An error raised by a callback during a
+answering its final status. When the map was edited since the last step in a way that could
+change the answer (on grids and graphs: near what the search has expanded, an end, or the
+heuristic's scale; on navigation meshes: any change), the search restarts from scratch
+(`on_change = "restart"`, the default); other edits, and every edit under
+`on_change = "continue"`, let it go on. An error raised by a callback during a
 step propagates unchanged; the next step then restarts the search.
 @function Query:step
 @int n the most node expansions this call may do (0 or more)
