@@ -358,6 +358,33 @@ function Grid:fill(x, y, w, h, v) end
 ---@return boolean
 function Grid:walkable(x, y) end
 
+---Options of `Grid:link` and `Grid:unlink`.
+---@class astar.LinkOptions
+---@field oneway? boolean only from the first cell to the second (default: both ways)
+
+---Links two cells with a move of a fixed cost (a ladder, a teleporter): every search takes it
+---while both cells are walkable. Both ways unless `oneway`; linking again sets the cost.
+---@param x1 integer
+---@param y1 integer
+---@param x2 integer
+---@param y2 integer
+---@param cost number > 0, finite (not multiplied by cell costs)
+---@param opts? astar.LinkOptions
+function Grid:link(x1, y1, x2, y2, cost, opts) end
+
+---Removes the link between two cells (both ways unless `oneway`).
+---@param x1 integer
+---@param y1 integer
+---@param x2 integer
+---@param y2 integer
+---@param opts? astar.LinkOptions
+---@return integer removed 0, 1 or 2
+function Grid:unlink(x1, y1, x2, y2, opts) end
+
+---The grid's links, one entry per direction: `{{x1, y1, x2, y2, cost}, ...}`.
+---@return number[][]
+function Grid:links() end
+
 ---An independent copy of the grid (not prepared).
 ---@return astar.Grid
 function Grid:clone() end
@@ -777,6 +804,12 @@ function Path:positions() end
 ---The polygons a navmesh path crosses, start's first (other paths: an error).
 ---@return integer[]
 function Path:corridor() end
+
+---The cost of the link the step from point `i` to `i + 1` takes, or `nil` for a walk (and on
+---paths not of a grid).
+---@param i integer
+---@return number|nil
+function Path:link(i) end
 
 ------------------------------------------------------------------------------------------
 -- Field

@@ -282,6 +282,37 @@ uint64_t astar_grid_version(const astar_grid *g);
 ** _CORNER (a diagonal step cutting a corner the policy forbids). */
 enum { ASTAR_STEP_OK = 0, ASTAR_STEP_FAR, ASTAR_STEP_BLOCKED, ASTAR_STEP_CORNER };
 int astar_grid_step(const astar_grid *g, int diagonal, int x0, int y0, int x1, int y1);
+/* The cheaper of the policy's step and a link from (x0, y0) to (x1, y1)
+** (*link = 1 if it is the link), or -1 if neither is allowed. */
+double astar_grid_move_cost(const astar_grid *g, int diagonal, int x0, int y0, int x1, int y1,
+                            int *link);
+
+/*
+** LINKS (src/core/grid_link.c): ladders, teleporters, jumps: a directed edge
+** from cell (x0, y0) to (x1, y1), another cell anywhere, of a fixed cost
+** (> 0, finite; not multiplied by cell costs), which every search, distance
+** field and path check takes besides the steps to neighbours, while both
+** cells are walkable. The built-in heuristic accounts for them (see
+** grid.c), jump point search does not: a grid with links is searched cell
+** by cell. Components (astar_grid_components) ignore links, and find no
+** longer uses them to end early. Adding, re-pricing or removing a link is
+** an edit of the whole grid (astar_grid_changes). A grid keeps 4 bytes a
+** cell for them once it has had a link, and 24 bytes a link.
+**
+** astar_grid_link: adds the link or sets its cost; 0, ASTAR_EINVAL (a cell
+**   outside, the same cell twice, a bad cost) or ASTAR_ENOMEM (nothing
+**   changed).
+** astar_grid_unlink: removes it; 1 if there was one, else 0.
+** astar_grid_next_link: every link in turn: start with *cursor = 0; returns
+**   1 and sets the cells and cost, or 0 at the end (no edits in between).
+** astar_grid_link_cost: the link's cost, or -1 if there is none.
+*/
+int astar_grid_link(astar_grid *g, int x0, int y0, int x1, int y1, double cost);
+int astar_grid_unlink(astar_grid *g, int x0, int y0, int x1, int y1);
+size_t astar_grid_link_count(const astar_grid *g);
+int astar_grid_next_link(const astar_grid *g, size_t *cursor, int *x0, int *y0, int *x1,
+                         int *y1, double *cost);
+double astar_grid_link_cost(const astar_grid *g, int x0, int y0, int x1, int y1);
 
 /*
 ** A user cost for the step (x1, y1) -> (x2, y2) (0-based) whose built-in
@@ -319,6 +350,8 @@ typedef struct astar_grid_query {
   int gx, gy;
   double hscale;
   int blocked;           /* after ASTAR_BLOCKED: 1 the start, 2 every goal */
+  double (*h_base)(void *self, uint32_t node);  /* the heuristic before links */
+  double link_bound;     /* the least a path pays after its last link */
   int jps;               /* how the prepared search goes: 0 cell by cell,
                          ** 1 jumping, 2 reading prepared jumps (JPS+),
                          ** 3 jumping between cost boundaries */

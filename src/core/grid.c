@@ -19,6 +19,8 @@ static void edited(astar_grid *g, int x, int y, int w, int h) {
   g->version++;
 }
 
+void astar__grid_edited(astar_grid *g, int x, int y, int w, int h) { edited(g, x, y, w, h); }
+
 const double *astar__grid_cells(const astar_grid *g) { return g->cell; }
 
 long astar_grid_changes(const astar_grid *g, uint64_t since, astar_rect *out) {
@@ -71,6 +73,10 @@ int astar_grid_new(astar_grid **out, int w, int h, double cost,
   g->rows = g->cols = g->brows = g->bcols = NULL;
   g->rw = g->cw = 0;
   g->jt[0] = g->jt[1] = NULL;
+  g->link = NULL;
+  g->link_out = g->link_in = NULL;
+  g->nlinkrec = g->clink = g->nlinks = 0;
+  g->link_free = ASTAR_NONE;
   memset(g->cell, 0, ncell * sizeof(double));
   for (y = 0; y < h; y++) {
     double *row = g->cell + at(g, 0, y);
@@ -93,6 +99,7 @@ void astar_grid_free(astar_grid *g) {
   astar__free(&m, g->label[1], g->ncell * sizeof(uint32_t));
   astar__grid_bits_free(g);
   astar__jt_free(g);
+  astar__grid_links_free(g);
   astar__free(&m, g->cell, g->ncell * sizeof(double));
   astar__free(&m, g, sizeof *g);
 }
@@ -101,6 +108,11 @@ int astar_grid_clone(astar_grid **out, const astar_grid *src) {
   int rc = astar_grid_new(out, src->w, src->h, 0.0, src->mem.fn, src->mem.ud);
   if (rc != 0) return rc;
   memcpy((*out)->cell, src->cell, src->ncell * sizeof(double));
+  if (astar__grid_links_copy(*out, src) != 0) {
+    astar_grid_free(*out);
+    *out = NULL;
+    return ASTAR_ENOMEM;
+  }
   (*out)->min_cost = src->min_cost;
   (*out)->min_count = src->min_count;
   (*out)->min_dirty = src->min_dirty;
@@ -309,6 +321,48 @@ static double grid_h_octile(void *self, uint32_t node) {
   return q->hscale * octile(dx, dy);
 }
 
+/*
+** With links a path may jump ahead, and the heuristic alone could
+** overestimate. A path from v either takes no link (>= h(v)) or walks to
+** some link's cell a (>= the scaled distance d(v, a)), and after its last
+** link j, which ends at b_j, walks on (>= c_j + h(b_j)): so
+**   h'(v) = min(h(v), min_a d(v, a) + L),  L = min_j (c_j + h(b_j))
+** never overestimates. It is consistent: each of the two terms changes by at
+** most a step's cost along a step, and along a link v -> b of cost c,
+** h'(v) <= L <= c + h(b) and L <= c + d(b, a) + L. When L >= h(v) the
+** second term cannot win, which spares the loop over the links.
+*/
+static double grid_h_links(void *self, uint32_t node) {
+  const astar_grid_query *q = (const astar_grid_query *)self;
+  const astar_grid *g = q->grid;
+  double h = q->h_base(self, node);
+  size_t r;
+  if (q->link_bound >= h) return h;
+  for (r = 0; r < g->nlinkrec; r++) {
+    uint32_t a = g->link[r].from;
+    double d;
+    if (a == ASTAR_NONE || g->cell[a] <= 0) continue;
+    d = q->hscale * hdist(q, node, a) + q->link_bound;
+    if (d < h) h = d;
+  }
+  return h;
+}
+
+/* L of grid_h_links: the least a path pays from its last link on. */
+static double link_bound(astar_grid_query *q) {
+  const astar_grid *g = q->grid;
+  double best = HUGE_VAL;
+  size_t r;
+  for (r = 0; r < g->nlinkrec; r++) {
+    const astar_glink *k = &g->link[r];
+    double b;
+    if (k->from == ASTAR_NONE || g->cell[k->from] <= 0 || g->cell[k->to] <= 0) continue;
+    b = k->cost + q->h_base(q, k->to);
+    if (b < best) best = b;
+  }
+  return best;
+}
+
 long astar_grid_goal_index(const astar_grid_query *q, uint32_t node) {
   size_t i, n = q->goals != NULL ? q->ngoals : 1;
   for (i = 0; i < n; i++) {
@@ -342,7 +396,8 @@ static int diag_ok(int policy, int a, int b) {
   }
 }
 
-int astar_grid_step(const astar_grid *g, int diagonal, int x0, int y0, int x1, int y1) {
+/* A step to a neighbour under the policy, links aside. */
+static int plain_step(const astar_grid *g, int diagonal, int x0, int y0, int x1, int y1) {
   int dx = x1 > x0 ? x1 - x0 : x0 - x1, dy = y1 > y0 ? y1 - y0 : y0 - y1;
   if (dx > 1 || dy > 1 || dx + dy == 0 || (dx && dy && diagonal == ASTAR_DIAG_NEVER))
     return ASTAR_STEP_FAR;
@@ -350,6 +405,27 @@ int astar_grid_step(const astar_grid *g, int diagonal, int x0, int y0, int x1, i
   if (dx && dy && !diag_ok(diagonal, g->cell[at(g, x1, y0)] > 0, g->cell[at(g, x0, y1)] > 0))
     return ASTAR_STEP_CORNER;
   return ASTAR_STEP_OK;
+}
+
+int astar_grid_step(const astar_grid *g, int diagonal, int x0, int y0, int x1, int y1) {
+  int rc = plain_step(g, diagonal, x0, y0, x1, y1);
+  if (rc != ASTAR_STEP_OK && astar_grid_link_cost(g, x0, y0, x1, y1) > 0)
+    return g->cell[at(g, x1, y1)] > 0 ? ASTAR_STEP_OK : ASTAR_STEP_BLOCKED;
+  return rc;
+}
+
+double astar_grid_move_cost(const astar_grid *g, int diagonal, int x0, int y0, int x1, int y1,
+                            int *link) {
+  double c = -1.0, l = astar_grid_link_cost(g, x0, y0, x1, y1);
+  *link = 0;
+  if (g->cell[at(g, x1, y1)] <= 0) return -1.0;
+  if (plain_step(g, diagonal, x0, y0, x1, y1) == ASTAR_STEP_OK)
+    c = g->cell[at(g, x1, y1)] * (x0 != x1 && y0 != y1 ? SQRT2 : 1.0);
+  if (l > 0 && (c < 0 || l < c)) {
+    *link = 1;
+    return l;
+  }
+  return c;
 }
 
 static int grid_expand(void *self, uint32_t node, astar_search *s) {
@@ -382,6 +458,8 @@ static int grid_expand(void *self, uint32_t node, astar_search *s) {
       e[k].to = (uint32_t)(so + 1); e[k++].cost = d * SQRT2;
     }
   }
+  if (q->grid->link_out != NULL && q->grid->link_out[node] != ASTAR_NONE)
+    return astar__grid_link_edges(q->grid, node, 0, s, k);
   return k;
 }
 
@@ -405,7 +483,7 @@ static int may_reach(astar_grid *g, const astar_grid_query *q, uint32_t start,
                      uint32_t goal) {
   const uint32_t *lab;
   size_t i;
-  if (!g->use_labels || q->params.partial || q->within >= 0 ||
+  if (!g->use_labels || g->nlinks > 0 || q->params.partial || q->within >= 0 ||
       labels(g, conn_of(q->diagonal)) != 0)
     return 1;
   lab = g->label[conn_of(q->diagonal)];
@@ -440,7 +518,7 @@ int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
   q->goal = astar_grid_node(g, gx, gy);
   q->hscale = astar_grid_min_cost(g);
   q->jps = q->jump && q->params.algorithm == ASTAR_ALG_ASTAR && q->cost_fn == NULL &&
-           q->within < 0 && !q->params.partial;
+           q->within < 0 && !q->params.partial && g->nlinks == 0;
   if (q->jps && astar__grid_bits(g) != 0) return ASTAR_ENOMEM;
   if (q->jps && !uniform(g)) {                    /* several costs: jump between boundaries */
     q->jps = q->jump == ASTAR_JUMP_ALWAYS || g->nbnd * JUMP_BOUNDARY_SHARE < g->nwalk ? 3 : 0;
@@ -456,6 +534,11 @@ int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
       (q->heuristic == ASTAR_H_ZERO && q->h_fn == NULL) ? NULL : grid_h;
   if (q->heuristic == ASTAR_H_OCTILE && q->h_fn == NULL && q->goals == NULL && q->within < 0)
     q->domain.heuristic = grid_h_octile;
+  if (g->nlinks > 0 && q->domain.heuristic != NULL && q->h_fn == NULL) {
+    q->h_base = q->domain.heuristic;
+    q->link_bound = link_bound(q);
+    q->domain.heuristic = grid_h_links;
+  }
   q->domain.is_goal = (q->goals != NULL || q->within >= 0) ? grid_is_goal : NULL;
   q->domain.edge_cost = q->cost_fn != NULL ? grid_edge_cost : NULL;
   q->domain.self = q;
@@ -594,6 +677,8 @@ static int grid_expand_back(void *self, uint32_t node, astar_search *s) {
     if (c[so - 1] > 0 && diag_ok(pol, S, Wk)) { e[k].to = (uint32_t)(so - 1); e[k++].cost = cd; }
     if (c[so + 1] > 0 && diag_ok(pol, S, E)) { e[k].to = (uint32_t)(so + 1); e[k++].cost = cd; }
   }
+  if (q->grid->link_in != NULL && q->grid->link_in[node] != ASTAR_NONE)
+    return astar__grid_link_edges(q->grid, node, 1, s, k);
   return k;
 }
 

@@ -9,6 +9,15 @@
 
 #define SQRT2 1.4142135623730951
 
+/* A link (grid_link.c): from == ASTAR_NONE on the free list, where next_out
+** is the next free record. */
+typedef struct astar_glink {
+  uint32_t from, to;     /* padded cells */
+  uint32_t next_out;     /* the next link leaving 'from' */
+  uint32_t next_in;      /* the next link entering 'to' */
+  double cost;
+} astar_glink;
+
 struct astar_grid {
   astar_mem mem;
   int w, h;
@@ -46,7 +55,25 @@ struct astar_grid {
   /* the last edits, for incremental replanners: edit number v (the version
   ** it produced) is at edits[v % ASTAR_GRID_LOG] */
   astar_rect edits[ASTAR_GRID_LOG];
+  /* links (grid_link.c): records, and per padded cell the first link
+  ** leaving and entering it (ASTAR_NONE: none); the head arrays are NULL
+  ** until the first link */
+  astar_glink *link;
+  size_t nlinkrec, clink, nlinks;
+  uint32_t link_free;
+  uint32_t *link_out, *link_in;
 };
+
+/* grid.c: records an edit of the w x h rectangle at (x, y), bumping the version. */
+void astar__grid_edited(astar_grid *g, int x, int y, int w, int h);
+/* grid_link.c: appends to the search's edges, after the k already written,
+** the links leaving 'node' (back: entering it, toward the cell they leave)
+** whose other cell is walkable; returns the new count or ASTAR_ENOMEM. */
+int astar__grid_link_edges(const astar_grid *g, uint32_t node, int back, astar_search *s,
+                           int k);
+/* grid_link.c: copies src's links into dst, which has none; 0 or ASTAR_ENOMEM. */
+int astar__grid_links_copy(astar_grid *dst, const astar_grid *src);
+void astar__grid_links_free(astar_grid *g);
 
 /* jps.c: keeps the walkability bits of the w x h rectangle at (x, y) in
 ** step with the cells after an edit (nothing if they were never built). */

@@ -48,7 +48,7 @@ enum {
   ASTAR_OPT_GOALS, ASTAR_OPT_WITHIN, ASTAR_OPT_ON_CHANGE, ASTAR_OPT_RADIUS,
   ASTAR_OPT_INCLUDE, ASTAR_OPT_EXCLUDE, ASTAR_OPT_SCALE, ASTAR_OPT_TILE,
   ASTAR_OPT_START, ASTAR_OPT_GOAL, ASTAR_OPT_NEIGHBORS, ASTAR_OPT_IS_GOAL, ASTAR_OPT_KEY,
-  ASTAR_OPT_DIRECTED, ASTAR_OPT_RATIO,
+  ASTAR_OPT_DIRECTED, ASTAR_OPT_RATIO, ASTAR_OPT_ONEWAY,
   ASTAR_OPT_N
 };
 /* An option an entry point accepts: its id, and where the entry point
@@ -120,6 +120,12 @@ enum {
 */
 double *astar_newpath(lua_State *L, size_t n, int kind, double cost,
                       const astar_stats *st, const char *algorithm, long goal);
+/* Pops a table {[i] = cost} of the steps i -> i + 1 that take a link and
+** gives it to the grid Path at idx (Path:link). */
+void astar_path_setlinks(lua_State *L, int idx);
+/* Marks which steps of the grid Path at idx take one of g's links (the
+** cheaper move when a step could also walk; src/lua/grid_link.c). */
+void astar_path_marklinks(lua_State *L, int idx, const astar_grid *g, int diagonal);
 
 /* Idle search contexts a map keeps for its time-sliced queries. */
 #define ASTAR_POOL 4
@@ -398,6 +404,7 @@ void astar_query_open(lua_State *L);     /* src/lua/query.c */
 void astar_replanner_open(lua_State *L); /* src/lua/replanner.c (after grid) */
 void astar_grid_open(lua_State *L);
 void astar_grid_load_open(lua_State *L); /* src/lua/grid_load.c */
+void astar_grid_link_open(lua_State *L); /* src/lua/grid_link.c (after grid) */
 void astar_graph_open(lua_State *L);     /* src/lua/graph.c */
 void astar_field_open(lua_State *L);     /* src/lua/field.c */
 void astar_implicit_open(lua_State *L);  /* src/lua/implicit.c */

@@ -23,6 +23,7 @@ readers `astar.grid.load_movingai` and `astar.grid.parse_movingai` are
 - many units, one target: @{Grid:distance_field|distance_field}; reachability:
   @{Grid:components|components}, @{Grid:component|component},
   @{Grid:same_component|same_component}
+- ladders and teleporters: @{Grid:link|link}, @{Grid:unlink|unlink}, @{Grid:links|links}
 - copies and memory: @{Grid:clone|clone}, @{Grid:stats|stats}, @{Grid:close|close}
 
 Errors follow one rule: a programmer error raises (`bad argument #1 to 'find' (x out of
@@ -437,7 +438,8 @@ static int g_begin(lmap *m, void *rec, astar_search *s) {
 }
 
 /* Pushes the path the search context holds, as a Path; 0 if none is wanted.
-** A jump point search's nodes are joined by the cells between them. */
+** A jump point search's nodes are joined by the cells between them; other
+** searches' nodes are the cells (a step may take a link anywhere). */
 static int g_push(lua_State *L, void *rec, astar_search *s, int rc) {
   const astar_grid_query *q = &((grec *)rec)->q;
   const uint32_t *nodes;
@@ -453,24 +455,30 @@ static int g_push(lua_State *L, void *rec, astar_search *s, int rc) {
   astar_search_stats(s, &st);
   if (q->goals != NULL && n > 0) goal = astar_grid_goal_index(q, nodes[n - 1]) + 1;
   if (n > 0) astar_grid_cell(q->grid, nodes[0], &x, &y);
-  for (i = 1, cells = n > 0; i < n; i++) {          /* count the cells */
+  for (i = 1, cells = n > 0; i < n && q->jps; i++) {          /* count the cells */
     astar_grid_cell(q->grid, nodes[i], &tx, &ty);
     for (; x != tx || y != ty; cells++) astar_grid_toward(q, &x, &y, tx, ty);
   }
+  if (!q->jps) cells = n;
   xy = astar_newpath(L, (size_t)cells, ASTAR_PATH_GRID, cost, &st,
                      q->jps ? (q->jps == 2 ? "jps+" : "jps") : ALGORITHMS[q->params.algorithm],
                      goal);
   if (n > 0) astar_grid_cell(q->grid, nodes[0], &x, &y);
   tx = x; ty = y;
   for (k = 0, i = 0; k < cells; k++) {
-    while (x == tx && y == ty && i + 1 < n) astar_grid_cell(q->grid, nodes[++i], &tx, &ty);
-    if (k > 0) astar_grid_toward(q, &x, &y, tx, ty);
+    if (!q->jps) {
+      astar_grid_cell(q->grid, nodes[k], &x, &y);
+    } else {
+      while (x == tx && y == ty && i + 1 < n) astar_grid_cell(q->grid, nodes[++i], &tx, &ty);
+      if (k > 0) astar_grid_toward(q, &x, &y, tx, ty);
+    }
     xy[2 * k] = x + 1;
     xy[2 * k + 1] = y + 1;
     xy[2 * cells + k] = astar_grid_get(q->grid, x, y);   /* for grid:check */
   }
   astar_path_grid(L, -1, &len, &diag);
   *diag = q->diagonal;
+  astar_path_marklinks(L, -1, q->grid, q->diagonal);
   return 1;
 }
 
@@ -669,8 +677,9 @@ static int grid_check(lua_State *L) {
 
 /***
 A Path through the given cells, for routes made by hand or spliced together: each step
-must go to one of the 8 neighbours (4 with `diagonal = "never"`); the cost is the grid's
-own (a step into a cell costs its length times the cell's cost) or the `cost` callback's.
+must go to one of the 8 neighbours (4 with `diagonal = "never"`) or along a @{Grid:link|link};
+the cost is the grid's own (a step into a cell costs its length times the cell's cost, a link
+its own cost, whichever is cheaper) or the `cost` callback's.
 @function Grid:to_path
 @tparam table points `{x1, y1, x2, y2, ...}`
 @string[opt="no_corner_cutting"] diagonal the policy the steps must obey, as in
@@ -733,7 +742,8 @@ static int topath_held(lua_State *L, void *ud) {
         return astar_outcome(L, "blocked", "point %d (%d, %d) is blocked", i + 1, x + 1, y + 1);
     }
     if (i > 0) {
-      double step = (x != px && y != py) ? c * 1.4142135623730951 : c;
+      int link;
+      double step = astar_grid_move_cost(lg->g, policy, px, py, x, y, &link);
       if (cb) {                     /* the caller's prices, as find's 'cost' option */
         lcall lc;
         lc.L = L; lc.cost = 4; lc.heur = 0;
@@ -754,6 +764,7 @@ static int topath_held(lua_State *L, void *ud) {
   *diag = policy;
   lua_pushnumber(L, (lua_Number)cost);
   astar_path_setcost(L, -2);
+  astar_path_marklinks(L, -1, lg->g, policy);
   return 1;
 }
 

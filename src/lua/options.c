@@ -77,7 +77,8 @@ static const optrow ROWS[ASTAR_OPT_N] = {
   {"is_goal", OT_FUNCTION, R_NONE, NULL},
   {"key", OT_FUNCTION, R_NONE, NULL},
   {"directed", OT_BOOLEAN, R_NONE, NULL},
-  {"ratio", OT_NUMBER, R_RATIO, NULL}
+  {"ratio", OT_NUMBER, R_RATIO, NULL},
+  {"oneway", OT_BOOLEAN, R_NONE, NULL}
 };
 
 const char *const *astar_diagonals(void) { return DIAGONALS; }

@@ -27,6 +27,7 @@ struct lpath {
   astar_stats st;
   long goal;             /* index of the goal reached among several, or 0 */
   int diagonal;          /* grid paths: the ASTAR_DIAG_* policy they were found under, or -1 */
+  int links;             /* grid paths: the user value holds {[i] = cost} of link steps */
   const char *algorithm; /* a static string */
   double v[1];           /* n * stride numbers (struct hack sized at creation) */
 };
@@ -49,6 +50,7 @@ double *astar_newpath(lua_State *L, size_t n, int kind, double cost,
   p->n = n; p->kind = kind; p->stride = stride; p->cost = cost; p->st = *st;
   p->goal = goal;
   p->diagonal = -1;
+  p->links = 0;
   if (kind != ASTAR_PATH_VALUES) {      /* grid and graph paths: costs for check */
     size_t i;
     for (i = 0; i < n; i++) p->v[(size_t)stride * n + i] = NAN;
@@ -56,6 +58,16 @@ double *astar_newpath(lua_State *L, size_t n, int kind, double cost,
   p->algorithm = algorithm;
   luaL_setmetatable(L, ASTAR_PATH_MT);
   return p->v;
+}
+
+void astar_path_setlinks(lua_State *L, int idx) {
+  lpath *p = (lpath *)luaL_testudata(L, idx, ASTAR_PATH_MT);
+  if (p == NULL || p->kind != ASTAR_PATH_GRID) {
+    lua_pop(L, 1);
+    return;
+  }
+  astar_compat_setuservalue(L, idx);
+  p->links = 1;
 }
 
 double *astar_path_grid(lua_State *L, int idx, size_t *n, int **diagonal) {
@@ -350,6 +362,27 @@ static int path_corridor(lua_State *L) {
   return 1;
 }
 
+/***
+Whether the step from point `i` to point `i + 1` takes a link (@{Grid:link}): its cost, or
+`nil` for a walk to a neighbour (and on every path not of a grid). A step both walkable and
+linked takes the cheaper: a link costing no less than the walk counts as a walk.
+@function Path:link
+@int i the index of a point, 1 to `#path - 1`
+@treturn number|nil the link's cost
+*/
+static int path_link(lua_State *L) {
+  lpath *p = checkpath(L, "link");
+  static const afn F = {"link", 1};
+  int i = astar_checkint(L, &F, 2);
+  if (!p->links) {
+    lua_pushnil(L);
+    return 1;
+  }
+  astar_compat_getuservalue(L, 1);
+  lua_rawgeti(L, -1, i);
+  return 1;
+}
+
 static int path_tostring(lua_State *L) {
   lpath *p = checkpath(L, "__tostring");
   char buf[32];
@@ -368,6 +401,7 @@ static const luaL_Reg path_methods[] = {
   {"stats", path_stats},
   {"positions", path_positions},
   {"corridor", path_corridor},
+  {"link", path_link},
   {NULL, NULL}
 };
 

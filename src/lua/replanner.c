@@ -40,6 +40,13 @@ static lreplanner *checkrp(lua_State *L, const char *fname) {
   return r;
 }
 
+/* D* Lite walks the 8 neighbours only: a grid with links needs find or query. */
+static void nolinks(lua_State *L, const astar_grid *g) {
+  if (astar_grid_link_count(g) > 0)
+    astar_error(L, "the replanner does not follow links, and this grid has some "
+                "(use grid:find or grid:query)");
+}
+
 /* grid:replanner(sx, sy, gx, gy [, opts]): documented in grid.c, with the Grid. */
 static int grid_replanner(lua_State *L) {
   static const astar_optuse OPTS[] = {{ASTAR_OPT_DIAGONAL, 0, NULL}, ASTAR_OPT_END};
@@ -54,6 +61,7 @@ static int grid_replanner(lua_State *L) {
   void *ud;
   astar_alloc fn;
   astar_readopts(L, &F_NEW, 6, OPTS, &o);
+  nolinks(L, lg->g);
   diag = (int)astar_opt(&o, ASTAR_OPT_DIAGONAL, ASTAR_DIAG_NO_CORNER_CUTTING);
   r = (lreplanner *)lua_newuserdatauv(L, sizeof *r, 1);
   r->d = NULL; r->lg = lg; r->diagonal = diag; r->buf = NULL; r->nbuf = 0; r->busy = 0;
@@ -94,7 +102,9 @@ static int rp_update(lua_State *L) {
   lreplanner *r = checkrp(L, "update");
   uint64_t e, t;
   unsigned resets;
-  int rc = astar_dstar_compute(r->d);
+  int rc;
+  nolinks(L, r->lg->g);
+  rc = astar_dstar_compute(r->d);
   if (rc != 0) astar_raise(L, rc);
   astar_dstar_stats(r->d, &e, &t, &resets);
   lua_pushinteger(L, (lua_Integer)e);
@@ -121,6 +131,7 @@ static int path_held(lua_State *L, void *ud) {
   astar_stats st;
   uint64_t e, t;
   unsigned resets;
+  nolinks(L, r->lg->g);
   rc = astar_dstar_compute(r->d);
   if (rc != 0) astar_raise(L, rc);
   if (r->nbuf < max) {
