@@ -385,6 +385,17 @@ function Grid:unlink(x1, y1, x2, y2, opts) end
 ---@return number[][]
 function Grid:links() end
 
+---Whether a unit of radius `r` can move straight from point `(x1, y1)` to `(x2, y2)` (cell
+---`(x, y)`'s centre is the point `(x, y)`) without touching a blocked cell; and the move's cost.
+---@param x1 number
+---@param y1 number
+---@param x2 number
+---@param y2 number
+---@param r? number the unit's radius in cells, default 0
+---@return boolean clear
+---@return number|nil cost
+function Grid:walkable_line(x1, y1, x2, y2, r) end
+
 ---An independent copy of the grid (not prepared).
 ---@return astar.Grid
 function Grid:clone() end
@@ -810,6 +821,17 @@ function Path:corridor() end
 ---@param i integer
 ---@return number|nil
 function Path:link(i) end
+
+---Options of `Path:smooth`.
+---@class astar.SmoothOptions
+---@field radius? number the unit's radius in cells, default 0
+
+---A smoothed copy of a grid path (Pinter): never cuts a corner, never nearer than `radius` to a
+---wall where it leaves the steps, never costlier. Its points are cell centres, as numbers.
+---@param grid astar.Grid the grid it was found on
+---@param opts? astar.SmoothOptions
+---@return astar.Path
+function Path:smooth(grid, opts) end
 
 ------------------------------------------------------------------------------------------
 -- Field

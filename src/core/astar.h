@@ -288,6 +288,35 @@ double astar_grid_move_cost(const astar_grid *g, int diagonal, int x0, int y0, i
                             int *link);
 
 /*
+** STRAIGHT LINES (src/core/grid_line.c), in grid units: cell (x, y) (0-based)
+** is the closed square [x, x+1] x [y, y+1], its centre (x + 0.5, y + 0.5).
+** astar_grid_line_clear: 1 if every blocked cell's square (and the blocked
+**   border around the grid) lies farther than r >= 0 from the segment a-b
+**   (a unit of radius r may move along it), else 0. With r = 0 a segment may
+**   not touch a blocked square even at a corner: the rule of diagonal steps
+**   under NO_CORNER_CUTTING. Within 1e-9 of r counts as touching. Costs time
+**   proportional to the cells within r of the segment.
+** astar_grid_line_integral: the cost of moving along a-b: the length inside
+**   each cell times its cost (a stretch along a boundary between two cells
+**   pays the dearer one); blocked cells count 0.
+** astar_grid_line_cost: the integral if the segment is clear for r = 0,
+**   else -1.
+** astar_grid_smooth: Pinter's smoothing of a path of n points xy (grid
+**   units): from each kept point, the path skips ahead while the segment to
+**   the point after next is clear for radius r and costs no more than the
+**   stretch it replaces (stretch[k]: the cost from point 0 to point k, priced
+**   as astar_grid_line_integral prices each step). Writes the indices of the
+**   points it keeps (the first and the last among them) to 'keep' (room for
+**   n) and returns how many.
+*/
+int astar_grid_line_clear(const astar_grid *g, double ax, double ay, double bx, double by,
+                          double r);
+double astar_grid_line_integral(const astar_grid *g, double ax, double ay, double bx, double by);
+double astar_grid_line_cost(const astar_grid *g, double ax, double ay, double bx, double by);
+size_t astar_grid_smooth(const astar_grid *g, const double *xy, size_t n, double r,
+                         const double *stretch, size_t *keep);
+
+/*
 ** LINKS (src/core/grid_link.c): ladders, teleporters, jumps: a directed edge
 ** from cell (x0, y0) to (x1, y1), another cell anywhere, of a fixed cost
 ** (> 0, finite; not multiplied by cell costs), which every search, distance

@@ -123,6 +123,8 @@ double *astar_newpath(lua_State *L, size_t n, int kind, double cost,
 /* Pops a table {[i] = cost} of the steps i -> i + 1 that take a link and
 ** gives it to the grid Path at idx (Path:link). */
 void astar_path_setlinks(lua_State *L, int idx);
+/* The statistics, algorithm and goal index of the Path at idx (any kind). */
+void astar_path_info(lua_State *L, int idx, astar_stats *st, long *goal);
 /* Marks which steps of the grid Path at idx take one of g's links (the
 ** cheaper move when a step could also walk; src/lua/grid_link.c). */
 void astar_path_marklinks(lua_State *L, int idx, const astar_grid *g, int diagonal);
@@ -405,6 +407,7 @@ void astar_replanner_open(lua_State *L); /* src/lua/replanner.c (after grid) */
 void astar_grid_open(lua_State *L);
 void astar_grid_load_open(lua_State *L); /* src/lua/grid_load.c */
 void astar_grid_link_open(lua_State *L); /* src/lua/grid_link.c (after grid) */
+void astar_grid_line_open(lua_State *L); /* src/lua/grid_line.c (after grid and path) */
 void astar_graph_open(lua_State *L);     /* src/lua/graph.c */
 void astar_field_open(lua_State *L);     /* src/lua/field.c */
 void astar_implicit_open(lua_State *L);  /* src/lua/implicit.c */

@@ -60,6 +60,12 @@ double *astar_newpath(lua_State *L, size_t n, int kind, double cost,
   return p->v;
 }
 
+void astar_path_info(lua_State *L, int idx, astar_stats *st, long *goal) {
+  lpath *p = (lpath *)luaL_checkudata(L, idx, ASTAR_PATH_MT);
+  *st = p->st;
+  *goal = p->goal;
+}
+
 void astar_path_setlinks(lua_State *L, int idx) {
   lpath *p = (lpath *)luaL_testudata(L, idx, ASTAR_PATH_MT);
   if (p == NULL || p->kind != ASTAR_PATH_GRID) {
@@ -361,6 +367,28 @@ static int path_corridor(lua_State *L) {
   }
   return 1;
 }
+
+/***
+Smooths a grid path (Marco Pinter, "Toward More Realistic Pathfinding"): from each point it
+keeps, it skips ahead to the farthest point it can reach in a straight line, one point at a
+time, while @{Grid:walkable_line} says the segment is clear for the unit's `radius` and the
+segment costs no more than the steps it replaces. So the smoothed path never cuts a corner,
+never passes nearer than `radius` to a blocked cell where it leaves the steps of the path, and
+never costs more: on weighted terrain it keeps to the roads. The result is a Path of points
+(not cells): the centres of the cells kept, as numbers; `cost()` is priced the continuous way
+(the length inside each cell times its cost, for the steps kept too, so a path of one cost
+keeps its cost exactly), and `stats()` are those of the search that found the path.
+@function Path:smooth
+@tparam Grid grid the grid the path was found on
+@tparam[opt] table opts `radius = r` (0 or more, default 0): the unit's radius in cells
+@treturn Path
+@usage
+local grid = astar.grid(20, 20)
+local path = grid:find(1, 1, 20, 8)
+local smooth = path:smooth(grid)
+print(#path, #smooth, smooth:get(2))              --> 20 2 20 8
+*/
+/* (defined in src/lua/grid_line.c) */
 
 /***
 Whether the step from point `i` to point `i + 1` takes a link (@{Grid:link}): its cost, or

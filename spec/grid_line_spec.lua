@@ -1,0 +1,236 @@
+-- grid:walkable_line and path:smooth against a reference of this file: the distance from a
+-- segment to each blocked cell's square computed edge by edge (segment-segment distances),
+-- and the cost of a segment as the sum over every cell of the length clipped inside it.
+local astar = require "astar"
+local H = require "spec.helper"
+
+local sqrt, min, max, abs = math.sqrt, math.min, math.max, math.abs
+
+-- Distance from point p to segment a-b.
+local function pseg(px, py, ax, ay, bx, by)
+  local dx, dy = bx - ax, by - ay
+  local l2 = dx * dx + dy * dy
+  local t = l2 > 0 and max(0, min(1, ((px - ax) * dx + (py - ay) * dy) / l2)) or 0
+  local qx, qy = ax + t * dx - px, ay + t * dy - py
+  return sqrt(qx * qx + qy * qy)
+end
+
+local function orient(ax, ay, bx, by, cx, cy) return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax) end
+
+-- Do segments a-b and c-d cross or touch?
+local function crosses(ax, ay, bx, by, cx, cy, dx, dy)
+  local o1, o2 = orient(ax, ay, bx, by, cx, cy), orient(ax, ay, bx, by, dx, dy)
+  local o3, o4 = orient(cx, cy, dx, dy, ax, ay), orient(cx, cy, dx, dy, bx, by)
+  return (o1 * o2 <= 0) and (o3 * o4 <= 0) and
+    max(min(ax, bx), min(cx, dx)) <= min(max(ax, bx), max(cx, dx)) and
+    max(min(ay, by), min(cy, dy)) <= min(max(ay, by), max(cy, dy))
+end
+
+-- Distance from segment a-b to the square [x0, x1] x [y0, y1]: 0 if an end is inside or it
+-- crosses an edge, else the least segment-segment distance to the four edges.
+local function seg_square(ax, ay, bx, by, x0, y0, x1, y1)
+  local function inside(px, py) return px >= x0 and px <= x1 and py >= y0 and py <= y1 end
+  if inside(ax, ay) or inside(bx, by) then return 0 end
+  local edges = { { x0, y0, x1, y0 }, { x1, y0, x1, y1 }, { x1, y1, x0, y1 }, { x0, y1, x0, y0 } }
+  local best = math.huge
+  for _, e in ipairs(edges) do
+    if crosses(ax, ay, bx, by, e[1], e[2], e[3], e[4]) then return 0 end
+    best = min(best, pseg(e[1], e[2], ax, ay, bx, by), pseg(e[3], e[4], ax, ay, bx, by),
+      pseg(ax, ay, e[1], e[2], e[3], e[4]), pseg(bx, by, e[1], e[2], e[3], e[4]))
+  end
+  return best
+end
+
+-- Reference line of sight in Lua coordinates (cell (x, y) is [x-.5, x+.5] x [y-.5, y+.5]):
+-- true, false, or nil when some blocked cell lies within 1e-7 of r (too near to call).
+local function ref_clear(cells, w, h, ax, ay, bx, by, r)
+  local verdict = true
+  for y = 0, h + 1 do
+    for x = 0, w + 1 do
+      if not H.walk(cells, w, h, x, y) then
+        local d = seg_square(ax, ay, bx, by, x - 0.5, y - 0.5, x + 0.5, y + 0.5)
+        if abs(d - r) < 1e-7 then verdict = nil
+        elseif d < r and verdict ~= nil then verdict = false end
+        if d < r - 1e-7 then return false end
+      end
+    end
+  end
+  return verdict
+end
+
+-- Length of segment a-b inside the square [x0, x1] x [y0, y1] (parametric clipping).
+local function clipped(ax, ay, bx, by, x0, y0, x1, y1)
+  local t0, t1 = 0, 1
+  local dx, dy = bx - ax, by - ay
+  for _, c in ipairs({ { -dx, ax - x0 }, { dx, x1 - ax }, { -dy, ay - y0 }, { dy, y1 - ay } }) do
+    local p, q = c[1], c[2]
+    if p == 0 then
+      if q < 0 then return 0 end
+    else
+      local t = q / p
+      if p < 0 then t0 = max(t0, t) else t1 = min(t1, t) end
+    end
+  end
+  return t1 > t0 and (t1 - t0) * sqrt(dx * dx + dy * dy) or 0
+end
+
+local function ref_cost(cells, w, h, ax, ay, bx, by)
+  local sum = 0
+  for y = 1, h do
+    for x = 1, w do
+      if H.walk(cells, w, h, x, y) then
+        sum = sum + cells[y][x] * clipped(ax, ay, bx, by, x - 0.5, y - 0.5, x + 0.5, y + 0.5)
+      end
+    end
+  end
+  return sum
+end
+
+describe("grid:walkable_line", function()
+  it("agrees with the reference on random segments, radii and grids", function()
+    local rng = H.rng(31)
+    local agree, blocked_seen, clear_seen = 0, 0, 0
+    for _ = 1, 120 do
+      local w, h = rng.int(3, 16), rng.int(3, 16)
+      local cells = H.random_cells(rng, w, h, rng.pick({ 0.1, 0.25 }), { 1, 2, 3 })
+      local grid = astar.grid.from_table(cells)
+      for _ = 1, 25 do
+        local function pt(n)                          -- centres, lattice points, anywhere
+          local k = rng.int(1, 3)
+          if k == 1 then return rng.int(1, n) end
+          if k == 2 then return rng.int(1, n) + 0.5 * rng.pick({ -1, 1 }) end
+          return 0.5 + n * rng.float()
+        end
+        local ax, ay, bx, by = pt(w), pt(h), pt(w), pt(h)
+        local r = rng.pick({ 0, 0, 0.25, 0.5, 0.7, 1, 1.5 })
+        local want = ref_clear(cells, w, h, ax, ay, bx, by, r)
+        local got, cost = grid:walkable_line(ax, ay, bx, by, r)
+        if want ~= nil then
+          assert.are.equal(want, got, ("(%g, %g) -> (%g, %g), r = %g"):format(ax, ay, bx, by, r))
+          agree = agree + 1
+          if got then
+            clear_seen = clear_seen + 1
+            local off = ax % 1 ~= 0.5 and ay % 1 ~= 0.5 and bx % 1 ~= 0.5 and by % 1 ~= 0.5
+            if off and not (ax == bx or ay == by) then       -- no stretch along a boundary
+              local rc = ref_cost(cells, w, h, ax, ay, bx, by)
+              assert.is_true(H.close(cost, rc, 1e-9), ("cost %.17g, reference %.17g"):format(cost, rc))
+            end
+          else
+            blocked_seen = blocked_seen + 1
+          end
+        end
+      end
+      grid:close()
+    end
+    assert.is_true(agree > 2000 and blocked_seen > 500 and clear_seen > 200,
+      ("%d agreed, %d blocked, %d clear"):format(agree, blocked_seen, clear_seen))
+  end)
+
+  it("touching a blocked corner is blocked; a diagonal step obeys no_corner_cutting", function()
+    local grid = astar.grid(5, 5)
+    grid:set(3, 2, false)                                       -- [2.5, 3.5] x [1.5, 2.5]
+    assert.is_false(grid:walkable_line(2, 3, 3, 2.5 - 1e-12))  -- ends on the blocked square
+    assert.is_false(grid:walkable_line(2, 2, 3, 3))             -- passes its corner (2.5, 2.5)
+    assert.is_true(grid:walkable_line(2, 3, 4, 3))              -- half a cell below it
+    assert.is_false(grid:walkable_line(2, 3, 4, 3, 0.5))        -- a unit of radius 0.5 touches
+    assert.is_true(grid:walkable_line(2, 3, 4, 3, 0.45))
+    assert.is_false(grid:walkable_line(1, 5, 5, 5, 0.6))        -- the border is blocked
+    assert.is_true(grid:walkable_line(1, 5, 5, 5, 0.4))
+    -- along a boundary between two cells: the dearer pays
+    grid:set(1, 4, 5)
+    local ok, cost = grid:walkable_line(0.6, 3.5, 2, 3.5)
+    assert.is_true(ok)
+    assert.is_true(H.close(5 * 0.9 + 1 * 0.5, cost))
+  end)
+
+  it("bad arguments raise clear errors", function()
+    local grid = astar.grid(4, 4)
+    H.checkerr("bad argument #1 to 'walkable_line' (x out of range: 0.4 not in [0.5, 4.5])",
+      grid.walkable_line, grid, 0.4, 1, 2, 2)
+    H.checkerr("bad argument #4 to 'walkable_line' (y out of range: nan not in [0.5, 4.5])",
+      grid.walkable_line, grid, 1, 1, 2, 0 / 0)
+    H.checkerr("bad argument #5 to 'walkable_line' (radius must be a number from 0 to 1e6, got -1)",
+      grid.walkable_line, grid, 1, 1, 2, 2, -1)
+    H.checkerr("bad argument #2 to 'walkable_line' (number expected, got string)",
+      grid.walkable_line, grid, 1, "1", 2, 2)
+  end)
+end)
+
+describe("path:smooth", function()
+  it("never cuts a corner, never narrows below the radius, never costs more", function()
+    local rng = H.rng(4711)
+    local shorter, total = 0, 0
+    for _ = 1, 150 do
+      local w, h = rng.int(5, 24), rng.int(5, 24)
+      local cells = H.random_cells(rng, w, h, rng.pick({ 0.1, 0.2, 0.3 }), { 1, 1, 1, 2, 5 })
+      local grid = astar.grid.from_table(cells)
+      for _ = 1, 3 do
+        local sx, sy, gx, gy = rng.int(1, w), rng.int(1, h), rng.int(1, w), rng.int(1, h)
+        local path = grid:find(sx, sy, gx, gy, { diagonal = rng.pick(H.POLICIES) })
+        if path then
+          local r = rng.pick({ 0, 0, 0.3, 0.5 })
+          local sm = path:smooth(grid, { radius = r })
+          total = total + 1
+          -- the original steps priced the continuous way, and where each kept point is
+          local pts, stretch, at = {}, { [1] = 0 }, {}
+          for i = 1, #path do
+            local x, y = path:get(i)
+            pts[i] = { x, y }
+            if i > 1 then
+              stretch[i] = stretch[i - 1] + ref_cost(cells, w, h, pts[i - 1][1], pts[i - 1][2], x, y)
+            end
+          end
+          local k, sum = 1, 0
+          for i = 1, #sm do
+            local x, y = sm:get(i)
+            while k <= #pts and (pts[k][1] ~= x or pts[k][2] ~= y) do k = k + 1 end
+            assert.is_true(k <= #pts, "a smoothed point is not a point of the path, in order")
+            at[i] = k
+            if i > 1 then
+              local a, b = at[i - 1], at[i]
+              local c = ref_cost(cells, w, h, pts[a][1], pts[a][2], x, y)
+              if b > a + 1 then                               -- a segment smoothing made
+                local clear = ref_clear(cells, w, h, pts[a][1], pts[a][2], x, y, r)
+                assert.is_true(clear ~= false, ("segment %d -> %d cuts within %g of a blocked cell")
+                  :format(a, b, r))
+                assert.is_true(c <= (stretch[b] - stretch[a]) * (1 + 1e-9) + 1e-9,
+                  "a segment costs more than the steps it replaces")
+              end
+              sum = sum + c
+            end
+          end
+          assert.are.equal(1, at[1])
+          assert.are.equal(#path, at[#sm])
+          assert.is_true(H.close(sum, sm:cost(), 1e-9), ("cost %.17g, reference %.17g")
+            :format(sm:cost(), sum))
+          assert.is_true(sm:cost() <= stretch[#path] * (1 + 1e-9) + 1e-9)
+          if #sm < #path then shorter = shorter + 1 end
+        end
+      end
+      grid:close()
+    end
+    assert.is_true(shorter > total / 2, ("%d of %d paths lost points"):format(shorter, total))
+  end)
+
+  it("keeps a path's statistics, takes only grid paths that fit, and refuses a closed grid",
+    function()
+    local grid = astar.grid(10, 10)
+    local path = grid:find(1, 1, 10, 4)
+    local sm = path:smooth(grid)
+    assert.are.same({ 1, 1, 10, 4 }, sm:flat())
+    assert.are.equal(path:stats().expanded, sm:stats().expanded)
+    assert.are.equal("smoothed", sm:stats().algorithm)
+    local small = astar.grid(5, 5)
+    H.checkerr("bad argument #1 to 'smooth' (the path does not fit this grid)", path.smooth, path,
+      small)
+    H.checkerr("bad argument #1 to 'smooth' (astar.Grid expected, got no value)", path.smooth, path)
+    H.checkerr("bad argument #2 to 'smooth' (option 'radius': must be a non-negative finite number, got -1)",
+      path.smooth, path, grid, { radius = -1 })
+    local g = astar.graph()
+    local a, b = g:add_node(), g:add_node()
+    g:add_edge(a, b, 1)
+    H.checkerr_prefix("calling 'smooth' on bad self", path.smooth, g:find(a, b), grid)
+    small:close()
+    H.checkerr("attempt to use a closed grid", path.smooth, path, small)
+  end)
+end)

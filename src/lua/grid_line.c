@@ -1,0 +1,136 @@
+/*
+** grid_line.c - the Lua side of straight lines over grids
+** (src/core/grid_line.c): line of sight for a unit of some radius, and
+** Pinter's path smoothing. Lua coordinates put the centre of cell (x, y) at
+** the point (x, y), so its square is [x - 0.5, x + 0.5] x [y - 0.5, y + 0.5];
+** the core's grid units are those less 0.5.
+*/
+/***
+Straight lines over grids: methods on the Grid's page (config.ld merges this file's entries
+into the Grid of grid.c).
+@classmod Grid
+*/
+#include <math.h>
+#include "binding.h"
+
+static const afn F_LINE = {"walkable_line", 1};
+static const afn F_SMOOTH = {"smooth", 1};
+
+/* A coordinate at idx on the grid's area [0.5, max + 0.5], in grid units. */
+static double coord(lua_State *L, const afn *f, int idx, const char *axis, int max) {
+  double v = astar_checknumber(L, f, idx);
+  char a[32], b[32];
+  if (!(v >= 0.5 && v <= max + 0.5))
+    astar_argerror(L, f, idx, "%s out of range: %s not in [0.5, %s]", axis, astar_fmtnum(a, v),
+                   astar_fmtnum(b, max + 0.5));
+  return v - 0.5;
+}
+
+/***
+Whether a unit can move in a straight line from point `(x1, y1)` to `(x2, y2)` (the centre of
+cell `(x, y)` is the point `(x, y)`; points may lie anywhere on the grid's area) without
+touching a blocked cell: Pinter's Walkable(), exact, not sampled. With radius `r` the unit is
+a disc, and every blocked cell must stay farther than `r` from the segment; with `r = 0` the
+segment may not touch a blocked cell even at a corner (the rule of diagonal steps under
+`"no_corner_cutting"`). The area outside the grid counts as blocked. When the way is clear,
+also returns what the move costs: the length inside each cell times the cell's cost.
+@function Grid:walkable_line
+@number x1
+@number y1
+@number x2
+@number y2
+@number[opt=0] r the unit's radius in cells (0 or more)
+@treturn boolean
+@treturn number|nil the move's cost, when it is clear
+@usage
+local grid = astar.grid(10, 10)
+grid:set(5, 5, false)
+print(grid:walkable_line(1, 1, 10, 10))          --> false
+print(grid:walkable_line(1, 1, 10, 3))           --> true 9.2195444572929
+print(grid:walkable_line(1, 4, 10, 4, 0.5))      --> false
+*/
+static int grid_walkable_line(lua_State *L) {
+  lgrid *lg = astar_checkgrid(L, &F_LINE);
+  int w = astar_grid_width(lg->g), h = astar_grid_height(lg->g);
+  double ax = coord(L, &F_LINE, 2, "x", w), ay = coord(L, &F_LINE, 3, "y", h);
+  double bx = coord(L, &F_LINE, 4, "x", w), by = coord(L, &F_LINE, 5, "y", h);
+  double r = lua_isnoneornil(L, 6) ? 0 : astar_checknumber(L, &F_LINE, 6);
+  char buf[32];
+  if (!(r >= 0 && r <= 1e6))
+    astar_argerror(L, &F_LINE, 6, "radius must be a number from 0 to 1e6, got %s",
+                   astar_fmtnum(buf, r));
+  if (!astar_grid_line_clear(lg->g, ax, ay, bx, by, r)) {
+    lua_pushboolean(L, 0);
+    return 1;
+  }
+  lua_pushboolean(L, 1);
+  lua_pushnumber(L, (lua_Number)astar_grid_line_integral(lg->g, ax, ay, bx, by));
+  return 2;
+}
+
+/* path:smooth(grid [, opts]), documented with Path (src/lua/path.c). */
+static int path_smooth(lua_State *L) {
+  static const astar_optuse OPTS[] = {{ASTAR_OPT_RADIUS, 0, NULL}, ASTAR_OPT_END};
+  size_t n, i, k, *keep;
+  const double *v = astar_path_grid(L, 1, &n, NULL);
+  lgrid *lg = (lgrid *)luaL_testudata(L, 2, ASTAR_GRID_MT);
+  double *xy, *stretch, *out, r, cost = 0;
+  astar_opts o;
+  astar_stats st;
+  long goal;
+  int w, h;
+  if (v == NULL) {
+    afn self;
+    self.name = "smooth"; self.self = 1;
+    astar_argerror(L, &self, 1, "astar.Path of a grid expected, got %s", luaL_typename(L, 1));
+  }
+  if (lg == NULL)
+    astar_argerror(L, &F_SMOOTH, 2, "astar.Grid expected, got %s", luaL_typename(L, 2));
+  if (lg->g == NULL) astar_error(L, "attempt to use a closed grid");
+  astar_readopts(L, &F_SMOOTH, 3, OPTS, &o);
+  r = astar_opt(&o, ASTAR_OPT_RADIUS, 0);
+  w = astar_grid_width(lg->g); h = astar_grid_height(lg->g);
+  for (i = 0; i < n; i++)
+    if (v[2 * i] < 1 || v[2 * i + 1] < 1 || v[2 * i] > w || v[2 * i + 1] > h)
+      astar_argerror(L, &F_SMOOTH, 2, "the path does not fit this grid");
+  astar_path_info(L, 1, &st, &goal);
+  /* scratch, collected: an error or a finalizer leaves nothing behind */
+  xy = (double *)lua_newuserdatauv(L, (n > 0 ? n : 1) * (3 * sizeof(double) + sizeof(size_t)), 0);
+  astar_map_alive(L, &lg->m);
+  stretch = xy + 2 * n;
+  keep = (size_t *)(void *)(stretch + n);
+  for (i = 0; i < n; i++) {
+    xy[2 * i] = v[2 * i] - 0.5;
+    xy[2 * i + 1] = v[2 * i + 1] - 0.5;
+    stretch[i] = i == 0 ? 0 : stretch[i - 1] + astar_grid_line_integral(lg->g,
+        xy[2 * i - 2], xy[2 * i - 1], xy[2 * i], xy[2 * i + 1]);
+  }
+  k = astar_grid_smooth(lg->g, xy, n, r, stretch, keep);
+  for (i = 1; i < k; i++) {
+    size_t a = keep[i - 1], b = keep[i];
+    cost += b == a + 1 ? stretch[b] - stretch[a]
+                       : astar_grid_line_integral(lg->g, xy[2 * a], xy[2 * a + 1], xy[2 * b],
+                                                  xy[2 * b + 1]);
+  }
+  out = astar_newpath(L, k, ASTAR_PATH_MESH, cost, &st, "smoothed", goal);
+  for (i = 0; i < k; i++) {
+    out[2 * i] = xy[2 * keep[i]] + 0.5;
+    out[2 * i + 1] = xy[2 * keep[i] + 1] + 0.5;
+  }
+  return 1;
+}
+
+static const luaL_Reg line_methods[] = {
+  {"walkable_line", grid_walkable_line},
+  {NULL, NULL}
+};
+
+static const luaL_Reg path_methods[] = {
+  {"smooth", path_smooth},
+  {NULL, NULL}
+};
+
+void astar_grid_line_open(lua_State *L) {
+  astar_addmethods(L, ASTAR_GRID_MT, line_methods);
+  astar_addmethods(L, ASTAR_PATH_MT, path_methods);
+}
