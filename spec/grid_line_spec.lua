@@ -42,16 +42,19 @@ local function seg_square(ax, ay, bx, by, x0, y0, x1, y1)
 end
 
 -- Reference line of sight in Lua coordinates (cell (x, y) is [x-.5, x+.5] x [y-.5, y+.5]):
--- true, false, or nil when some blocked cell lies within 1e-7 of r (too near to call).
+-- a blocked square must be at least r away and not touched. true, false, or nil when some
+-- blocked cell lies within 1e-7 of r or of touching (too near to call).
 local function ref_clear(cells, w, h, ax, ay, bx, by, r)
   local verdict = true
-  for y = 0, h + 1 do
-    for x = 0, w + 1 do
+  -- every cell of the grid and its border within the segment's box grown by r + 1
+  local x0, x1 = max(0, math.floor(min(ax, bx) - r - 1)), min(w + 1, math.ceil(max(ax, bx) + r + 1))
+  local y0, y1 = max(0, math.floor(min(ay, by) - r - 1)), min(h + 1, math.ceil(max(ay, by) + r + 1))
+  for y = y0, y1 do
+    for x = x0, x1 do
       if not H.walk(cells, w, h, x, y) then
         local d = seg_square(ax, ay, bx, by, x - 0.5, y - 0.5, x + 0.5, y + 0.5)
-        if abs(d - r) < 1e-7 then verdict = nil
-        elseif d < r and verdict ~= nil then verdict = false end
-        if d < r - 1e-7 then return false end
+        if d == 0 or d < r - 1e-7 then return false end
+        if abs(d - r) < 1e-7 or d < 1e-7 then verdict = nil end
       end
     end
   end
@@ -132,10 +135,10 @@ describe("grid:walkable_line", function()
     assert.is_false(grid:walkable_line(2, 3, 3, 2.5 - 1e-12))  -- ends on the blocked square
     assert.is_false(grid:walkable_line(2, 2, 3, 3))             -- passes its corner (2.5, 2.5)
     assert.is_true(grid:walkable_line(2, 3, 4, 3))              -- half a cell below it
-    assert.is_false(grid:walkable_line(2, 3, 4, 3, 0.5))        -- a unit of radius 0.5 touches
-    assert.is_true(grid:walkable_line(2, 3, 4, 3, 0.45))
+    assert.is_true(grid:walkable_line(2, 3, 4, 3, 0.5))         -- a unit of radius 0.5 grazes it
+    assert.is_false(grid:walkable_line(2, 3, 4, 3, 0.55))       -- a wider one overlaps
     assert.is_false(grid:walkable_line(1, 5, 5, 5, 0.6))        -- the border is blocked
-    assert.is_true(grid:walkable_line(1, 5, 5, 5, 0.4))
+    assert.is_true(grid:walkable_line(1, 5, 5, 5, 0.5))
     -- along a boundary between two cells: the dearer pays
     grid:set(1, 4, 5)
     local ok, cost = grid:walkable_line(0.6, 3.5, 2, 3.5)
@@ -232,5 +235,86 @@ describe("path:smooth", function()
     H.checkerr_prefix("calling 'smooth' on bad self", path.smooth, g:find(a, b), grid)
     small:close()
     H.checkerr("attempt to use a closed grid", path.smooth, path, small)
+  end)
+end)
+
+describe("find with a radius", function()
+  it("gives the shortest path for a disc of that radius, by the reference's line of sight",
+    function()
+    local rng = H.rng(2718)
+    local found, none, wider = 0, 0, 0
+    for _ = 1, 60 do
+      local w, h = rng.int(5, 16), rng.int(5, 16)
+      local cells = H.random_cells(rng, w, h, rng.pick({ 0.08, 0.15, 0.25 }), { 1, 1, 2, 3 })
+      local grid = astar.grid.from_table(cells)
+      for _ = 1, 4 do
+        local sx, sy, gx, gy = rng.int(1, w), rng.int(1, h), rng.int(1, w), rng.int(1, h)
+        local r = rng.pick({ 0.2, 0.35, 0.5, 0.5, 0.7, 1 })
+        local pol = rng.pick(H.POLICIES)
+        local alg = rng.pick({ "auto", "astar", "dijkstra" })
+        -- the reference: Dijkstra over cell centres, a step allowed by the policy and by the
+        -- reference's line of sight for r (nil, too near to call, counts as allowed: the
+        -- library may call it either way, so such a case is skipped below)
+        local unsure = false
+        local function fit(x1, y1, x2, y2)
+          local c = ref_clear(cells, w, h, x1, y1, x2, y2, r)
+          if c == nil then unsure = true end
+          return c ~= false
+        end
+        local dist = {}
+        if H.walk(cells, w, h, sx, sy) and fit(sx, sy, sx, sy) then
+          dist = H.dijkstra_generic({ { (sy - 1) * w + sx, 0 } }, function(u, visit)
+            local x, y = (u - 1) % w + 1, math.floor((u - 1) / w) + 1
+            for dy = -1, 1 do
+              for dx = -1, 1 do
+                if (dx ~= 0 or dy ~= 0) and H.walk(cells, w, h, x + dx, y + dy) and
+                  H.legal_step(cells, w, h, x, y, dx, dy, pol) and fit(x, y, x + dx, y + dy) then
+                  visit((y + dy - 1) * w + x + dx, H.step_cost(cells, x + dx, y + dy, dx, dy))
+                end
+              end
+            end
+          end)
+        end
+        local want = H.walk(cells, w, h, gx, gy) and fit(gx, gy, gx, gy) and
+          dist[(gy - 1) * w + gx] or nil
+        local p, _, code = grid:find(sx, sy, gx, gy, { radius = r, diagonal = pol, algorithm = alg })
+        if not unsure then
+          if want == nil then
+            assert.is_nil(p, "a path where the reference has none")
+            assert.is_true(code == "no_path" or code == "blocked")
+            none = none + 1
+          else
+            assert.is_not_nil(p, "no path; the reference costs " .. want)
+            assert.is_true(H.close(p:cost(), want), ("cost %.17g, reference %.17g"):format(p:cost(),
+              want))
+            for i = 2, #p do
+              local x1, y1 = p:get(i - 1)
+              local x2, y2 = p:get(i)
+              assert.is_true(ref_clear(cells, w, h, x1, y1, x2, y2, r) ~= false, "a step too near")
+            end
+            found = found + 1
+            local plain = grid:find(sx, sy, gx, gy, { diagonal = pol })
+            if plain and plain:cost() < p:cost() - 1e-9 then wider = wider + 1 end
+          end
+        end
+      end
+      grid:close()
+    end
+    assert.is_true(found > 50 and none > 20 and wider > 10,
+      ("%d found, %d none, %d longer for the radius"):format(found, none, wider))
+  end)
+
+  it("works in queries, refuses jumps by name, and names a start without room", function()
+    local grid = astar.grid.parse("......\n..##..\n......", { ["#"] = false, ["."] = 1 })
+    local q = grid:query(1, 2, 6, 2, { radius = 0.5 })
+    repeat until q:step(2) ~= "running"
+    assert.are.equal(grid:find(1, 2, 6, 2, { radius = 0.5 }):cost(), q:result():cost())
+    assert.are.same({ nil, "start (1, 2) is blocked or too near a blocked cell for the radius",
+      "blocked" }, { grid:find(1, 2, 6, 2, { radius = 0.6 }) })
+    H.checkerr("bad argument #5 to 'find' (option 'radius' cannot be used with algorithm 'jps')",
+      grid.find, grid, 1, 1, 6, 3, { radius = 0.5, algorithm = "jps" })
+    H.checkerr("bad argument #5 to 'find' (option 'radius': must be a non-negative finite number, "
+      .. "got inf)", grid.find, grid, 1, 1, 6, 3, { radius = math.huge })
+    assert.are.equal("astar", grid:find(1, 1, 6, 3, { radius = 0.1 }):stats().algorithm)
   end)
 end)

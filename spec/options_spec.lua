@@ -118,7 +118,7 @@ local function splice(o)
 end
 
 local FIND = { "algorithm", "diagonal", "heuristic", "cost", "weight", "max_expansions", "max_cost",
-  "partial", "goals", "within" }
+  "partial", "goals", "within", "radius" }
 local GRAPH_FIND = { "algorithm", "heuristic", "cost", "weight", "max_expansions", "max_cost",
   "partial", "goals", "within" }
 local MESH_FIND = { "algorithm", "heuristic", "cost", "weight", "max_expansions", "max_cost",

@@ -151,6 +151,7 @@
 ---@field partial? boolean return the path to the expanded cell closest to the goal as `path, message, "partial"` (default false)
 ---@field goals? integer[][] `{{x, y}, ...}`: go to the cheapest to reach (`grid:find(sx, sy, {goals = ...})`); `path:stats().goal` says which
 ---@field within? number >= 0: any cell within heuristic distance `within` of the goal is accepted
+---@field radius? number >= 0: the unit is a disc of this radius in cells (default 0)
 
 ---Options of `Grid:query`: those of `find`, plus `on_change`.
 ---@class astar.GridQueryOptions: astar.GridFindOptions

@@ -291,11 +291,12 @@ double astar_grid_move_cost(const astar_grid *g, int diagonal, int x0, int y0, i
 ** STRAIGHT LINES (src/core/grid_line.c), in grid units: cell (x, y) (0-based)
 ** is the closed square [x, x+1] x [y, y+1], its centre (x + 0.5, y + 0.5).
 ** astar_grid_line_clear: 1 if every blocked cell's square (and the blocked
-**   border around the grid) lies farther than r >= 0 from the segment a-b
-**   (a unit of radius r may move along it), else 0. With r = 0 a segment may
-**   not touch a blocked square even at a corner: the rule of diagonal steps
-**   under NO_CORNER_CUTTING. Within 1e-9 of r counts as touching. Costs time
-**   proportional to the cells within r of the segment.
+**   border around the grid) lies at least r >= 0 from the segment a-b and
+**   does not touch it (a disc of radius r may move along it, grazing walls
+**   but never overlapping one), else 0. The segment may not touch a blocked
+**   square even at a corner: the rule of diagonal steps under
+**   NO_CORNER_CUTTING. Rounding within 1e-9 goes against the segment. Costs
+**   time proportional to the cells within r of the segment.
 ** astar_grid_line_integral: the cost of moving along a-b: the length inside
 **   each cell times its cost (a stretch along a boundary between two cells
 **   pays the dearer one); blocked cells count 0.
@@ -372,6 +373,9 @@ typedef struct astar_grid_query {
                          ** goal is accepted (attack range); default -1, off */
   int jump;              /* ASTAR_JUMP_*: jump point search where it applies
                          ** (see astar_grid_prepare); default AUTO */
+  double radius;         /* >= 0: the unit is a disc of this radius (cells), which
+                         ** must fit at every cell centre of the path and along
+                         ** every step (astar_grid_line_clear); no jumps; default 0 */
   /* filled by astar_grid_prepare: */
   astar_domain domain;
   astar_grid *grid;

@@ -428,8 +428,8 @@ double astar_grid_move_cost(const astar_grid *g, int diagonal, int x0, int y0, i
   return c;
 }
 
-static int grid_expand(void *self, uint32_t node, astar_search *s) {
-  const astar_grid_query *q = (const astar_grid_query *)self;
+/* The steps to neighbours the policy allows out of 'node'. */
+static int grid_steps(const astar_grid_query *q, uint32_t node, astar_search *s) {
   const double *c = q->grid->cell;
   const size_t W = q->grid->stride;
   astar_edge *e = astar_search_edges(s, 8);
@@ -458,8 +458,40 @@ static int grid_expand(void *self, uint32_t node, astar_search *s) {
       e[k].to = (uint32_t)(so + 1); e[k++].cost = d * SQRT2;
     }
   }
-  if (q->grid->link_out != NULL && q->grid->link_out[node] != ASTAR_NONE)
+  return k;
+}
+
+static int grid_expand(void *self, uint32_t node, astar_search *s) {
+  const astar_grid_query *q = (const astar_grid_query *)self;
+  int k = grid_steps(q, node, s);
+  if (k >= 0 && q->grid->link_out != NULL && q->grid->link_out[node] != ASTAR_NONE)
     return astar__grid_link_edges(q->grid, node, 0, s, k);
+  return k;
+}
+
+/* Does a unit of the query's radius fit at the centre of 'node' / along the
+** segment between the centres of two nodes? */
+static int fits(const astar_grid_query *q, uint32_t a, uint32_t b) {
+  const size_t W = q->grid->stride;
+  return astar_grid_line_clear(q->grid, (double)(a % W) - 0.5, (double)(a / W) - 0.5,
+                               (double)(b % W) - 0.5, (double)(b / W) - 0.5, q->radius);
+}
+
+/* A unit of radius r > 0: the steps its disc makes without touching a blocked
+** cell (the swept segment, exactly), and the links to cells where it fits. */
+static int grid_expand_radius(void *self, uint32_t node, astar_search *s) {
+  const astar_grid_query *q = (const astar_grid_query *)self;
+  int n = grid_steps(q, node, s), i, k = 0;
+  astar_edge *e = astar_search_edges(s, 8);
+  if (n < 0) return n;
+  for (i = 0; i < n; i++)
+    if (fits(q, node, e[i].to)) e[k++] = e[i];
+  if (q->grid->link_out == NULL || q->grid->link_out[node] == ASTAR_NONE) return k;
+  n = astar__grid_link_edges(q->grid, node, 0, s, k);
+  if (n < 0) return n;
+  e = astar_search_edges(s, (size_t)n);
+  for (i = k; i < n; i++)
+    if (fits(q, e[i].to, e[i].to)) e[k++] = e[i];
   return k;
 }
 
@@ -517,8 +549,9 @@ int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
   q->gx = gx; q->gy = gy;
   q->goal = astar_grid_node(g, gx, gy);
   q->hscale = astar_grid_min_cost(g);
+  if (!(q->radius >= 0 && q->radius <= 1e6)) return ASTAR_EINVAL;
   q->jps = q->jump && q->params.algorithm == ASTAR_ALG_ASTAR && q->cost_fn == NULL &&
-           q->within < 0 && !q->params.partial && g->nlinks == 0;
+           q->within < 0 && !q->params.partial && g->nlinks == 0 && q->radius == 0;
   if (q->jps && astar__grid_bits(g) != 0) return ASTAR_ENOMEM;
   if (q->jps && !uniform(g)) {                    /* several costs: jump between boundaries */
     q->jps = q->jump == ASTAR_JUMP_ALWAYS || g->nbnd * JUMP_BOUNDARY_SHARE < g->nwalk ? 3 : 0;
@@ -529,7 +562,8 @@ int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
     q->jps = 2;
   }
   q->domain.nnodes = (uint32_t)g->ncell;
-  q->domain.expand = q->jps ? astar__jps_expand : grid_expand;
+  q->domain.expand = q->jps ? astar__jps_expand : q->radius > 0 ? grid_expand_radius
+                                                                : grid_expand;
   q->domain.heuristic =
       (q->heuristic == ASTAR_H_ZERO && q->h_fn == NULL) ? NULL : grid_h;
   if (q->heuristic == ASTAR_H_OCTILE && q->h_fn == NULL && q->goals == NULL && q->within < 0)
@@ -545,15 +579,16 @@ int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
   *start = astar_grid_node(g, sx, sy);
   *goal = q->goal;
   if (q->goals != NULL) {
-    for (i = 0; i < q->ngoals; i++)
-      if (g->cell[astar_grid_node(g, q->goals[2 * i], q->goals[2 * i + 1])] > 0 ||
-          q->within >= 0)
-        any = 1;
+    for (i = 0; i < q->ngoals; i++) {
+      uint32_t gn = astar_grid_node(g, q->goals[2 * i], q->goals[2 * i + 1]);
+      if ((g->cell[gn] > 0 && (q->radius == 0 || fits(q, gn, gn))) || q->within >= 0) any = 1;
+    }
     if (q->domain.is_goal != NULL) *goal = ASTAR_NONE;
   } else {
-    any = g->cell[*goal] > 0 || q->within >= 0;
+    any = (g->cell[*goal] > 0 && (q->radius == 0 || fits(q, *goal, *goal))) || q->within >= 0;
   }
-  q->blocked = g->cell[*start] <= 0 ? 1 : !any ? 2 : 0;
+  q->blocked = g->cell[*start] <= 0 || (q->radius > 0 && !fits(q, *start, *start)) ? 1
+               : !any ? 2 : 0;
   if (q->blocked) return ASTAR_BLOCKED;
   return may_reach(g, q, *start, *goal) ? 0 : ASTAR_NO_PATH;
 }

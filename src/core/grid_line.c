@@ -6,11 +6,13 @@
 ** Coordinates are grid units with cell (i, j) (0-based) the closed square
 ** [i, i+1] x [j, j+1], so its centre is (i + 0.5, j + 0.5). A segment is
 ** clear for radius r if every blocked cell's square, the blocked border
-** around the grid included, lies farther than r from it: with r = 0 a
-** segment may not even touch a blocked square at a corner, which is the
-** rule of diagonal steps under "no_corner_cutting". Distances within TOUCH
-** of r count as touching, so that rounding never lets a segment through a
-** corner it only grazes.
+** around the grid included, lies at least r from it and does not touch it:
+** a disc of radius r swept along the segment may graze a wall but never
+** overlap one (so r = 0.5 fits a corridor one cell wide), and the segment
+** itself may not touch a blocked square even at a corner, which is the rule
+** of diagonal steps under "no_corner_cutting". Rounding is resolved
+** against the segment: within TOUCH of touching counts as touching, and
+** within TOUCH of r as nearer than r.
 */
 #include <math.h>
 #include "grid_impl.h"
@@ -99,7 +101,7 @@ static void yrange(double ax, double ay, double bx, double by, double lo, double
 
 int astar_grid_line_clear(const astar_grid *g, double ax, double ay, double bx, double by,
                           double r) {
-  double lim = (r + TOUCH) * (r + TOUCH);
+  double lim = r > TOUCH ? (r - TOUCH) * (r - TOUCH) : 0;
   long i, j, i0 = (long)floor(fmin(ax, bx) - r - TOUCH), i1 = (long)floor(fmax(ax, bx) + r + TOUCH);
   for (i = i0; i <= i1; i++) {
     double ylo, yhi;
@@ -108,7 +110,10 @@ int astar_grid_line_clear(const astar_grid *g, double ax, double ay, double bx, 
     j0 = (long)floor(ylo - r - TOUCH);
     j1 = (long)floor(yhi + r + TOUCH);
     for (j = j0; j <= j1; j++)
-      if (blocked(g, i, j) && cell2(ax, ay, bx, by, i, j) <= lim) return 0;
+      if (blocked(g, i, j)) {
+        double d2 = cell2(ax, ay, bx, by, i, j);
+        if (d2 <= TOUCH * TOUCH || d2 < lim) return 0;
+      }
   }
   return 1;
 }

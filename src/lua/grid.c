@@ -309,7 +309,7 @@ static const char *const HEURISTICS[] = {"octile", "manhattan", "euclidean",
   {ASTAR_OPT_HEURISTIC, 0, HEURISTICS}, {ASTAR_OPT_COST, 0, NULL}, \
   {ASTAR_OPT_WEIGHT, 0, NULL}, {ASTAR_OPT_MAX_EXPANSIONS, 0, NULL}, \
   {ASTAR_OPT_MAX_COST, 0, NULL}, {ASTAR_OPT_PARTIAL, 0, NULL}, \
-  {ASTAR_OPT_GOALS, 0, NULL}, {ASTAR_OPT_WITHIN, 0, NULL}
+  {ASTAR_OPT_GOALS, 0, NULL}, {ASTAR_OPT_WITHIN, 0, NULL}, {ASTAR_OPT_RADIUS, 0, NULL}
 static const astar_optuse FIND_OPTS[] = {GRID_OPTS, ASTAR_OPT_END};
 static const astar_optuse QUERY_OPTS[] = {GRID_OPTS, {ASTAR_OPT_ON_CHANGE, 0, NULL},
                                           ASTAR_OPT_END};
@@ -365,6 +365,8 @@ static void setalgorithm(lua_State *L, const afn *f, const astar_opts *o,
     astar_opterror(L, f, o, "option 'within' cannot be used with algorithm 'jps'");
   if (astar_opt(o, ASTAR_OPT_PARTIAL, 0))
     astar_opterror(L, f, o, "option 'partial' cannot be used with algorithm 'jps'");
+  if (astar_opt(o, ASTAR_OPT_RADIUS, 0) > 0)
+    astar_opterror(L, f, o, "option 'radius' cannot be used with algorithm 'jps'");
 }
 
 /* (sx, sy, gx, gy [, opts]) or (sx, sy, {goals = ...}) */
@@ -387,6 +389,7 @@ static int g_args(lua_State *L, const afn *f, lmap *m, void *rec, const astar_op
   if (!o->fn[ASTAR_OPT_HEURISTIC])
     q->heuristic = (int)astar_opt(o, ASTAR_OPT_HEURISTIC, q->heuristic);
   q->within = astar_opt(o, ASTAR_OPT_WITHIN, q->within);
+  q->radius = astar_opt(o, ASTAR_OPT_RADIUS, 0);
   astar_opt_params(o, &q->params);
   if (o->given[ASTAR_OPT_GOALS])
     return readgoals(L, f, o->idx, o->fn[ASTAR_OPT_GOALS], lg, q);
@@ -492,12 +495,14 @@ static int g_endname(lua_State *L, void *rec, int which) {
 
 static void g_blocked(lua_State *L, void *rec) {
   const grec *r = (const grec *)rec;
+  const char *why = r->q.radius > 0 ? "blocked or too near a blocked cell for the radius"
+                                    : "blocked";
   if (r->q.blocked == 1)
-    lua_pushfstring(L, "start (%d, %d) is blocked", r->sx + 1, r->sy + 1);
+    lua_pushfstring(L, "start (%d, %d) is %s", r->sx + 1, r->sy + 1, why);
   else if (r->q.goals != NULL)
-    lua_pushliteral(L, "every goal is blocked");
+    lua_pushfstring(L, "every goal is %s", why);
   else
-    lua_pushfstring(L, "goal (%d, %d) is blocked", r->gx + 1, r->gy + 1);
+    lua_pushfstring(L, "goal (%d, %d) is %s", r->gx + 1, r->gy + 1, why);
 }
 
 static uint64_t g_version(const lmap *m) { return astar_grid_version(((const lgrid *)m)->g); }
@@ -568,6 +573,10 @@ search, return the path to the expanded cell nearest the goal as `path, message,
 `path:stats().goal` is its index. Give the options as the third argument then.
 @tparam[opt] number opts.within accept any cell within this heuristic distance of the goal
 (an attack range), 0 or more; the path ends at the first such cell a shortest path reaches
+@tparam[opt=0] number opts.radius the unit is a disc of this radius in cells (0 or more): its
+centre goes from cell centre to cell centre, and no step may bring it nearer than `radius` to
+a blocked cell (@{Grid:walkable_line}); the start and goal must have room for it. The shortest
+path for that unit; searched cell by cell (no jumps)
 @treturn[1] Path the path
 @treturn[2] nil
 @treturn[2] string a message, e.g. `no path from (1, 1) to (10, 3)`

@@ -30,8 +30,9 @@ static double coord(lua_State *L, const afn *f, int idx, const char *axis, int m
 Whether a unit can move in a straight line from point `(x1, y1)` to `(x2, y2)` (the centre of
 cell `(x, y)` is the point `(x, y)`; points may lie anywhere on the grid's area) without
 touching a blocked cell: Pinter's Walkable(), exact, not sampled. With radius `r` the unit is
-a disc, and every blocked cell must stay farther than `r` from the segment; with `r = 0` the
-segment may not touch a blocked cell even at a corner (the rule of diagonal steps under
+a disc, and every blocked cell must stay at least `r` from the segment: the disc may graze a
+wall but never overlap one, so `r = 0.5` fits a corridor one cell wide. The segment itself may
+not touch a blocked cell even at a corner (the rule of diagonal steps under
 `"no_corner_cutting"`). The area outside the grid counts as blocked. When the way is clear,
 also returns what the move costs: the length inside each cell times the cell's cost.
 @function Grid:walkable_line
@@ -47,7 +48,8 @@ local grid = astar.grid(10, 10)
 grid:set(5, 5, false)
 print(grid:walkable_line(1, 1, 10, 10))          --> false
 print(grid:walkable_line(1, 1, 10, 3))           --> true 9.2195444572929
-print(grid:walkable_line(1, 4, 10, 4, 0.5))      --> false
+print(grid:walkable_line(1, 4, 10, 4, 0.5))      --> true 9
+print(grid:walkable_line(1, 4, 10, 4, 0.6))      --> false
 */
 static int grid_walkable_line(lua_State *L) {
   lgrid *lg = astar_checkgrid(L, &F_LINE);
