@@ -238,6 +238,34 @@ describe("path:smooth", function()
   end)
 end)
 
+-- The reference for a disc of radius r: Dijkstra over cell centres, a step allowed by the
+-- policy and by the reference's line of sight for r. Returns the cost (nil: no path) and
+-- whether some check was too near to call (then the library may answer either way).
+local function ref_radius(cells, w, h, sx, sy, gx, gy, r, pol)
+  local unsure = false
+  local function fit(x1, y1, x2, y2)
+    local c = ref_clear(cells, w, h, x1, y1, x2, y2, r)
+    if c == nil then unsure = true end
+    return c ~= false
+  end
+  local dist = {}
+  if H.walk(cells, w, h, sx, sy) and fit(sx, sy, sx, sy) then
+    dist = H.dijkstra_generic({ { (sy - 1) * w + sx, 0 } }, function(u, visit)
+      local x, y = (u - 1) % w + 1, math.floor((u - 1) / w) + 1
+      for dy = -1, 1 do
+        for dx = -1, 1 do
+          if (dx ~= 0 or dy ~= 0) and H.walk(cells, w, h, x + dx, y + dy) and
+            H.legal_step(cells, w, h, x, y, dx, dy, pol) and fit(x, y, x + dx, y + dy) then
+            visit((y + dy - 1) * w + x + dx, H.step_cost(cells, x + dx, y + dy, dx, dy))
+          end
+        end
+      end
+    end)
+  end
+  local want = H.walk(cells, w, h, gx, gy) and fit(gx, gy, gx, gy) and dist[(gy - 1) * w + gx]
+  return want or nil, unsure
+end
+
 describe("find with a radius", function()
   it("gives the shortest path for a disc of that radius, by the reference's line of sight",
     function()
@@ -252,31 +280,7 @@ describe("find with a radius", function()
         local r = rng.pick({ 0.2, 0.35, 0.5, 0.5, 0.7, 1 })
         local pol = rng.pick(H.POLICIES)
         local alg = rng.pick({ "auto", "astar", "dijkstra" })
-        -- the reference: Dijkstra over cell centres, a step allowed by the policy and by the
-        -- reference's line of sight for r (nil, too near to call, counts as allowed: the
-        -- library may call it either way, so such a case is skipped below)
-        local unsure = false
-        local function fit(x1, y1, x2, y2)
-          local c = ref_clear(cells, w, h, x1, y1, x2, y2, r)
-          if c == nil then unsure = true end
-          return c ~= false
-        end
-        local dist = {}
-        if H.walk(cells, w, h, sx, sy) and fit(sx, sy, sx, sy) then
-          dist = H.dijkstra_generic({ { (sy - 1) * w + sx, 0 } }, function(u, visit)
-            local x, y = (u - 1) % w + 1, math.floor((u - 1) / w) + 1
-            for dy = -1, 1 do
-              for dx = -1, 1 do
-                if (dx ~= 0 or dy ~= 0) and H.walk(cells, w, h, x + dx, y + dy) and
-                  H.legal_step(cells, w, h, x, y, dx, dy, pol) and fit(x, y, x + dx, y + dy) then
-                  visit((y + dy - 1) * w + x + dx, H.step_cost(cells, x + dx, y + dy, dx, dy))
-                end
-              end
-            end
-          end)
-        end
-        local want = H.walk(cells, w, h, gx, gy) and fit(gx, gy, gx, gy) and
-          dist[(gy - 1) * w + gx] or nil
+        local want, unsure = ref_radius(cells, w, h, sx, sy, gx, gy, r, pol)
         local p, _, code = grid:find(sx, sy, gx, gy, { radius = r, diagonal = pol, algorithm = alg })
         if not unsure then
           if want == nil then
@@ -302,6 +306,42 @@ describe("find with a radius", function()
     end
     assert.is_true(found > 50 and none > 20 and wider > 10,
       ("%d found, %d none, %d longer for the radius"):format(found, none, wider))
+  end)
+
+  it("stays right through edits (what each cell fits through is kept, and forgotten around edits)",
+    function()
+    local rng = H.rng(1618)
+    local checked = 0
+    for _ = 1, 25 do
+      local w, h = rng.int(8, 16), rng.int(8, 16)
+      local cells = H.random_cells(rng, w, h, 0.1, { 1, 2 })
+      local grid = astar.grid.from_table(cells)
+      local r = rng.pick({ 0.3, 0.5, 0.8 })
+      local other = rng.pick({ 0.4, 0.6 })
+      for round = 1, 8 do
+        H.edit_cells(rng, grid, cells, w, h, rng.int(1, w), rng.int(1, h),
+          rng.pick({ false, false, 1, 2 }), 0.3, 3)
+        if round % 3 == 0 then grid:find(1, 1, w, h, { radius = other }) end  -- another radius
+        local sx, sy, gx, gy = rng.int(1, w), rng.int(1, h), rng.int(1, w), rng.int(1, h)
+        local want, unsure = ref_radius(cells, w, h, sx, sy, gx, gy, r, "no_corner_cutting")
+        local p = grid:find(sx, sy, gx, gy, { radius = r })
+        if not unsure then
+          assert.are.equal(want == nil, p == nil)
+          if p then assert.is_true(H.close(p:cost(), want)) end
+          checked = checked + 1
+        end
+      end
+      grid:close()
+    end
+    assert.is_true(checked > 120, "checked " .. checked)
+    -- a cell blocked next to a way the last search took: the way is too narrow now
+    local grid = astar.grid(10, 5)
+    assert.are.equal(7, grid:find(2, 3, 9, 3, { radius = 0.6 }):cost())
+    grid:set(5, 2, false)
+    local cells = H.random_cells(H.rng(1), 10, 5, 0, { 1 })
+    cells[2][5] = false
+    local want = ref_radius(cells, 10, 5, 2, 3, 9, 3, 0.6, "no_corner_cutting")
+    assert.is_true(want > 7 and H.close(grid:find(2, 3, 9, 3, { radius = 0.6 }):cost(), want))
   end)
 
   it("works in queries, refuses jumps by name, and names a start without room", function()

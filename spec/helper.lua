@@ -69,6 +69,19 @@ function H.random_cells(rng, w, h, p_blocked, cost_values)
   return cells
 end
 
+-- Sets cell (x, y) of both grid and model cells to v, or with probability p_fill a rectangle
+-- of up to side x side cells from there (inside the grid).
+function H.edit_cells(rng, grid, cells, w, h, x, y, v, p_fill, side)
+  if rng.float() < p_fill then
+    local fw, fh = rng.int(1, math.min(side, w - x + 1)), rng.int(1, math.min(side, h - y + 1))
+    grid:fill(x, y, fw, fh, v)
+    for yy = y, y + fh - 1 do for xx = x, x + fw - 1 do cells[yy][xx] = v end end
+  else
+    grid:set(x, y, v)
+    cells[y][x] = v
+  end
+end
+
 function H.copy_cells(cells, w, h)
   local c = {}
   for y = 1, h do

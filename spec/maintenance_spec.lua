@@ -470,14 +470,7 @@ describe("grid:splice", function()
             x, y = rng.int(1, w), rng.int(1, h)
           end
           v = rng.pick({ false, false, false, 1, 2, 0.5 })
-          if rng.float() < 0.35 then       -- a wall segment
-            local fw, fh = rng.int(1, math.min(4, w - x + 1)), rng.int(1, math.min(4, h - y + 1))
-            grid:fill(x, y, fw, fh, v)
-            for yy = y, y + fh - 1 do for xx = x, x + fw - 1 do cells[yy][xx] = v end end
-          else
-            grid:set(x, y, v)
-            cells[y][x] = v
-          end
+          H.edit_cells(rng, grid, cells, w, h, x, y, v, 0.35, 4)   -- sometimes a wall segment
         end
         total = total + 1
         local ok, err, kind = pcall(check_splice, grid, cells, w, h, path, at, n, ratio, pol)

@@ -17,6 +17,7 @@ static void edited(astar_grid *g, int x, int y, int w, int h) {
   astar_rect *r = &g->edits[(g->version + 1) % ASTAR_GRID_LOG];
   r->x = x; r->y = y; r->w = w; r->h = h;
   g->version++;
+  if (g->fit != NULL) astar__grid_fit_forget(g, x, y, w, h);
 }
 
 void astar__grid_edited(astar_grid *g, int x, int y, int w, int h) { edited(g, x, y, w, h); }
@@ -77,6 +78,8 @@ int astar_grid_new(astar_grid **out, int w, int h, double cost,
   g->link_out = g->link_in = NULL;
   g->nlinkrec = g->clink = g->nlinks = 0;
   g->link_free = ASTAR_NONE;
+  g->fit = NULL;
+  g->fit_r = -1;
   memset(g->cell, 0, ncell * sizeof(double));
   for (y = 0; y < h; y++) {
     double *row = g->cell + at(g, 0, y);
@@ -100,6 +103,7 @@ void astar_grid_free(astar_grid *g) {
   astar__grid_bits_free(g);
   astar__jt_free(g);
   astar__grid_links_free(g);
+  astar__grid_fit_free(g);
   astar__free(&m, g->cell, g->ncell * sizeof(double));
   astar__free(&m, g, sizeof *g);
 }
@@ -469,29 +473,39 @@ static int grid_expand(void *self, uint32_t node, astar_search *s) {
   return k;
 }
 
-/* Does a unit of the query's radius fit at the centre of 'node' / along the
-** segment between the centres of two nodes? */
-static int fits(const astar_grid_query *q, uint32_t a, uint32_t b) {
-  const size_t W = q->grid->stride;
-  return astar_grid_line_clear(q->grid, (double)(a % W) - 0.5, (double)(a / W) - 0.5,
-                               (double)(b % W) - 0.5, (double)(b / W) - 0.5, q->radius);
+/* Does a unit of the query's radius fit at the centre of 'node'? */
+static int fits(const astar_grid_query *q, uint32_t node) {
+  return (astar__grid_fit(q->grid, node, q->radius) & FIT_HERE) != 0;
+}
+
+/* The index in the fit bits of the step node -> to, a neighbour. */
+static int fitdir(size_t W, uint32_t node, uint32_t to) {
+  if (to + W == node) return 0;
+  if (to + 1 == node) return 1;
+  if (to == node + 1) return 2;
+  if (to == node + W) return 3;
+  if (to + W + 1 == node) return 4;
+  if (to + W == node + 1) return 5;
+  return to + 1 == node + W ? 6 : 7;
 }
 
 /* A unit of radius r > 0: the steps its disc makes without touching a blocked
-** cell (the swept segment, exactly), and the links to cells where it fits. */
+** cell (the swept segment, exactly: astar__grid_fit), and the links to cells
+** where it fits. */
 static int grid_expand_radius(void *self, uint32_t node, astar_search *s) {
   const astar_grid_query *q = (const astar_grid_query *)self;
   int n = grid_steps(q, node, s), i, k = 0;
+  unsigned bits = astar__grid_fit(q->grid, node, q->radius);
   astar_edge *e = astar_search_edges(s, 8);
   if (n < 0) return n;
   for (i = 0; i < n; i++)
-    if (fits(q, node, e[i].to)) e[k++] = e[i];
+    if (bits & (1u << fitdir(q->grid->stride, node, e[i].to))) e[k++] = e[i];
   if (q->grid->link_out == NULL || q->grid->link_out[node] == ASTAR_NONE) return k;
   n = astar__grid_link_edges(q->grid, node, 0, s, k);
   if (n < 0) return n;
   e = astar_search_edges(s, (size_t)n);
   for (i = k; i < n; i++)
-    if (fits(q, e[i].to, e[i].to)) e[k++] = e[i];
+    if (fits(q, e[i].to)) e[k++] = e[i];
   return k;
 }
 
@@ -564,6 +578,7 @@ int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
   q->domain.nnodes = (uint32_t)g->ncell;
   q->domain.expand = q->jps ? astar__jps_expand : q->radius > 0 ? grid_expand_radius
                                                                 : grid_expand;
+  if (q->radius > 0) astar__grid_fit_prepare(g, q->radius);
   q->domain.heuristic =
       (q->heuristic == ASTAR_H_ZERO && q->h_fn == NULL) ? NULL : grid_h;
   if (q->heuristic == ASTAR_H_OCTILE && q->h_fn == NULL && q->goals == NULL && q->within < 0)
@@ -581,13 +596,13 @@ int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
   if (q->goals != NULL) {
     for (i = 0; i < q->ngoals; i++) {
       uint32_t gn = astar_grid_node(g, q->goals[2 * i], q->goals[2 * i + 1]);
-      if ((g->cell[gn] > 0 && (q->radius == 0 || fits(q, gn, gn))) || q->within >= 0) any = 1;
+      if ((g->cell[gn] > 0 && (q->radius == 0 || fits(q, gn))) || q->within >= 0) any = 1;
     }
     if (q->domain.is_goal != NULL) *goal = ASTAR_NONE;
   } else {
-    any = (g->cell[*goal] > 0 && (q->radius == 0 || fits(q, *goal, *goal))) || q->within >= 0;
+    any = (g->cell[*goal] > 0 && (q->radius == 0 || fits(q, *goal))) || q->within >= 0;
   }
-  q->blocked = g->cell[*start] <= 0 || (q->radius > 0 && !fits(q, *start, *start)) ? 1
+  q->blocked = g->cell[*start] <= 0 || (q->radius > 0 && !fits(q, *start)) ? 1
                : !any ? 2 : 0;
   if (q->blocked) return ASTAR_BLOCKED;
   return may_reach(g, q, *start, *goal) ? 0 : ASTAR_NO_PATH;

@@ -62,7 +62,27 @@ struct astar_grid {
   size_t nlinkrec, clink, nlinks;
   uint32_t link_free;
   uint32_t *link_out, *link_in;
+  /* what a disc of radius fit_r may do from each padded cell (grid_line.c):
+  ** FIT_KNOWN once worked out, FIT_HERE if it fits at the centre, bit d if
+  ** it may step to neighbour d (astar__grid_fit); NULL until a search with
+  ** a radius, then forgotten around every edit */
+  uint16_t *fit;
+  double fit_r;
 };
+
+/* grid_line.c: the fit bits of padded cell 'node' for radius r, worked out
+** if need be (from the cache when r is the one it holds; it is not if
+** another radius reset it, or there is none). Bits 0..7 the steps N, W, E,
+** S, NW, NE, SW, SE; FIT_HERE the centre. */
+#define FIT_HERE  0x100u
+#define FIT_KNOWN 0x8000u
+unsigned astar__grid_fit(astar_grid *g, uint32_t node, double r);
+/* grid_line.c: makes the cache hold radius r (emptied if it held another;
+** made if missing: without memory, nothing is cached). */
+void astar__grid_fit_prepare(astar_grid *g, double r);
+/* grid_line.c: forgets what an edit of the rectangle may have changed. */
+void astar__grid_fit_forget(astar_grid *g, int x, int y, int w, int h);
+void astar__grid_fit_free(astar_grid *g);
 
 /* grid.c: records an edit of the w x h rectangle at (x, y), bumping the version. */
 void astar__grid_edited(astar_grid *g, int x, int y, int w, int h);

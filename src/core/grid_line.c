@@ -15,6 +15,7 @@
 ** within TOUCH of r as nearer than r.
 */
 #include <math.h>
+#include <string.h>
 #include "grid_impl.h"
 
 #define TOUCH 1e-9
@@ -180,4 +181,60 @@ size_t astar_grid_smooth(const astar_grid *g, const double *xy, size_t n, double
     i = j;
   }
   return k;
+}
+
+
+/* ------------------------------------------------------------------ */
+/* What a disc fits through, cell by cell                               */
+/* ------------------------------------------------------------------ */
+
+static const int FX[8] = {0, -1, 1, 0, -1, 1, -1, 1};
+static const int FY[8] = {-1, 0, 0, 1, -1, -1, 1, 1};
+
+static unsigned fit_bits(const astar_grid *g, uint32_t node, double r) {
+  double x = (double)(node % g->stride) - 0.5, y = (double)(node / g->stride) - 0.5;
+  unsigned bits = FIT_KNOWN;
+  int d;
+  if (!astar_grid_line_clear(g, x, y, x, y, r)) return bits;
+  bits |= FIT_HERE;
+  for (d = 0; d < 8; d++)
+    if (astar_grid_line_clear(g, x, y, x + FX[d], y + FY[d], r)) bits |= 1u << d;
+  return bits;
+}
+
+unsigned astar__grid_fit(astar_grid *g, uint32_t node, double r) {
+  unsigned bits;
+  if (g->fit == NULL || g->fit_r != r) return fit_bits(g, node, r);
+  if (g->fit[node] & FIT_KNOWN) return g->fit[node];
+  bits = fit_bits(g, node, r);
+  g->fit[node] = (uint16_t)bits;
+  return bits;
+}
+
+void astar__grid_fit_prepare(astar_grid *g, double r) {
+  if (g->fit != NULL && g->fit_r == r) return;
+  if (g->fit == NULL) {
+    g->fit = (uint16_t *)astar__alloc(&g->mem, g->ncell * sizeof(uint16_t));
+    if (g->fit == NULL) return;                  /* no cache: every check worked out */
+  }
+  memset(g->fit, 0, g->ncell * sizeof(uint16_t));
+  g->fit_r = r;
+}
+
+/* A cell's bits read the blocked cells within r + 1.5 of its centre. */
+void astar__grid_fit_forget(astar_grid *g, int x, int y, int w, int h) {
+  long m = (long)ceil(g->fit_r) + 2, i, j;
+  long x0 = x - m < -1 ? -1 : x - m, y0 = y - m < -1 ? -1 : y - m;
+  long x1 = x + w + m > g->w ? g->w : x + w + m, y1 = y + h + m > g->h ? g->h : y + h + m;
+  if ((x1 - x0 + 1) * (y1 - y0 + 1) * 2 > (long)g->ncell) {
+    memset(g->fit, 0, g->ncell * sizeof(uint16_t));
+    return;
+  }
+  for (j = y0; j <= y1; j++)
+    for (i = x0; i <= x1; i++) g->fit[(size_t)(j + 1) * g->stride + (size_t)(i + 1)] = 0;
+}
+
+void astar__grid_fit_free(astar_grid *g) {
+  astar__free(&g->mem, g->fit, g->fit != NULL ? g->ncell * sizeof(uint16_t) : 0);
+  g->fit = NULL;
 }
