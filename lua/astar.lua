@@ -65,6 +65,7 @@ astar.scheduler = scheduler.new
 astar.await = scheduler.await
 astar.load_scenarios = movingai.load_scenarios
 astar.parse_scenarios = movingai.parse_scenarios
+astar.curve = core.curve
 astar.search = core.search
 astar.query = core.query
 

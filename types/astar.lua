@@ -905,6 +905,38 @@ function Query:cancel() end
 function Query:stats() end
 
 ------------------------------------------------------------------------------------------
+-- Curve
+------------------------------------------------------------------------------------------
+
+---A Dubins curve: the shortest forward way with a turning radius (`astar.curve`).
+---@class astar.Curve
+local Curve = {}
+
+---The curve's length.
+---@return number
+function Curve:length() end
+
+---Which word: "LSL", "RSR", "LSR", "RSL", "RLR" or "LRL".
+---@return string
+function Curve:word() end
+
+---The pose at distance `s` along the curve (clamped to [0, length]).
+---@param s number
+---@return number x
+---@return number y
+---@return number heading radians in [0, 2 pi)
+function Curve:sample(s) end
+
+---Points every `step` of length, start and end included, as `{x1, y1, x2, y2, ...}`.
+---@param step number > 0
+---@return number[]
+function Curve:points(step) end
+
+---The three segments: `{{"L", length}, {"S", length}, {"R", length}}`.
+---@return table[]
+function Curve:segments() end
+
+------------------------------------------------------------------------------------------
 -- Replanner
 ------------------------------------------------------------------------------------------
 
@@ -1075,6 +1107,18 @@ function astar.graph(opts) end
 ---@return string|nil message
 ---@return "no_path"|"limit"|"partial"|nil code
 function astar.search(opts) end
+
+---The shortest curve from pose (x0, y0, h0) to (x1, y1, h1) for a unit of turning radius `r`
+---(Dubins; headings in radians, counter-clockwise from +x).
+---@param x0 number
+---@param y0 number
+---@param h0 number
+---@param x1 number
+---@param y1 number
+---@param h1 number
+---@param r number > 0
+---@return astar.Curve
+function astar.curve(x0, y0, h0, x1, y1, h1, r) end
 
 ---A time-sliced `astar.search`: nothing is searched until `q:step(n)`.
 ---@param opts astar.SearchOptions

@@ -999,4 +999,32 @@ long astar_navmesh_partial(astar_navmesh_query *q, astar_search *s, const double
                            double *cost);
 
 
+/* ===================================================================== */
+/* Turning radius (src/core/curve.c)                                     */
+/* ===================================================================== */
+
+/*
+** The shortest forward path with curvature at most 1/r between two poses
+** (Dubins): three segments, arcs of radius r (L: turning toward larger
+** headings, R: smaller) and a straight (S), one of LSL, RSR, LSR, RSL, RLR,
+** LRL. Headings in radians, counter-clockwise from +x.
+** astar_curve_dubins: fills c; 0, or ASTAR_EINVAL (r <= 0, or a coordinate
+**   or heading not finite).
+** astar_curve_word: "LSL" ...; seg[i]: segment i's length over r (arcs: the
+**   angle turned).
+** astar_curve_sample: the pose at distance s along the curve (clamped to
+**   [0, length]), heading in [0, 2 pi).
+*/
+typedef struct astar_curve {
+  double x, y, h, r;     /* the start pose and the radius */
+  double seg[3];
+  double length;
+  int word;
+} astar_curve;
+
+int astar_curve_dubins(astar_curve *c, double x0, double y0, double h0, double x1, double y1,
+                       double h1, double r);
+const char *astar_curve_word(const astar_curve *c);
+void astar_curve_sample(const astar_curve *c, double s, double *x, double *y, double *h);
+
 #endif

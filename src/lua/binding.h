@@ -408,6 +408,7 @@ void astar_grid_open(lua_State *L);
 void astar_grid_load_open(lua_State *L); /* src/lua/grid_load.c */
 void astar_grid_link_open(lua_State *L); /* src/lua/grid_link.c (after grid) */
 void astar_grid_line_open(lua_State *L); /* src/lua/grid_line.c (after grid and path) */
+void astar_curve_open(lua_State *L);     /* src/lua/curve.c */
 void astar_graph_open(lua_State *L);     /* src/lua/graph.c */
 void astar_field_open(lua_State *L);     /* src/lua/field.c */
 void astar_implicit_open(lua_State *L);  /* src/lua/implicit.c */

@@ -250,5 +250,6 @@ int luaopen_astar_core(lua_State *L) {
   astar_navmesh_open(L);
   astar_query_open(L);
   astar_replanner_open(L);
+  astar_curve_open(L);
   return 1;
 }
