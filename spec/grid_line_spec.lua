@@ -238,10 +238,12 @@ describe("path:smooth", function()
   end)
 end)
 
--- The reference for a disc of radius r: Dijkstra over cell centres, a step allowed by the
--- policy and by the reference's line of sight for r. Returns the cost (nil: no path) and
--- whether some check was too near to call (then the library may answer either way).
-local function ref_radius(cells, w, h, sx, sy, gx, gy, r, pol)
+-- The reference for a disc of radius r: Dijkstra over cell centres from (sx, sy), a step
+-- allowed by the policy and by the reference's line of sight for r; 'back': along steps
+-- toward (sx, sy) (distance fields). Returns the distances (keys (y - 1) * w + x, cells
+-- without room for the disc left out), and whether some check was too near to call (then
+-- the library may answer either way).
+local function ref_dists(cells, w, h, sx, sy, r, pol, back)
   local unsure = false
   local function fit(x1, y1, x2, y2)
     local c = ref_clear(cells, w, h, x1, y1, x2, y2, r)
@@ -254,16 +256,28 @@ local function ref_radius(cells, w, h, sx, sy, gx, gy, r, pol)
       local x, y = (u - 1) % w + 1, math.floor((u - 1) / w) + 1
       for dy = -1, 1 do
         for dx = -1, 1 do
-          if (dx ~= 0 or dy ~= 0) and H.walk(cells, w, h, x + dx, y + dy) and
-            H.legal_step(cells, w, h, x, y, dx, dy, pol) and fit(x, y, x + dx, y + dy) then
-            visit((y + dy - 1) * w + x + dx, H.step_cost(cells, x + dx, y + dy, dx, dy))
+          local vx, vy = x + dx, y + dy          -- the step u -> v, or v -> u when back
+          local ok = (dx ~= 0 or dy ~= 0) and H.walk(cells, w, h, vx, vy)
+          if back then ok = ok and H.legal_step(cells, w, h, vx, vy, -dx, -dy, pol)
+          else ok = ok and H.legal_step(cells, w, h, x, y, dx, dy, pol) end
+          if ok and fit(x, y, vx, vy) then
+            visit((vy - 1) * w + vx, back and H.step_cost(cells, x, y, dx, dy)
+              or H.step_cost(cells, vx, vy, dx, dy))
           end
         end
       end
     end)
   end
-  local want = H.walk(cells, w, h, gx, gy) and fit(gx, gy, gx, gy) and dist[(gy - 1) * w + gx]
-  return want or nil, unsure
+  for k in pairs(dist) do
+    local x, y = (k - 1) % w + 1, math.floor((k - 1) / w) + 1
+    if not fit(x, y, x, y) then dist[k] = nil end
+  end
+  return dist, unsure
+end
+
+local function ref_radius(cells, w, h, sx, sy, gx, gy, r, pol)
+  local dist, unsure = ref_dists(cells, w, h, sx, sy, r, pol)
+  return dist[(gy - 1) * w + gx], unsure
 end
 
 describe("find with a radius", function()
@@ -342,6 +356,33 @@ describe("find with a radius", function()
     cells[2][5] = false
     local want = ref_radius(cells, 10, 5, 2, 3, 9, 3, 0.6, "no_corner_cutting")
     assert.is_true(want > 7 and H.close(grid:find(2, 3, 9, 3, { radius = 0.6 }):cost(), want))
+  end)
+
+  it("distance fields with a radius: the reference's distances for that disc", function()
+    local rng = H.rng(577)
+    local compared = 0
+    for _ = 1, 40 do
+      local w, h = rng.int(5, 12), rng.int(5, 12)
+      local cells = H.random_cells(rng, w, h, 0.2, { 1, 2 })
+      local grid = astar.grid.from_table(cells)
+      local r = rng.pick({ 0.3, 0.5, 0.7 })
+      local pol = rng.pick(H.POLICIES)
+      local tx, ty = rng.int(1, w), rng.int(1, h)
+      local back, unsure = ref_dists(cells, w, h, tx, ty, r, pol, true)
+      local field = grid:distance_field({ { tx, ty } }, { radius = r, diagonal = pol })
+      if not unsure then
+        for y = 1, h do
+          for x = 1, w do
+            local want, got = back[(y - 1) * w + x], field:distance(x, y)
+            assert.are.equal(want == nil, got == nil, ("(%d, %d)"):format(x, y))
+            if want then assert.is_true(H.close(want, got)) end
+            compared = compared + 1
+          end
+        end
+      end
+      grid:close()
+    end
+    assert.is_true(compared > 1000, "compared " .. compared)
   end)
 
   it("works in queries, refuses jumps by name, and names a start without room", function()

@@ -164,7 +164,7 @@ local ENTRIES = {
   { label = "grid:query", name = "query", argn = 5, accepts = plus(FIND, { "on_change" }),
     extra = GRID_ENUMS, call = function(o) return grid():query(1, 1, 4, 3, o) end },
   { label = "grid:distance_field", name = "distance_field", argn = 2,
-    accepts = { "diagonal", "cost", "max_cost", "scale" },
+    accepts = { "diagonal", "cost", "max_cost", "scale", "radius" },
     call = function(o) return grid():distance_field({ { 1, 1 } }, o) end },
   { label = "grid:replanner", name = "replanner", argn = 5, accepts = { "diagonal" },
     call = function(o) return grid():replanner(1, 1, 4, 3, o) end },

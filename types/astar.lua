@@ -174,6 +174,7 @@
 ---@field max_cost? number >= 0: cells whose distance would exceed it stay unreached
 ---@field cost? astar.GridCostFn as `find`'s, called for the forward step (toward the source)
 ---@field scale? number finite; required (and only allowed) when `sources` is a Field: each reached cell becomes a source of value `scale * distance` (negative: a flee map)
+---@field radius? number >= 0: distances for a disc of this radius in cells (default 0)
 
 ---Options of `Grid:replanner`.
 ---@class astar.ReplannerOptions

@@ -463,6 +463,11 @@ size_t astar_grid_layout_nodes(int w, int h);
 */
 size_t astar_grid_sources(const astar_grid *g, double max_cost, double *dist,
                           uint32_t *nodes);
+/* Keeps, of the n compacted sources, those where a disc of radius r fits
+** (astar_grid_line_clear at the centre), compacted again; the entries of
+** dist it drops become HUGE_VAL. Returns how many remain. */
+size_t astar_grid_sources_fit(astar_grid *g, double r, double *dist, uint32_t *nodes,
+                              size_t n);
 
 /*
 ** Whether the edits made to g since version 'since' may change the answer of

@@ -222,6 +222,20 @@ void astar_grid_layout_cell(int w, uint32_t node, int *x, int *y) {
   *x = (int)(node % ((uint32_t)w + 2)) - 1;
 }
 
+size_t astar_grid_sources_fit(astar_grid *g, double r, double *dist, uint32_t *nodes,
+                              size_t n) {
+  size_t i, k = 0;
+  astar__grid_fit_prepare(g, r);
+  for (i = 0; i < n; i++) {
+    double v = dist[i];
+    dist[i] = HUGE_VAL;
+    if (!(astar__grid_fit(g, nodes[i], r) & FIT_HERE)) continue;
+    nodes[k] = nodes[i];
+    dist[k++] = v;
+  }
+  return k;
+}
+
 size_t astar_grid_sources(const astar_grid *g, double max_cost, double *dist,
                           uint32_t *nodes) {
   size_t i, k = 0, n = (size_t)g->ncell;
@@ -705,8 +719,7 @@ int astar_grid_find(astar_grid *g, astar_search *s, astar_grid_query *q,
 ** the sign of the values, and v's parent is the next cell on a cheapest path
 ** from v to its source.
 */
-static int grid_expand_back(void *self, uint32_t node, astar_search *s) {
-  const astar_grid_query *q = (const astar_grid_query *)self;
+static int grid_back_steps(const astar_grid_query *q, uint32_t node, astar_search *s) {
   const double *c = q->grid->cell;
   const size_t W = q->grid->stride;
   astar_edge *e = astar_search_edges(s, 8);
@@ -727,8 +740,34 @@ static int grid_expand_back(void *self, uint32_t node, astar_search *s) {
     if (c[so - 1] > 0 && diag_ok(pol, S, Wk)) { e[k].to = (uint32_t)(so - 1); e[k++].cost = cd; }
     if (c[so + 1] > 0 && diag_ok(pol, S, E)) { e[k].to = (uint32_t)(so + 1); e[k++].cost = cd; }
   }
-  if (q->grid->link_in != NULL && q->grid->link_in[node] != ASTAR_NONE)
+  return k;
+}
+
+static int grid_expand_back(void *self, uint32_t node, astar_search *s) {
+  const astar_grid_query *q = (const astar_grid_query *)self;
+  int k = grid_back_steps(q, node, s);
+  if (k >= 0 && q->grid->link_in != NULL && q->grid->link_in[node] != ASTAR_NONE)
     return astar__grid_link_edges(q->grid, node, 1, s, k);
+  return k;
+}
+
+/* A disc of radius r > 0: the cells that reach 'node' in a step the disc
+** makes (their fit bits toward it), and by links from cells where it fits. */
+static int grid_expand_back_radius(void *self, uint32_t node, astar_search *s) {
+  const astar_grid_query *q = (const astar_grid_query *)self;
+  int n = grid_back_steps(q, node, s), i, k = 0;
+  astar_edge *e = astar_search_edges(s, 8);
+  if (n < 0) return n;
+  for (i = 0; i < n; i++)
+    if (astar__grid_fit(q->grid, e[i].to, q->radius) &
+        (1u << fitdir(q->grid->stride, e[i].to, node)))
+      e[k++] = e[i];
+  if (q->grid->link_in == NULL || q->grid->link_in[node] == ASTAR_NONE) return k;
+  n = astar__grid_link_edges(q->grid, node, 1, s, k);
+  if (n < 0) return n;
+  e = astar_search_edges(s, (size_t)n);
+  for (i = k; i < n; i++)
+    if (fits(q, e[i].to)) e[k++] = e[i];
   return k;
 }
 
@@ -749,10 +788,12 @@ int astar_grid_field(astar_grid *g, astar_search *s, astar_grid_query *q,
     if (sources[i] >= g->ncell || !(g->cell[sources[i]] > 0)) return ASTAR_EINVAL;
     if (values != NULL && !(values[i] <= q->params.max_cost)) return ASTAR_EINVAL;
   }
+  if (!(q->radius >= 0 && q->radius <= 1e6)) return ASTAR_EINVAL;
   q->grid = g;
   q->params.algorithm = ASTAR_ALG_DIJKSTRA;
   q->domain.nnodes = (uint32_t)g->ncell;
-  q->domain.expand = grid_expand_back;
+  q->domain.expand = q->radius > 0 ? grid_expand_back_radius : grid_expand_back;
+  if (q->radius > 0) astar__grid_fit_prepare(g, q->radius);
   q->domain.heuristic = NULL;
   q->domain.is_goal = NULL;
   q->domain.edge_cost = q->cost_fn != NULL ? grid_edge_cost_back : NULL;

@@ -872,6 +872,9 @@ unreached (default: no limit)
 the forward step `(x1, y1) -> (x2, y2)`, toward the source
 @tparam[opt] number opts.scale with a Field as `sources` only, and required then: the
 factor applied to its distances (finite)
+@tparam[opt=0] number opts.radius distances for a unit that is a disc of this radius, as
+@{Grid:find|find}'s `radius`: steps it cannot make are not taken, and sources where it has no
+room are dropped
 @treturn Field
 @usage
 local grid = astar.grid(10, 10)
