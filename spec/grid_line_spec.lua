@@ -399,3 +399,74 @@ describe("find with a radius", function()
     assert.are.equal("astar", grid:find(1, 1, 6, 3, { radius = 0.1 }):stats().algorithm)
   end)
 end)
+
+describe("algorithm = 'theta'", function()
+  it("bends at cell centres with a clear line between, never costs more than the best path of " ..
+    "steps, and is priced along its segments", function()
+    local rng = H.rng(8128)
+    local shorter, total = 0, 0
+    for _ = 1, 60 do
+      local w, h = rng.int(5, 14), rng.int(5, 14)
+      local cells = H.random_cells(rng, w, h, rng.pick({ 0.1, 0.2, 0.3 }), { 1, 1, 1, 2, 4 })
+      local grid = astar.grid.from_table(cells)
+      for _ = 1, 3 do
+        local sx, sy, gx, gy = rng.int(1, w), rng.int(1, h), rng.int(1, w), rng.int(1, h)
+        local r = rng.pick({ 0, 0, 0.3 })
+        local p = grid:find(sx, sy, gx, gy, { algorithm = "theta", radius = r,
+          heuristic = rng.pick({ false, "euclidean", "chebyshev", "zero" }) or nil })
+        -- the best path of steps (no corner cut, room for r), each priced along its segment
+        local dist, unsure = {}, false
+        if H.walk(cells, w, h, sx, sy) and ref_clear(cells, w, h, sx, sy, sx, sy, r) ~= false then
+          dist = H.dijkstra_generic({ { (sy - 1) * w + sx, 0 } }, function(u, visit)
+            local x, y = (u - 1) % w + 1, math.floor((u - 1) / w) + 1
+            for dy = -1, 1 do
+              for dx = -1, 1 do
+                local c = (dx ~= 0 or dy ~= 0) and H.walk(cells, w, h, x + dx, y + dy) and
+                  ref_clear(cells, w, h, x, y, x + dx, y + dy, r)
+                if c == nil then unsure = true end
+                if c then visit((y + dy - 1) * w + x + dx, ref_cost(cells, w, h, x, y, x + dx, y + dy)) end
+              end
+            end
+          end)
+        end
+        local steps = H.walk(cells, w, h, gx, gy) and
+          ref_clear(cells, w, h, gx, gy, gx, gy, r) and dist[(gy - 1) * w + gx] or nil
+        if not unsure then
+          assert.are.equal(steps == nil, p == nil, "theta and the reference disagree on a way")
+          if p then
+            local sum = 0
+            for i = 2, #p do
+              local x1, y1 = p:get(i - 1)
+              local x2, y2 = p:get(i)
+              assert.is_true(ref_clear(cells, w, h, x1, y1, x2, y2, r) ~= false,
+                ("segment %d cuts within %g of a blocked cell"):format(i - 1, r))
+              sum = sum + ref_cost(cells, w, h, x1, y1, x2, y2)
+            end
+            assert.is_true(H.close(sum, p:cost(), 1e-9), ("cost %.17g, its segments %.17g")
+              :format(p:cost(), sum))
+            assert.is_true(p:cost() <= steps * (1 + 1e-9) + 1e-9, ("theta %.17g, steps %.17g")
+              :format(p:cost(), steps))
+            assert.are.equal("theta", p:stats().algorithm)
+            total = total + 1
+            if p:cost() < steps - 1e-9 then shorter = shorter + 1 end
+          end
+        end
+      end
+      grid:close()
+    end
+    assert.is_true(total > 80 and shorter > total / 3, ("%d of %d shorter than steps")
+      :format(shorter, total))
+  end)
+
+  it("refuses what would overestimate straight lines", function()
+    local grid = astar.grid(5, 5)
+    H.checkerr("bad argument #5 to 'find' (option 'heuristic': 'octile' overestimates straight " ..
+      "moves; algorithm 'theta' takes 'euclidean', 'chebyshev', 'zero' or a function)", grid.find,
+      grid, 1, 1, 5, 5, { algorithm = "theta", heuristic = "octile" })
+    H.checkerr("bad argument #5 to 'find' (option 'cost' cannot be used with algorithm 'theta')",
+      grid.find, grid, 1, 1, 5, 5, { algorithm = "theta", cost = function() return 1 end })
+    local q = grid:query(1, 1, 5, 3, { algorithm = "theta" })
+    repeat until q:step(1) ~= "running"
+    assert.are.same({ 1, 1, 5, 3 }, q:result():flat())
+  end)
+end)

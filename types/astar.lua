@@ -42,6 +42,7 @@
 ---| "dijkstra" # no heuristic
 ---| "bfs"      # fewest steps (reports the real cost)
 ---| "greedy"   # best-first on the heuristic: fast, not shortest
+---| "theta"    # Theta*: any-angle, bends at cell centres; a Path of points
 
 ---`heuristic` names of `Grid:find`; each is scaled by the grid's smallest cell cost.
 ---@alias astar.GridHeuristic

@@ -99,6 +99,11 @@ typedef struct astar_search astar_search;
 **   domain wrote with cost 'base' (a user callback). Returns a cost >= 0, or
 **   a negative number to forbid the step. The engine calls it only for edges
 **   that can still matter: not for edges into nodes that are closed for good.
+** shortcut(self, from, to): optional (any-angle searches, Theta*: Nash,
+**   Daniel and Koenig); when relaxing an edge node -> to, the engine also
+**   asks for a direct move from node's parent 'from' to 'to': its cost, or a
+**   negative number if there is none; the cheaper way wins, and with it 'to'
+**   gets 'from' as its parent.
 */
 typedef struct astar_domain {
   uint32_t nnodes;
@@ -106,6 +111,7 @@ typedef struct astar_domain {
   double (*heuristic)(void *self, uint32_t node);
   int (*is_goal)(void *self, uint32_t node);
   double (*edge_cost)(void *self, uint32_t from, uint32_t to, double base);
+  double (*shortcut)(void *self, uint32_t from, uint32_t to);
   void *self;
 } astar_domain;
 
@@ -297,9 +303,10 @@ double astar_grid_move_cost(const astar_grid *g, int diagonal, int x0, int y0, i
 **   square even at a corner: the rule of diagonal steps under
 **   NO_CORNER_CUTTING. Rounding within 1e-9 goes against the segment. Costs
 **   time proportional to the cells within r of the segment.
-** astar_grid_line_integral: the cost of moving along a-b: the length inside
-**   each cell times its cost (a stretch along a boundary between two cells
-**   pays the dearer one); blocked cells count 0.
+** astar_grid_line_integral: the cost of moving along a clear segment a-b:
+**   the length inside each cell times its cost (a stretch along a boundary
+**   between two cells pays the dearer one); on a grid of one cost, the length
+**   times that cost.
 ** astar_grid_line_cost: the integral if the segment is clear for r = 0,
 **   else -1.
 ** astar_grid_smooth: Pinter's smoothing of a path of n points xy (grid
@@ -373,6 +380,9 @@ typedef struct astar_grid_query {
                          ** goal is accepted (attack range); default -1, off */
   int jump;              /* ASTAR_JUMP_*: jump point search where it applies
                          ** (see astar_grid_prepare); default AUTO */
+  int theta;             /* nonzero: Theta*, any-angle (grid.c); params.algorithm
+                         ** ASTAR_ALG_ASTAR, no cost_fn, heuristic EUCLIDEAN (the
+                         ** default then), CHEBYSHEV, ZERO or h_fn */
   double radius;         /* >= 0: the unit is a disc of this radius (cells), which
                          ** must fit at every cell centre of the path and along
                          ** every step (astar_grid_line_clear); no jumps; default 0 */

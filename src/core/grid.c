@@ -503,24 +503,75 @@ static int fitdir(size_t W, uint32_t node, uint32_t to) {
   return to + 1 == node + W ? 6 : 7;
 }
 
-/* A unit of radius r > 0: the steps its disc makes without touching a blocked
-** cell (the swept segment, exactly: astar__grid_fit), and the links to cells
-** where it fits. */
-static int grid_expand_radius(void *self, uint32_t node, astar_search *s) {
-  const astar_grid_query *q = (const astar_grid_query *)self;
+/* The steps out of 'node' a unit of the query's radius makes without
+** touching a blocked cell (the swept segment, exactly: astar__grid_fit). */
+static int fit_steps(const astar_grid_query *q, uint32_t node, astar_search *s) {
   int n = grid_steps(q, node, s), i, k = 0;
-  unsigned bits = astar__grid_fit(q->grid, node, q->radius);
-  astar_edge *e = astar_search_edges(s, 8);
-  if (n < 0) return n;
+  unsigned bits;
+  astar_edge *e;
+  if (n <= 0 || q->radius == 0) return n;
+  bits = astar__grid_fit(q->grid, node, q->radius);
+  e = astar_search_edges(s, 8);
   for (i = 0; i < n; i++)
     if (bits & (1u << fitdir(q->grid->stride, node, e[i].to))) e[k++] = e[i];
-  if (q->grid->link_out == NULL || q->grid->link_out[node] == ASTAR_NONE) return k;
+  return k;
+}
+
+/* Appends the links out of 'node' to the k edges written, to cells where a
+** unit of the query's radius fits; the new count or ASTAR_ENOMEM. */
+static int add_links(const astar_grid_query *q, uint32_t node, astar_search *s, int k) {
+  int n, i, j = k;
+  astar_edge *e;
+  if (k < 0 || q->grid->link_out == NULL || q->grid->link_out[node] == ASTAR_NONE) return k;
   n = astar__grid_link_edges(q->grid, node, 0, s, k);
-  if (n < 0) return n;
+  if (n < 0 || q->radius == 0) return n;
   e = astar_search_edges(s, (size_t)n);
   for (i = k; i < n; i++)
-    if (fits(q, e[i].to)) e[k++] = e[i];
-  return k;
+    if (fits(q, e[i].to)) e[j++] = e[i];
+  return j;
+}
+
+/* A unit of radius r > 0. */
+static int grid_expand_radius(void *self, uint32_t node, astar_search *s) {
+  const astar_grid_query *q = (const astar_grid_query *)self;
+  return add_links(q, node, s, fit_steps(q, node, s));
+}
+
+/* The centre of padded cell 'node' in grid units. */
+static void centre(const astar_grid *g, uint32_t node, double *x, double *y) {
+  *x = (double)(node % g->stride) - 0.5;
+  *y = (double)(node / g->stride) - 0.5;
+}
+
+/*
+** Theta* (Nash, Daniel and Koenig 2007): the steps of A*, priced as straight
+** moves are (the length inside each cell times its cost, so that a step and
+** a line through the same cells cost alike), and the engine's shortcut from
+** a node's parent straight to each successor the line of sight allows. Paths
+** bend only at cell centres; they are not always the shortest any-angle
+** paths, which pass by cell corners (the navmesh of from_grid finds those).
+*/
+static int grid_expand_theta(void *self, uint32_t node, astar_search *s) {
+  const astar_grid_query *q = (const astar_grid_query *)self;
+  int k = fit_steps(q, node, s), i;
+  astar_edge *e = astar_search_edges(s, 8);
+  double ax, ay, bx, by;
+  if (k < 0) return k;
+  centre(q->grid, node, &ax, &ay);
+  for (i = 0; i < k; i++) {
+    centre(q->grid, e[i].to, &bx, &by);
+    e[i].cost = astar_grid_line_integral(q->grid, ax, ay, bx, by);
+  }
+  return add_links(q, node, s, k);
+}
+
+static double grid_shortcut(void *self, uint32_t from, uint32_t to) {
+  const astar_grid_query *q = (const astar_grid_query *)self;
+  double ax, ay, bx, by;
+  centre(q->grid, from, &ax, &ay);
+  centre(q->grid, to, &bx, &by);
+  if (!astar_grid_line_clear(q->grid, ax, ay, bx, by, q->radius)) return -1;
+  return astar_grid_line_integral(q->grid, ax, ay, bx, by);
 }
 
 static int labels(astar_grid *g, int k);
@@ -572,14 +623,19 @@ int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
       q->heuristic > ASTAR_H_ZERO || q->within != q->within)
     return ASTAR_EINVAL;
   if (q->heuristic == -1)
-    q->heuristic = q->diagonal == ASTAR_DIAG_NEVER ? ASTAR_H_MANHATTAN : ASTAR_H_OCTILE;
+    q->heuristic = q->theta ? ASTAR_H_EUCLIDEAN
+                 : q->diagonal == ASTAR_DIAG_NEVER ? ASTAR_H_MANHATTAN : ASTAR_H_OCTILE;
   q->grid = g;
   q->gx = gx; q->gy = gy;
   q->goal = astar_grid_node(g, gx, gy);
   q->hscale = astar_grid_min_cost(g);
   if (!(q->radius >= 0 && q->radius <= 1e6)) return ASTAR_EINVAL;
+  if (q->theta && (q->cost_fn != NULL || q->heuristic == ASTAR_H_OCTILE ||
+                   q->heuristic == ASTAR_H_MANHATTAN))
+    return ASTAR_EINVAL;                         /* they overestimate straight lines */
   q->jps = q->jump && q->params.algorithm == ASTAR_ALG_ASTAR && q->cost_fn == NULL &&
-           q->within < 0 && !q->params.partial && g->nlinks == 0 && q->radius == 0;
+           q->within < 0 && !q->params.partial && g->nlinks == 0 && q->radius == 0 &&
+           !q->theta;
   if (q->jps && astar__grid_bits(g) != 0) return ASTAR_ENOMEM;
   if (q->jps && !uniform(g)) {                    /* several costs: jump between boundaries */
     q->jps = q->jump == ASTAR_JUMP_ALWAYS || g->nbnd * JUMP_BOUNDARY_SHARE < g->nwalk ? 3 : 0;
@@ -590,8 +646,9 @@ int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
     q->jps = 2;
   }
   q->domain.nnodes = (uint32_t)g->ncell;
-  q->domain.expand = q->jps ? astar__jps_expand : q->radius > 0 ? grid_expand_radius
-                                                                : grid_expand;
+  q->domain.expand = q->jps ? astar__jps_expand : q->theta ? grid_expand_theta
+                     : q->radius > 0 ? grid_expand_radius : grid_expand;
+  q->domain.shortcut = q->theta ? grid_shortcut : NULL;
   if (q->radius > 0) astar__grid_fit_prepare(g, q->radius);
   q->domain.heuristic =
       (q->heuristic == ASTAR_H_ZERO && q->h_fn == NULL) ? NULL : grid_h;
@@ -797,6 +854,7 @@ int astar_grid_field(astar_grid *g, astar_search *s, astar_grid_query *q,
   q->domain.heuristic = NULL;
   q->domain.is_goal = NULL;
   q->domain.edge_cost = q->cost_fn != NULL ? grid_edge_cost_back : NULL;
+  q->domain.shortcut = NULL;
   q->domain.self = q;
   rc = astar_search_begin_multi(s, &q->domain, sources, values, n, ASTAR_NONE,
                                 &q->params);

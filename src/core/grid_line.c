@@ -146,6 +146,8 @@ static double next_cross(double a, double b, double t) {
 double astar_grid_line_integral(const astar_grid *g, double ax, double ay, double bx, double by) {
   double len = hypot(bx - ax, by - ay), total = 0, t = 0;
   if (len == 0) return 0;
+  if (!g->min_dirty && g->nwalk > 0 && g->min_count == g->nwalk)
+    return len * g->min_cost;                    /* one cost everywhere: no cell to tell apart */
   while (t < 1) {
     double tx = next_cross(ax, bx, t), ty = next_cross(ay, by, t);
     double u = fmin(fmin(tx, ty), 1), m;

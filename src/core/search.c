@@ -342,12 +342,11 @@ uint32_t astar_search_end(const astar_search *s) {
 static int relax(astar_search *s, uint32_t cur, int n) {
   const astar_edge *e = s->edges;
   const double g0 = s->pool[cur].g;
-  const uint32_t depth = s->pool[cur].depth + 1;
   const int alg = s->p.algorithm;
   int i;
   for (i = 0; i < n; i++) {
     double g;
-    uint32_t r = lookup(s, e[i].to);
+    uint32_t r = lookup(s, e[i].to), par = cur;
     if (s->d->edge_cost != NULL) {       /* a user callback decides the cost */
       double c;
       if (r != NONE && s->pool[r].heap == NONE && (!s->reopen || alg == ASTAR_ALG_BFS))
@@ -358,18 +357,24 @@ static int relax(astar_search *s, uint32_t cur, int n) {
     } else {
       g = g0 + e[i].cost;
     }
+    if (s->d->shortcut != NULL && s->pool[cur].parent != NONE &&
+        (r == NONE || s->pool[r].heap != NONE)) {        /* any-angle; not into closed nodes */
+      uint32_t gp = s->pool[cur].parent;
+      double c = s->d->shortcut(s->d->self, s->pool[gp].id, e[i].to);
+      if (c >= 0 && s->pool[gp].g + c <= g) { g = s->pool[gp].g + c; par = gp; }
+    }
     if (g > s->p.max_cost) { s->pruned = 1; continue; }
     if (r == NONE) {
       if (cover(s, (size_t)e[i].to + 1)) return ASTAR_ENOMEM;
       double h = s->needh ? s->d->heuristic(s->d->self, e[i].to) : 0.0;
-      r = newrec(s, e[i].to, g, h, cur, depth);
+      r = newrec(s, e[i].to, g, h, par, s->pool[par].depth + 1);
       if (r == NONE) return ASTAR_ENOMEM;
       push(s, r);
     } else {
       node *rec = &s->pool[r];
       if (!(g < rec->g) || alg == ASTAR_ALG_BFS) continue;
       if (rec->heap == NONE && !s->reopen) continue;   /* closed for good */
-      rec->g = g; rec->parent = cur; rec->depth = depth;
+      rec->g = g; rec->parent = par; rec->depth = s->pool[par].depth + 1;
       if (rec->heap == NONE) {           /* closed: reopen */
         s->st.reopened++;
         push(s, r);
@@ -515,6 +520,7 @@ static void biside_init(biside *w, const astar_domain *inner, const astar_domain
   w->d.heuristic = pot ? bi_h : NULL;
   w->d.is_goal = NULL;
   w->d.edge_cost = inner->edge_cost != NULL ? bi_cost : NULL;
+  w->d.shortcut = NULL;
   w->d.self = w;
 }
 
