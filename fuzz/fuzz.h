@@ -120,6 +120,11 @@ typedef struct fz_gpath {
 int fz_check_gpath(lua_State *L, int idx, const fz_grid *g, int diag, fz_gpath *out,
                    char *why);
 
+/* grid:find with a radius or algorithm "theta", from the input, checked
+** against references of its own (fuzz_unit.c); 'grid' is the grid's stack
+** index, g its model. */
+void fz_unit_op(int grid, const fz_grid *g, fz_bytes *in);
+
 /* snprintf into why[256]; returns 0, for 'return fz_why(why, ...)'. */
 int fz_why(char *why, const char *fmt, ...);
 

@@ -2,7 +2,8 @@
 ** fuzz_search.c - libFuzzer harness for searches: small grids (up to 16x16,
 ** costs from the input) under every algorithm, diagonal policy, heuristic and
 ** option, with edits, JPS+ tables, clones and time-sliced queries between
-** them, and D* Lite replanners through edits and moves; and graphs built
+** them, D* Lite replanners through edits and moves, and searches for a unit
+** with a radius and Theta* (fuzz_unit.c); and graphs built
 ** with add_node/add_edge and edited, searched by every algorithm. Every
 ** answer is checked against a plain Dijkstra (and BFS) here.
 **
@@ -544,6 +545,7 @@ static void gridop(int grid, fz_grid *g, int pal, fz_bytes *in) {
     case 6: op_query(grid, g, pal, in); break;
     default:
       if (op >> 3 & 1) op_replanner(grid, g, pal, in);
+      else if (op >> 4 & 1) fz_unit_op(grid, g, in);
       else op_clone(grid);
       break;
   }

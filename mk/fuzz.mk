@@ -22,7 +22,7 @@ FUZZ_TIMEOUT    ?= 30
 FUZZ_ARGS       ?=
 FUZZ_HARNESSES   = grid_text navmesh search
 FUZZ_BINS        = $(addprefix build/fuzz/,$(FUZZ_HARNESSES))
-FUZZ_COMMON      = fuzz/fuzz_lua.c fuzz/fuzz_grid.c
+FUZZ_COMMON      = fuzz/fuzz_lua.c fuzz/fuzz_grid.c fuzz/fuzz_unit.c
 FUZZ_OBJ         = build/fuzz/obj
 # The library gets libFuzzer's coverage instrumentation; the harnesses and their references
 # only the sanitizers (instrumenting the reference Dijkstra halved the executions a second).

@@ -1,0 +1,227 @@
+/*
+** fuzz_unit.c - searches for a unit with a size, and any-angle ones, in the
+** search harness: grid:find with 'radius', and algorithm "theta", checked
+** against references here that call nothing of the library: a segment's
+** distance to each blocked cell's square (edge by edge), the cost of a
+** segment clipped cell by cell, and a plain Dijkstra over the steps those
+** allow.
+**
+** Findings (abort): a step of a radius path whose segment comes nearer than
+** r to a blocked cell or touches one, or a cost other than the reference's
+** shortest; a path where the reference has none, or none where it has one;
+** a Theta* path with a segment that is neither a step of the policy nor
+** clear, a cost other than the sum of its segments' costs, or above the best
+** path of steps. Cases within 1e-7
+** of a tie (the library may call them either way) are not judged.
+*/
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz.h"
+
+#define SQRT2 1.41421356237309504880
+
+static double pseg(double px, double py, double ax, double ay, double bx, double by) {
+  double dx = bx - ax, dy = by - ay, l2 = dx * dx + dy * dy, t = 0;
+  if (l2 > 0) t = fmax(0, fmin(1, ((px - ax) * dx + (py - ay) * dy) / l2));
+  return hypot(ax + t * dx - px, ay + t * dy - py);
+}
+
+static double orient(double ax, double ay, double bx, double by, double cx, double cy) {
+  return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
+}
+
+static int crosses(double ax, double ay, double bx, double by, double cx, double cy,
+                   double dx, double dy) {
+  return orient(ax, ay, bx, by, cx, cy) * orient(ax, ay, bx, by, dx, dy) <= 0 &&
+         orient(cx, cy, dx, dy, ax, ay) * orient(cx, cy, dx, dy, bx, by) <= 0 &&
+         fmax(fmin(ax, bx), fmin(cx, dx)) <= fmin(fmax(ax, bx), fmax(cx, dx)) &&
+         fmax(fmin(ay, by), fmin(cy, dy)) <= fmin(fmax(ay, by), fmax(cy, dy));
+}
+
+/* Distance from segment a-b to the square [x0, x1] x [y0, y1]. */
+static double segsquare(double ax, double ay, double bx, double by, double x0, double y0,
+                        double x1, double y1) {
+  double e[4][4] = {{x0, y0, x1, y0}, {x1, y0, x1, y1}, {x1, y1, x0, y1}, {x0, y1, x0, y0}};
+  double best = HUGE_VAL;
+  int k;
+  if ((ax >= x0 && ax <= x1 && ay >= y0 && ay <= y1) ||
+      (bx >= x0 && bx <= x1 && by >= y0 && by <= y1))
+    return 0;
+  for (k = 0; k < 4; k++) {
+    if (crosses(ax, ay, bx, by, e[k][0], e[k][1], e[k][2], e[k][3])) return 0;
+    best = fmin(best, fmin(fmin(pseg(e[k][0], e[k][1], ax, ay, bx, by),
+                                pseg(e[k][2], e[k][3], ax, ay, bx, by)),
+                           fmin(pseg(ax, ay, e[k][0], e[k][1], e[k][2], e[k][3]),
+                                pseg(bx, by, e[k][0], e[k][1], e[k][2], e[k][3]))));
+  }
+  return best;
+}
+
+static int walkable(const fz_grid *g, int x, int y) {
+  return x >= 0 && y >= 0 && x < g->w && y < g->h && g->cell[y * g->w + x] > 0;
+}
+
+/* Cell (x, y)'s centre is (x, y), its square [x - .5, x + .5]^2. 1 clear, 0
+** not, -1 too near a tie to call; *unsure is set on -1. */
+static int clear(const fz_grid *g, double ax, double ay, double bx, double by, double r,
+                 int *unsure) {
+  int x, y, verdict = 1;
+  for (y = -1; y <= g->h; y++)
+    for (x = -1; x <= g->w; x++) {
+      double d;
+      if (walkable(g, x, y)) continue;
+      d = segsquare(ax, ay, bx, by, x - 0.5, y - 0.5, x + 0.5, y + 0.5);
+      if (d == 0 || d < r - 1e-7) return 0;
+      if (fabs(d - r) < 1e-7 || d < 1e-7) verdict = -1;
+    }
+  if (verdict < 0) *unsure = 1;
+  return verdict;
+}
+
+/* Length of a-b inside [x0, x1] x [y0, y1]. */
+static double clipped(double ax, double ay, double bx, double by, double x0, double y0,
+                      double x1, double y1) {
+  double t0 = 0, t1 = 1, p[4], q[4];
+  int k;
+  p[0] = ax - bx; q[0] = ax - x0; p[1] = bx - ax; q[1] = x1 - ax;
+  p[2] = ay - by; q[2] = ay - y0; p[3] = by - ay; q[3] = y1 - ay;
+  for (k = 0; k < 4; k++) {
+    if (p[k] == 0) { if (q[k] < 0) return 0; continue; }
+    if (p[k] < 0) t0 = fmax(t0, q[k] / p[k]);
+    else t1 = fmin(t1, q[k] / p[k]);
+  }
+  return t1 > t0 ? (t1 - t0) * hypot(bx - ax, by - ay) : 0;
+}
+
+static double segcost(const fz_grid *g, double ax, double ay, double bx, double by) {
+  double sum = 0;
+  int x, y;
+  for (y = 0; y < g->h; y++)
+    for (x = 0; x < g->w; x++)
+      if (g->cell[y * g->w + x] > 0)
+        sum += g->cell[y * g->w + x] * clipped(ax, ay, bx, by, x - 0.5, y - 0.5, x + 0.5, y + 0.5);
+  return sum;
+}
+
+/* The cheapest way from s to t by steps the policy allows (and, for r > 0,
+** that are clear for r), priced by the step rule (theta: along the segment);
+** HUGE_VAL if none. */
+static double reference(const fz_grid *g, int s, int t, int diag, double r, int theta,
+                        int *unsure) {
+  int n = g->w * g->h, i, k;
+  double *dist = malloc((size_t)n * sizeof *dist), best;
+  char *done = calloc((size_t)n, 1);
+  if (dist == NULL || done == NULL) fz_fail("out of memory");
+  for (i = 0; i < n; i++) dist[i] = HUGE_VAL;
+  if (walkable(g, s % g->w, s / g->w) &&
+      clear(g, s % g->w, s / g->w, s % g->w, s / g->w, r, unsure) != 0)
+    dist[s] = 0;
+  for (;;) {
+    int u = -1, x, y;
+    for (i = 0; i < n; i++)
+      if (!done[i] && dist[i] < HUGE_VAL && (u < 0 || dist[i] < dist[u])) u = i;
+    if (u < 0) break;
+    done[u] = 1;
+    x = u % g->w; y = u / g->w;
+    for (k = 0; k < 9; k++) {
+      int dx = k % 3 - 1, dy = k / 3 - 1, v = (y + dy) * g->w + x + dx;
+      double c;
+      if (!fz_legal(g, x, y, dx, dy, diag) || done[v] ||
+          (r > 0 && clear(g, x, y, x + dx, y + dy, r, unsure) == 0))
+        continue;
+      c = theta ? segcost(g, x, y, x + dx, y + dy) : fz_stepcost(g, x + dx, y + dy, dx, dy);
+      if (dist[u] + c < dist[v]) dist[v] = dist[u] + c;
+    }
+  }
+  best = dist[t];
+  if (!(walkable(g, t % g->w, t / g->w) &&
+        clear(g, t % g->w, t / g->w, t % g->w, t / g->w, r, unsure) != 0))
+    best = HUGE_VAL;
+  free(dist);
+  free(done);
+  return best;
+}
+
+/* The points of the Path at idx (path:flat()), 0-based, into pts (2 a point);
+** returns how many. */
+static int points(int idx, double *pts, int cap) {
+  int n, i;
+  fz_method(fz_L, idx, "flat");
+  fz_pcall(fz_L, 1, 1);
+  n = (int)lua_rawlen(fz_L, -1) / 2;
+  if (n > cap) fz_fail("a path of %d points on a grid of %d cells", n, cap);
+  for (i = 0; i < 2 * n; i++) {
+    lua_rawgeti(fz_L, -1, i + 1);
+    pts[i] = lua_tonumber(fz_L, -1) - 1;
+    lua_pop(fz_L, 1);
+  }
+  lua_pop(fz_L, 1);
+  return n;
+}
+
+void fz_unit_op(int grid, const fz_grid *g, fz_bytes *in) {
+  static const double RADII[5] = {0, 0.2, 0.35, 0.5, 0.7};
+  static const char *const ALGS[3] = {"astar", "dijkstra", "auto"};
+  unsigned a = fz_byte(in);
+  int s = (int)(fz_byte(in) % (unsigned)(g->w * g->h));
+  int t = (int)(fz_byte(in) % (unsigned)(g->w * g->h));
+  int theta = a & 1, diag = (int)(a >> 4) & 3, unsure = 0, n, i;
+  double r = RADII[(a >> 1) % 5], want, pts[2 * 256], sum = 0, cost;
+  int path;
+  if (!theta && r == 0) r = 0.5;
+  fz_method(fz_L, grid, "find");
+  lua_pushinteger(fz_L, s % g->w + 1);
+  lua_pushinteger(fz_L, s / g->w + 1);
+  lua_pushinteger(fz_L, t % g->w + 1);
+  lua_pushinteger(fz_L, t / g->w + 1);
+  lua_createtable(fz_L, 0, 3);
+  lua_pushstring(fz_L, theta ? "theta" : ALGS[(a >> 6) % 3]);
+  lua_setfield(fz_L, -2, "algorithm");
+  lua_pushstring(fz_L, fz_diagname(diag));
+  lua_setfield(fz_L, -2, "diagonal");
+  lua_pushnumber(fz_L, r);
+  lua_setfield(fz_L, -2, "radius");
+  if (fz_pcall(fz_L, 6, 3) != LUA_OK) fz_fail("find with a radius: %s", lua_tostring(fz_L, -1));
+  path = lua_gettop(fz_L) - 2;
+  want = reference(g, s, t, diag, r, theta, &unsure);
+  if (unsure) {
+    lua_pop(fz_L, 3);
+    return;
+  }
+  if (lua_isnil(fz_L, path) != (want == HUGE_VAL))
+    fz_fail("%s radius %g from %d to %d: %s, the reference %s", theta ? "theta" : "find", r, s, t,
+            lua_isnil(fz_L, path) ? lua_tostring(fz_L, path + 1) : "a path",
+            want == HUGE_VAL ? "none" : "a way");
+  if (lua_isnil(fz_L, path)) {
+    lua_pop(fz_L, 3);
+    return;
+  }
+  n = points(path, pts, g->w * g->h);
+  if (n < 1 || pts[0] != s % g->w || pts[1] != s / g->w || pts[2 * n - 2] != t % g->w ||
+      pts[2 * n - 1] != t / g->w)
+    fz_fail("the path does not run from the start to the goal");
+  for (i = 1; i < n; i++) {
+    double ax = pts[2 * i - 2], ay = pts[2 * i - 1], bx = pts[2 * i], by = pts[2 * i + 1];
+    int dx = (int)(bx - ax), dy = (int)(by - ay);
+    int step = fabs(bx - ax) <= 1 && fabs(by - ay) <= 1 && fz_legal(g, (int)ax, (int)ay, dx, dy,
+                                                                      diag);
+    /* a step of the policy may cut a corner it allows; longer segments need a clear line */
+    if ((r > 0 || !step) && clear(g, ax, ay, bx, by, r, &unsure) == 0)
+      fz_fail("segment %d of the path passes nearer than %g to a blocked cell", i, r);
+    if (theta) sum += segcost(g, ax, ay, bx, by);
+    else if (!fz_legal(g, (int)ax, (int)ay, dx, dy, diag))
+      fz_fail("step %d of the path is not a step of the policy", i);
+    else sum += fz_stepcost(g, (int)bx, (int)by, dx, dy);
+  }
+  fz_method(fz_L, path, "cost");
+  fz_pcall(fz_L, 1, 1);
+  cost = lua_tonumber(fz_L, -1);
+  lua_pop(fz_L, 1);
+  if (!fz_close(cost, sum)) fz_fail("cost() %.17g, its steps %.17g", cost, sum);
+  if (theta ? cost > want * (1 + 1e-9) + 1e-9 : !fz_close(cost, want))
+    fz_fail("%s radius %g: cost %.17g, the reference %.17g", theta ? "theta" : "find", r, cost,
+            want);
+  lua_pop(fz_L, 3);
+}
