@@ -51,6 +51,16 @@ print(("path: %d points (%d waypoints), cost %.2f, %d nodes expanded by %s"):for
 print(("time: %.1f us per find (mean of %d) on %s"):format(
   us, N, jit and jit.version or _VERSION))
 
+-- Units that do not zig-zag: the path smoothed (Pinter: straight lines where nothing is in the
+-- way and the terrain is no dearer), Theta* (any-angle search over cell centres), and the
+-- shortest path for a unit 0.8 cells wide.
+local smooth = path:smooth(grid)
+local theta = assert(grid:find(sx, sy, gx, gy, { algorithm = "theta" }))
+local wide = grid:find(sx, sy, gx, gy, { radius = 0.4 })
+print(("smoothed: %d points, cost %.2f; theta*: %d points, cost %.2f; radius 0.4: %s"):format(
+  #smooth, smooth:cost(), #theta, theta:cost(),
+  wide and ("cost %.2f"):format(wide:cost()) or "no path"))
+
 -- The same dungeon as a navigation mesh: walkable cells merged into rectangles, and an
 -- any-angle path across them, straightened by the funnel algorithm. Cell (x, y) covers
 -- [x-1, x] x [y-1, y], so a cell's centre is (x - 0.5, y - 0.5).
