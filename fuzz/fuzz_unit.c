@@ -167,7 +167,7 @@ void fz_unit_op(int grid, const fz_grid *g, fz_bytes *in) {
   unsigned a = fz_byte(in);
   int s = (int)(fz_byte(in) % (unsigned)(g->w * g->h));
   int t = (int)(fz_byte(in) % (unsigned)(g->w * g->h));
-  int theta = a & 1, diag = (int)(a >> 4) & 3, unsure = 0, n, i;
+  int theta = a & 1, lazy = (int)(a >> 6) & 1, diag = (int)(a >> 4) & 3, unsure = 0, n, i;
   double r = RADII[(a >> 1) % 5], want, pts[2 * 256], sum = 0, cost;
   int path;
   if (!theta && r == 0) r = 0.5;
@@ -177,7 +177,7 @@ void fz_unit_op(int grid, const fz_grid *g, fz_bytes *in) {
   lua_pushinteger(fz_L, t % g->w + 1);
   lua_pushinteger(fz_L, t / g->w + 1);
   lua_createtable(fz_L, 0, 3);
-  lua_pushstring(fz_L, theta ? "theta" : ALGS[(a >> 6) % 3]);
+  lua_pushstring(fz_L, theta ? (lazy ? "lazy_theta" : "theta") : ALGS[(a >> 6) % 3]);
   lua_setfield(fz_L, -2, "algorithm");
   lua_pushstring(fz_L, fz_diagname(diag));
   lua_setfield(fz_L, -2, "diagonal");

@@ -400,7 +400,7 @@ describe("find with a radius", function()
   end)
 end)
 
-describe("algorithm = 'theta'", function()
+describe("algorithm = 'theta' and 'lazy_theta'", function()
   it("bends at cell centres with a clear line between, never costs more than the best path of " ..
     "steps, and is priced along its segments", function()
     local rng = H.rng(8128)
@@ -412,7 +412,8 @@ describe("algorithm = 'theta'", function()
       for _ = 1, 3 do
         local sx, sy, gx, gy = rng.int(1, w), rng.int(1, h), rng.int(1, w), rng.int(1, h)
         local r = rng.pick({ 0, 0, 0.3 })
-        local p = grid:find(sx, sy, gx, gy, { algorithm = "theta", radius = r,
+        local alg = rng.pick({ "theta", "lazy_theta" })
+        local p = grid:find(sx, sy, gx, gy, { algorithm = alg, radius = r,
           heuristic = rng.pick({ false, "euclidean", "chebyshev", "zero" }) or nil })
         -- the best path of steps (no corner cut, room for r), each priced along its segment
         local dist, unsure = {}, false
@@ -446,7 +447,7 @@ describe("algorithm = 'theta'", function()
               :format(p:cost(), sum))
             assert.is_true(p:cost() <= steps * (1 + 1e-9) + 1e-9, ("theta %.17g, steps %.17g")
               :format(p:cost(), steps))
-            assert.are.equal("theta", p:stats().algorithm)
+            assert.are.equal(alg, p:stats().algorithm)
             total = total + 1
             if p:cost() < steps - 1e-9 then shorter = shorter + 1 end
           end
@@ -468,5 +469,13 @@ describe("algorithm = 'theta'", function()
     local q = grid:query(1, 1, 5, 3, { algorithm = "theta" })
     repeat until q:step(1) ~= "running"
     assert.are.same({ 1, 1, 5, 3 }, q:result():flat())
+    H.checkerr("bad argument #5 to 'find' (option 'cost' cannot be used with algorithm " ..
+      "'lazy_theta')", grid.find, grid, 1, 1, 5, 5, { algorithm = "lazy_theta", cost = print })
+    -- a wall between: the lazy search took the straight line on trust, and mends it
+    grid:fill(3, 1, 1, 4, false)
+    local lazy = grid:find(1, 1, 5, 1, { algorithm = "lazy_theta" })
+    local eager = grid:find(1, 1, 5, 1, { algorithm = "theta" })
+    assert.is_true(H.close(lazy:cost(), eager:cost()))
+    assert.are.same({ 1, 1, 2, 5, 4, 5, 5, 1 }, lazy:flat())     -- round the wall at row 5
   end)
 end)

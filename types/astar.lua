@@ -43,6 +43,7 @@
 ---| "bfs"      # fewest steps (reports the real cost)
 ---| "greedy"   # best-first on the heuristic: fast, not shortest
 ---| "theta"    # Theta*: any-angle, bends at cell centres; a Path of points
+---| "lazy_theta" # Lazy Theta*: the same paths, a line check per expansion
 
 ---`heuristic` names of `Grid:find`; each is scaled by the grid's smallest cell cost.
 ---@alias astar.GridHeuristic

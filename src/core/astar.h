@@ -104,6 +104,12 @@ typedef struct astar_search astar_search;
 **   asks for a direct move from node's parent 'from' to 'to': its cost, or a
 **   negative number if there is none; the cheaper way wins, and with it 'to'
 **   gets 'from' as its parent.
+** settle(self, s, node, &g, &parent): optional (Lazy Theta*: Nash, Koenig
+**   and Tovey 2010, whose shortcut assumes the straight line is free). Called
+**   when 'node' reaches the top of the open list, before it is tested or
+**   expanded, with its g and its parent's id: returns 0 if they stand, or 1
+**   with a better-founded g and parent (a node s has closed), after which
+**   the engine re-sorts the open list and looks at its top again.
 */
 typedef struct astar_domain {
   uint32_t nnodes;
@@ -112,6 +118,7 @@ typedef struct astar_domain {
   int (*is_goal)(void *self, uint32_t node);
   double (*edge_cost)(void *self, uint32_t from, uint32_t to, double base);
   double (*shortcut)(void *self, uint32_t from, uint32_t to);
+  int (*settle)(void *self, const astar_search *s, uint32_t node, double *g, uint32_t *parent);
   void *self;
 } astar_domain;
 
@@ -380,7 +387,7 @@ typedef struct astar_grid_query {
                          ** goal is accepted (attack range); default -1, off */
   int jump;              /* ASTAR_JUMP_*: jump point search where it applies
                          ** (see astar_grid_prepare); default AUTO */
-  int theta;             /* nonzero: Theta*, any-angle (grid.c); params.algorithm
+  int theta;             /* 1: Theta*, 2: Lazy Theta*, any-angle (grid.c); params.algorithm
                          ** ASTAR_ALG_ASTAR, no cost_fn, heuristic EUCLIDEAN (the
                          ** default then), CHEBYSHEV, ZERO or h_fn */
   double radius;         /* >= 0: the unit is a disc of this radius (cells), which

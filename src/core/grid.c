@@ -565,6 +565,57 @@ static int grid_expand_theta(void *self, uint32_t node, astar_search *s) {
   return add_links(q, node, s, k);
 }
 
+/* Lazy Theta*: the shortcut is taken on trust, and checked when the node
+** comes to the top of the open list (grid_settle). */
+static double grid_shortcut_lazy(void *self, uint32_t from, uint32_t to) {
+  const astar_grid_query *q = (const astar_grid_query *)self;
+  double ax, ay, bx, by;
+  centre(q->grid, from, &ax, &ay);
+  centre(q->grid, to, &bx, &by);
+  return astar_grid_line_integral(q->grid, ax, ay, bx, by);
+}
+
+/* The cheapest way into 'node' from a closed node: a step of the policy the
+** unit makes, or a link. Lazy Theta* falls back on it when the straight
+** line from the parent it was given is not clear. */
+static int grid_settle(void *self, const astar_search *s, uint32_t node, double *g,
+                       uint32_t *parent) {
+  const astar_grid_query *q = (const astar_grid_query *)self;
+  const astar_grid *gr = q->grid;
+  const size_t W = gr->stride;
+  static const int DX[8] = {0, -1, 1, 0, -1, 1, -1, 1}, DY[8] = {-1, 0, 0, 1, -1, -1, 1, 1};
+  double ax, ay, bx, by, best = HUGE_VAL, gv;
+  uint32_t from = ASTAR_NONE, up, r;
+  int d;
+  centre(gr, *parent, &ax, &ay);
+  centre(gr, node, &bx, &by);
+  if (astar_grid_line_clear(gr, ax, ay, bx, by, q->radius)) return 0;
+  for (d = 0; d < 8; d++) {                      /* the neighbours that step here */
+    uint32_t nb = (uint32_t)((long)node - DX[d] - DY[d] * (long)W);
+    int x0, y0, x1, y1;
+    if (astar_search_node(s, nb, &gv, &up) != 1) continue;
+    astar_grid_cell(gr, nb, &x0, &y0);
+    astar_grid_cell(gr, node, &x1, &y1);
+    if (plain_step(gr, q->diagonal, x0, y0, x1, y1) != ASTAR_STEP_OK) continue;
+    if (q->radius > 0 && !(astar__grid_fit((astar_grid *)gr, nb, q->radius) &
+                           (1u << fitdir(W, nb, node))))
+      continue;
+    centre(gr, nb, &ax, &ay);
+    gv += astar_grid_line_integral(gr, ax, ay, bx, by);
+    if (gv < best) { best = gv; from = nb; }
+  }
+  for (r = gr->link_in != NULL ? gr->link_in[node] : ASTAR_NONE; r != ASTAR_NONE;
+       r = gr->link[r].next_in)                  /* and the links that end here */
+    if (astar_search_node(s, gr->link[r].from, &gv, &up) == 1 && gv + gr->link[r].cost < best) {
+      best = gv + gr->link[r].cost;
+      from = gr->link[r].from;
+    }
+  if (from == ASTAR_NONE) return 0;
+  *g = best;
+  *parent = from;
+  return 1;
+}
+
 static double grid_shortcut(void *self, uint32_t from, uint32_t to) {
   const astar_grid_query *q = (const astar_grid_query *)self;
   double ax, ay, bx, by;
@@ -648,7 +699,8 @@ int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
   q->domain.nnodes = (uint32_t)g->ncell;
   q->domain.expand = q->jps ? astar__jps_expand : q->theta ? grid_expand_theta
                      : q->radius > 0 ? grid_expand_radius : grid_expand;
-  q->domain.shortcut = q->theta ? grid_shortcut : NULL;
+  q->domain.shortcut = q->theta == 1 ? grid_shortcut : q->theta ? grid_shortcut_lazy : NULL;
+  q->domain.settle = q->theta == 2 ? grid_settle : NULL;
   if (q->radius > 0) astar__grid_fit_prepare(g, q->radius);
   q->domain.heuristic =
       (q->heuristic == ASTAR_H_ZERO && q->h_fn == NULL) ? NULL : grid_h;
@@ -855,6 +907,7 @@ int astar_grid_field(astar_grid *g, astar_search *s, astar_grid_query *q,
   q->domain.is_goal = NULL;
   q->domain.edge_cost = q->cost_fn != NULL ? grid_edge_cost_back : NULL;
   q->domain.shortcut = NULL;
+  q->domain.settle = NULL;
   q->domain.self = q;
   rc = astar_search_begin_multi(s, &q->domain, sources, values, n, ASTAR_NONE,
                                 &q->params);

@@ -266,6 +266,7 @@ int astar_navmesh_prepare(astar_navmesh *m, astar_navmesh_query *q, double sx, d
   q->domain.is_goal = NULL;
   q->domain.edge_cost = NULL;
   q->domain.shortcut = NULL;
+  q->domain.settle = NULL;
   q->domain.self = q;
   *start = m->nport; *goal = m->nport + 1;
   return 0;

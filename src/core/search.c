@@ -405,6 +405,19 @@ int astar_search_step(astar_search *s, uint64_t budget) {
     int n, rc;
     if (s->nheap == 0) return finish(s, s->pruned ? ASTAR_LIMIT : ASTAR_NO_PATH);
     cur = s->heap[0].rec;
+    if (s->d->settle != NULL && s->pool[cur].parent != NONE) {       /* lazy any-angle */
+      node *r = &s->pool[cur];
+      double g = r->g;
+      uint32_t pid = s->pool[r->parent].id, pr;
+      if (s->d->settle(s->d->self, s, r->id, &g, &pid) && (pr = lookup(s, pid)) != NONE &&
+          (g != r->g || pr != r->parent)) {
+        r->g = g; r->parent = pr; r->depth = s->pool[pr].depth + 1;
+        s->heap[0].f = keyof(s, r);
+        s->heap[0].g = g;
+        siftdown(s, 0);
+        continue;
+      }
+    }
     if (s->d->is_goal != NULL ? s->d->is_goal(s->d->self, s->pool[cur].id)
                               : s->pool[cur].id == s->goal) {
       s->found = cur;
@@ -521,6 +534,7 @@ static void biside_init(biside *w, const astar_domain *inner, const astar_domain
   w->d.is_goal = NULL;
   w->d.edge_cost = inner->edge_cost != NULL ? bi_cost : NULL;
   w->d.shortcut = NULL;
+  w->d.settle = NULL;
   w->d.self = w;
 }
 

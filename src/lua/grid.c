@@ -299,8 +299,8 @@ static int grid_tostring(lua_State *L) {
 
 /* The engine's algorithms by index (ASTAR_ALG_*), then the jumping ones. */
 static const char *const ALGORITHMS[] = {"astar", "dijkstra", "bfs", "greedy", "jps",
-                                         "auto", "theta", NULL};
-enum { ALG_JPS = 4, ALG_AUTO = 5, ALG_THETA = 6 };
+                                         "auto", "theta", "lazy_theta", NULL};
+enum { ALG_JPS = 4, ALG_AUTO = 5, ALG_THETA = 6, ALG_LAZY_THETA = 7 };
 static const char *const HEURISTICS[] = {"octile", "manhattan", "euclidean",
                                          "chebyshev", "zero", NULL};
 
@@ -357,16 +357,18 @@ static void setalgorithm(lua_State *L, const afn *f, const astar_opts *o,
   q->diagonal = (int)astar_opt(o, ASTAR_OPT_DIAGONAL, q->diagonal);
   q->jump = alg == ALG_JPS ? ASTAR_JUMP_ALWAYS : alg == ALG_AUTO ? ASTAR_JUMP_AUTO
                                                                 : ASTAR_JUMP_NEVER;
-  q->theta = alg == ALG_THETA;
+  q->theta = alg == ALG_THETA ? 1 : alg == ALG_LAZY_THETA ? 2 : 0;
   q->params.algorithm = q->jump || q->theta ? ASTAR_ALG_ASTAR : alg;
   if (q->theta) {
     const char *h = o->given[ASTAR_OPT_HEURISTIC] && !o->fn[ASTAR_OPT_HEURISTIC]
                     ? HEURISTICS[(int)astar_opt(o, ASTAR_OPT_HEURISTIC, 0)] : NULL;
     if (o->given[ASTAR_OPT_COST])
-      astar_opterror(L, f, o, "option 'cost' cannot be used with algorithm 'theta'");
+      astar_opterror(L, f, o, "option 'cost' cannot be used with algorithm '%s'",
+                     ALGORITHMS[alg]);
     if (h != NULL && (h[0] == 'o' || h[0] == 'm'))
       astar_opterror(L, f, o, "option 'heuristic': '%s' overestimates straight moves; "
-                     "algorithm 'theta' takes 'euclidean', 'chebyshev', 'zero' or a function", h);
+                     "algorithm '%s' takes 'euclidean', 'chebyshev', 'zero' or a function", h,
+                     ALGORITHMS[alg]);
   }
   if (alg != ALG_JPS) return;
   if (o->given[ASTAR_OPT_COST])
@@ -468,7 +470,8 @@ static int g_push(lua_State *L, void *rec, astar_search *s, int rc) {
   astar_search_stats(s, &st);
   if (q->theta) {                       /* any-angle: the cells' centres, as points */
     if (q->goals != NULL && n > 0) goal = astar_grid_goal_index(q, nodes[n - 1]) + 1;
-    xy = astar_newpath(L, (size_t)n, ASTAR_PATH_MESH, cost, &st, "theta", goal);
+    xy = astar_newpath(L, (size_t)n, ASTAR_PATH_MESH, cost, &st,
+                       q->theta == 2 ? "lazy_theta" : "theta", goal);
     for (i = 0; i < n; i++) {
       astar_grid_cell(q->grid, nodes[i], &x, &y);
       xy[2 * i] = x + 1;
@@ -570,9 +573,10 @@ search, edit or close this grid. Without callbacks no Lua code runs during the s
 @tparam[opt="auto"] string opts.algorithm `"auto"`, `"jps"` (jump point search on any
 grid; an error with `cost`, `within` or `partial`), `"astar"`, `"dijkstra"`, `"bfs"`
 (fewest steps; it reports the real cost), `"greedy"` (best-first on the heuristic: fast,
-not shortest) or `"theta"` (Theta\*: any-angle, a Path of points bending at cell centres with
+not shortest), `"theta"` (Theta\*: any-angle, a Path of points bending at cell centres with
 a clear line between each, priced along its segments; heuristic `"euclidean"` by default; an
-error with `cost`, `"octile"` or `"manhattan"`)
+error with `cost`, `"octile"` or `"manhattan"`) or `"lazy_theta"` (Lazy Theta\*: the same,
+one line check per expansion)
 @tparam[opt="no_corner_cutting"] string opts.diagonal `"no_corner_cutting"` (a diagonal step
 needs both orthogonal neighbours walkable: the Moving AI rule), `"never"` (4-connected),
 `"always"` or `"one_obstacle"` (at most one of the two blocked)

@@ -429,6 +429,7 @@ static void setup(lua_State *L, ijob *j) {
   j->d.is_goal = (j->usergoal || j->goalids != NULL || j->run->within >= 0) ? isgoal_cb : NULL;
   j->d.edge_cost = NULL;
   j->d.shortcut = NULL;
+  j->d.settle = NULL;
   j->d.self = j;
 }
 
