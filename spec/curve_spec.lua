@@ -139,5 +139,7 @@ describe("astar.curve", function()
       c.points, c, 1e-9)
     H.checkerr("bad argument #1 to 'sample' (s must be a number, got nan)", c.sample, c, 0 / 0)
     H.checkerr_prefix("calling 'length' on bad self", c.length, {})
+    H.checkerr("bad argument #7 to 'curve' (r too small for the distance: the ends are more than "
+      .. "1e15 radii apart)", astar.curve, 0, 0, 0, 1e100, 0, 0, 1e-100)
   end)
 end)

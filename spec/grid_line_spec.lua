@@ -385,6 +385,19 @@ describe("find with a radius", function()
     assert.is_true(compared > 1000, "compared " .. compared)
   end)
 
+  it("a live query with a radius restarts after an edit within its radius of what it searched",
+    function()
+    -- found by review: the fit of a step reads cells up to r + 1.5 away
+    local g = astar.grid(20, 9)
+    local q = g:query(3, 5, 18, 5, { radius = 1.7 })
+    q:step(5)
+    g:set(6, 3, false)
+    repeat until q:step(1000) ~= "running"
+    local p, f = q:result(), g:find(3, 5, 18, 5, { radius = 1.7 })
+    assert.are.equal(1, q:stats().restarts)
+    assert.is_true(H.close(p:cost(), f:cost()))
+  end)
+
   it("works in queries, refuses jumps by name, and names a start without room", function()
     local grid = astar.grid.parse("......\n..##..\n......", { ["#"] = false, ["."] = 1 })
     local q = grid:query(1, 2, 6, 2, { radius = 0.5 })

@@ -284,6 +284,35 @@ describe("grid links", function()
     copy:close()
   end)
 
+  it("queries restart when a link's far end changes; smoothing and Theta* keep the links",
+    function()
+    -- found by review: the far end of a link is read when its source is expanded
+    for _, v in ipairs({ false, true }) do
+      local g = astar.grid(40, 3)
+      g:set(40, 2, not v)
+      g:link(2, 2, 40, 2, 1, { oneway = true })
+      local q = g:query(1, 2, 39, 2, { algorithm = "astar" })
+      assert.are.equal("running", (q:step(2)))
+      g:set(40, 2, v)                         -- the link's target: far from anything expanded
+      repeat until q:step(1000) ~= "running"
+      assert.is_true(H.close(q:result():cost(), g:find(1, 2, 39, 2):cost()))
+      assert.is_true(g:check(q:result()))
+    end
+    local g = astar.grid(30, 3)
+    g:link(5, 2, 25, 2, 1, { oneway = true })
+    local p = g:find(1, 2, 30, 2)
+    assert.are.equal(10, p:cost())
+    local s = p:smooth(g)                     -- never across a link: it keeps the teleport
+    assert.are.same({ 1, 2, 5, 2, 25, 2, 30, 2 }, s:flat())
+    assert.are.same({ 10, 1 }, { s:cost(), s:link(2) })
+    assert.is_nil(s:link(1))
+    local t = g:find(1, 2, 30, 2, { algorithm = "theta" })
+    assert.are.same({ 1, 2, 5, 2, 25, 2, 30, 2 }, t:flat())
+    assert.are.same({ 1, nil }, { t:link(2), t:link(3) })
+    H.checkerr("corridor: only navmesh paths have one", s.corridor, s)
+    H.checkerr("corridor: only navmesh paths have one", t.corridor, t)
+  end)
+
   it("bad arguments raise clear errors and change nothing", function()
     local grid = astar.grid(5, 5)
     local function err(msg, ...) H.checkerr(msg, grid.link, grid, ...) end

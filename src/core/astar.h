@@ -320,16 +320,17 @@ double astar_grid_move_cost(const astar_grid *g, int diagonal, int x0, int y0, i
 **   units): from each kept point, the path skips ahead while the segment to
 **   the point after next is clear for radius r and costs no more than the
 **   stretch it replaces (stretch[k]: the cost from point 0 to point k, priced
-**   as astar_grid_line_integral prices each step). Writes the indices of the
-**   points it keeps (the first and the last among them) to 'keep' (room for
-**   n) and returns how many.
+**   as astar_grid_line_integral prices each step, or a link's cost), and no
+**   step it replaces takes a link (link[k] nonzero: the step k-1 -> k does;
+**   NULL: none). Writes the indices of the points it keeps (the first and
+**   the last among them) to 'keep' (room for n) and returns how many.
 */
 int astar_grid_line_clear(const astar_grid *g, double ax, double ay, double bx, double by,
                           double r);
 double astar_grid_line_integral(const astar_grid *g, double ax, double ay, double bx, double by);
 double astar_grid_line_cost(const astar_grid *g, double ax, double ay, double bx, double by);
 size_t astar_grid_smooth(const astar_grid *g, const double *xy, size_t n, double r,
-                         const double *stretch, size_t *keep);
+                         const double *stretch, const unsigned char *link, size_t *keep);
 
 /*
 ** LINKS (src/core/grid_link.c): ladders, teleporters, jumps: a directed edge
@@ -1030,8 +1031,8 @@ long astar_navmesh_partial(astar_navmesh_query *q, astar_search *s, const double
 ** (Dubins): three segments, arcs of radius r (L: turning toward larger
 ** headings, R: smaller) and a straight (S), one of LSL, RSR, LSR, RSL, RLR,
 ** LRL. Headings in radians, counter-clockwise from +x.
-** astar_curve_dubins: fills c; 0, or ASTAR_EINVAL (r <= 0, or a coordinate
-**   or heading not finite).
+** astar_curve_dubins: fills c; 0, or ASTAR_EINVAL (r <= 0, a coordinate or
+**   heading not finite, or the ends more than 1e15 radii apart).
 ** astar_curve_word: "LSL" ...; seg[i]: segment i's length over r (arcs: the
 **   angle turned).
 ** astar_curve_sample: the pose at distance s along the curve (clamped to

@@ -80,6 +80,7 @@ int astar_curve_dubins(astar_curve *c, double x0, double y0, double h0, double x
       !isfinite(x1) || !isfinite(y1) || !isfinite(h1))
     return ASTAR_EINVAL;
   d = hypot(dx, dy) / r;
+  if (!isfinite(d) || d > 1e15) return ASTAR_EINVAL;   /* no finite word to solve */
   th = d > 0 ? mod2pi(atan2(dy, dx)) : 0;
   a = mod2pi(h0 - th);
   b = mod2pi(h1 - th);

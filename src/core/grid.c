@@ -775,22 +775,27 @@ static int holds(const astar_rect *r, int x, int y) {
 ** expanded cell, the start or a goal (blocked ends end a search at once), or
 ** lower the smallest cost below the heuristic's scale (which would then
 ** overestimate). A jumping search reads cells it never expands (a jump scans
-** a whole line), so every edit matters to it.
+** a whole line), and so do any-angle searches (a line from a parent) and
+** links (a far cell, and the heuristic's bound), so every edit matters to
+** them. A unit with a radius reads the cells within r + 1.5 of the centres
+** it steps between, so its margin is that much wider.
 */
 int astar_grid_affected(astar_grid *g, const astar_grid_query *q, const astar_search *s,
                         uint64_t since, int sx, int sy) {
   astar_rect edits[ASTAR_GRID_LOG];
   long n = astar_grid_changes(g, since, edits), i;
+  int m = q->radius > 0 ? (int)ceil(q->radius) + 2 : 1;
   size_t k;
-  if (n < 0 || q->jps || astar_grid_min_cost(g) < q->hscale) return 1;
+  if (n < 0 || q->jps || q->theta || g->nlinks > 0 || astar_grid_min_cost(g) < q->hscale)
+    return 1;
   for (i = 0; i < n; i++) {
     const astar_rect *r = &edits[i];
     if (holds(r, sx, sy) || (q->goals == NULL && holds(r, q->gx, q->gy))) return 1;
     for (k = 0; q->goals != NULL && k < q->ngoals; k++)
       if (holds(r, q->goals[2 * k], q->goals[2 * k + 1])) return 1;
-    if (expanded_in(g, s, r->x > 0 ? r->x - 1 : 0, r->y > 0 ? r->y - 1 : 0,
-                    r->x + r->w < g->w ? r->x + r->w : g->w - 1,
-                    r->y + r->h < g->h ? r->y + r->h : g->h - 1))
+    if (expanded_in(g, s, r->x > m ? r->x - m : 0, r->y > m ? r->y - m : 0,
+                    r->x + r->w - 1 + m < g->w ? r->x + r->w - 1 + m : g->w - 1,
+                    r->y + r->h - 1 + m < g->h ? r->y + r->h - 1 + m : g->h - 1))
       return 1;
   }
   return 0;

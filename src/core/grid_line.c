@@ -165,13 +165,13 @@ double astar_grid_line_cost(const astar_grid *g, double ax, double ay, double bx
 }
 
 size_t astar_grid_smooth(const astar_grid *g, const double *xy, size_t n, double r,
-                         const double *stretch, size_t *keep) {
+                         const double *stretch, const unsigned char *link, size_t *keep) {
   size_t i = 0, k = 0;
   if (n == 0) return 0;
   keep[k++] = 0;
   while (i + 1 < n) {
     size_t j = i + 1;
-    while (j + 1 < n) {
+    while (j + 1 < n && !(link != NULL && (link[i + 1] || link[j + 1]))) {
       double c;
       if (!astar_grid_line_clear(g, xy[2 * i], xy[2 * i + 1], xy[2 * j + 2], xy[2 * j + 3], r))
         break;

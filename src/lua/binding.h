@@ -121,13 +121,23 @@ enum {
 double *astar_newpath(lua_State *L, size_t n, int kind, double cost,
                       const astar_stats *st, const char *algorithm, long goal);
 /* Pops a table {[i] = cost} of the steps i -> i + 1 that take a link and
-** gives it to the grid Path at idx (Path:link). */
+** gives it to the grid (or smoothed, or any-angle) Path at idx (Path:link). */
 void astar_path_setlinks(lua_State *L, int idx);
+/* Pops the list of polygons a navmesh Path at idx crosses and gives it to
+** the path (Path:corridor). */
+void astar_path_setcorridor(lua_State *L, int idx);
 /* The statistics, algorithm and goal index of the Path at idx (any kind). */
 void astar_path_info(lua_State *L, int idx, astar_stats *st, long *goal);
 /* Marks which steps of the grid Path at idx take one of g's links (the
 ** cheaper move when a step could also walk; src/lua/grid_link.c). */
 void astar_path_marklinks(lua_State *L, int idx, const astar_grid *g, int diagonal);
+/* The same for an any-angle Path of cell centres (Theta*) whose segments are
+** straight lines clear for radius r, or links: a segment is the link when
+** its line is not clear or costs more (src/lua/grid_link.c). */
+void astar_path_marklinks_lines(lua_State *L, int idx, const astar_grid *g, double r);
+/* Sets [k] = cost in the table of link marks on top of the stack, which the
+** first call (*made == 0) pushes; astar_path_setlinks then hands it over. */
+void astar_linkmark(lua_State *L, int *made, size_t k, double cost);
 
 /* Idle search contexts a map keeps for its time-sliced queries. */
 #define ASTAR_POOL 4
@@ -149,6 +159,9 @@ double *astar_path_grid(lua_State *L, int idx, size_t *n, int **diagonal);
 /* The graph Path at idx: 3n numbers (id, x, y), then n step costs (the cost
 ** of the edge into point i when found; NaN: unknown); NULL if not one. */
 double *astar_path_graph(lua_State *L, int idx, size_t *n);
+/* The points x, y of a Path of points (navmesh, smoothed, any-angle) at idx,
+** or NULL. */
+double *astar_path_mesh(lua_State *L, int idx, size_t *n);
 
 /* Sets the cost of the Path at idx to the number on top, and pops it. */
 void astar_path_setcost(lua_State *L, int idx);

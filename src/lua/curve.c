@@ -60,6 +60,9 @@ static int curve_new(lua_State *L) {
   }
   c = (astar_curve *)lua_newuserdatauv(L, sizeof *c, 0);
   rc = astar_curve_dubins(c, v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
+  if (rc == ASTAR_EINVAL)
+    astar_argerror(L, &F_CURVE, 7, "r too small for the distance: the ends are more than "
+                   "1e15 radii apart");
   if (rc != 0) astar_raise(L, rc);
   luaL_setmetatable(L, ASTAR_CURVE_MT);
   return 1;

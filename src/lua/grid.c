@@ -477,6 +477,7 @@ static int g_push(lua_State *L, void *rec, astar_search *s, int rc) {
       xy[2 * i] = x + 1;
       xy[2 * i + 1] = y + 1;
     }
+    astar_path_marklinks_lines(L, -1, q->grid, q->radius);
     return 1;
   }
   if (q->goals != NULL && n > 0) goal = astar_grid_goal_index(q, nodes[n - 1]) + 1;

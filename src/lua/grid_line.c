@@ -74,9 +74,12 @@ static int grid_walkable_line(lua_State *L) {
 static int path_smooth(lua_State *L) {
   static const astar_optuse OPTS[] = {{ASTAR_OPT_RADIUS, 0, NULL}, ASTAR_OPT_END};
   size_t n, i, k, *keep;
-  const double *v = astar_path_grid(L, 1, &n, NULL);
+  int *pdiag;
+  const double *v = astar_path_grid(L, 1, &n, &pdiag);
   lgrid *lg = (lgrid *)luaL_testudata(L, 2, ASTAR_GRID_MT);
   double *xy, *stretch, *out, r, cost = 0;
+  unsigned char *link;
+  int diag = 0, marks = 0;
   astar_opts o;
   astar_stats st;
   long goal;
@@ -96,18 +99,29 @@ static int path_smooth(lua_State *L) {
     if (v[2 * i] < 1 || v[2 * i + 1] < 1 || v[2 * i] > w || v[2 * i + 1] > h)
       astar_argerror(L, &F_SMOOTH, 2, "the path does not fit this grid");
   astar_path_info(L, 1, &st, &goal);
+  diag = *pdiag >= 0 ? *pdiag : ASTAR_DIAG_NO_CORNER_CUTTING;
   /* scratch, collected: an error or a finalizer leaves nothing behind */
-  xy = (double *)lua_newuserdatauv(L, (n > 0 ? n : 1) * (3 * sizeof(double) + sizeof(size_t)), 0);
+  xy = (double *)lua_newuserdatauv(L, (n > 0 ? n : 1) * (3 * sizeof(double) + sizeof(size_t) + 1),
+                                   0);
   astar_map_alive(L, &lg->m);
   stretch = xy + 2 * n;
   keep = (size_t *)(void *)(stretch + n);
+  link = (unsigned char *)(keep + (n > 0 ? n : 1));
   for (i = 0; i < n; i++) {
+    int via = 0;
+    double c = 0;
     xy[2 * i] = v[2 * i] - 0.5;
     xy[2 * i + 1] = v[2 * i + 1] - 0.5;
-    stretch[i] = i == 0 ? 0 : stretch[i - 1] + astar_grid_line_integral(lg->g,
-        xy[2 * i - 2], xy[2 * i - 1], xy[2 * i], xy[2 * i + 1]);
+    if (i > 0) {                        /* a link step keeps the link's price */
+      c = astar_grid_move_cost(lg->g, diag, (int)v[2 * i - 2] - 1, (int)v[2 * i - 1] - 1,
+                               (int)v[2 * i] - 1, (int)v[2 * i + 1] - 1, &via);
+      if (!via) c = astar_grid_line_integral(lg->g, xy[2 * i - 2], xy[2 * i - 1], xy[2 * i],
+                                             xy[2 * i + 1]);
+    }
+    link[i] = (unsigned char)via;
+    stretch[i] = i == 0 ? 0 : stretch[i - 1] + c;
   }
-  k = astar_grid_smooth(lg->g, xy, n, r, stretch, keep);
+  k = astar_grid_smooth(lg->g, xy, n, r, stretch, link, keep);
   for (i = 1; i < k; i++) {
     size_t a = keep[i - 1], b = keep[i];
     cost += b == a + 1 ? stretch[b] - stretch[a]
@@ -119,6 +133,10 @@ static int path_smooth(lua_State *L) {
     out[2 * i] = xy[2 * keep[i]] + 0.5;
     out[2 * i + 1] = xy[2 * keep[i] + 1] + 0.5;
   }
+  for (i = 1; i < k; i++)               /* the links it kept, for Path:link */
+    if (keep[i] == keep[i - 1] + 1 && link[keep[i]])
+      astar_linkmark(L, &marks, i, stretch[keep[i]] - stretch[keep[i - 1]]);
+  if (marks) astar_path_setlinks(L, -2);
   return 1;
 }
 

@@ -55,7 +55,7 @@ print(path:cost(), path:link(10))              --> 22 3
 static int grid_link(lua_State *L) {
   lgrid *lg = astar_checkgrid(L, &F_LINK);
   int c[4], oneway = ends(L, &F_LINK, lg, c, 7), rc;
-  double cost = astar_checknumber(L, &F_LINK, 6);
+  double cost = astar_checknumber(L, &F_LINK, 6), old;
   char buf[32];
   if (!(cost > 0) || cost == HUGE_VAL)
     astar_argerror(L, &F_LINK, 6, "cost must be a positive finite number, got %s",
@@ -64,10 +64,14 @@ static int grid_link(lua_State *L) {
   if (c[0] == c[2] && c[1] == c[3])
     astar_argerror(L, &F_LINK, 4, "a link joins two different cells");
   astar_map_idle(L, &lg->m, "edit");
+  old = astar_grid_link_cost(lg->g, c[0], c[1], c[2], c[3]);
   rc = astar_grid_link(lg->g, c[0], c[1], c[2], c[3], cost);
   if (rc == 0 && !oneway) {
     rc = astar_grid_link(lg->g, c[2], c[3], c[0], c[1], cost);
-    if (rc != 0) astar_grid_unlink(lg->g, c[0], c[1], c[2], c[3]);   /* all or nothing */
+    if (rc != 0) {                      /* all or nothing: the first as it was */
+      if (old > 0) astar_grid_link(lg->g, c[0], c[1], c[2], c[3], old);   /* allocates nothing */
+      else astar_grid_unlink(lg->g, c[0], c[1], c[2], c[3]);
+    }
   }
   if (rc != 0) astar_raise(L, rc);
   return 0;
@@ -120,26 +124,56 @@ static int grid_links(lua_State *L) {
   return 1;
 }
 
-void astar_path_marklinks(lua_State *L, int idx, const astar_grid *g, int diagonal) {
+void astar_linkmark(lua_State *L, int *made, size_t k, double cost) {
+  if (!*made) {
+    lua_newtable(L);
+    *made = 1;
+  }
+  lua_pushnumber(L, (lua_Number)cost);
+  lua_rawseti(L, -2, (int)k);
+}
+
+/* The link cost of step k of the path points v (cells, 1-based), or -1 for a
+** walk: under 'diagonal' (a grid path) or, with lines, a clear straight line
+** for radius r (any-angle), whichever the search would take. */
+static double linkstep(const astar_grid *g, const double *v, size_t k, int lines, int diagonal,
+                       double r) {
+  int x0 = (int)v[2 * k - 2] - 1, y0 = (int)v[2 * k - 1] - 1;
+  int x1 = (int)v[2 * k] - 1, y1 = (int)v[2 * k + 1] - 1, link;
+  double c;
+  if (!lines) {
+    c = astar_grid_move_cost(g, diagonal, x0, y0, x1, y1, &link);
+    return link ? c : -1;
+  }
+  c = astar_grid_link_cost(g, x0, y0, x1, y1);
+  if (c >= 0 && astar_grid_line_clear(g, x0 + 0.5, y0 + 0.5, x1 + 0.5, y1 + 0.5, r) &&
+      astar_grid_line_integral(g, x0 + 0.5, y0 + 0.5, x1 + 0.5, y1 + 0.5) <= c)
+    return -1;                          /* the cheaper of the link and a clear line */
+  return c;
+}
+
+static void marklinks(lua_State *L, int idx, const astar_grid *g, int lines, int diagonal,
+                      double r) {
   size_t n, k;
   const double *v;
   int made = 0;
   if (astar_grid_link_count(g) == 0) return;
   idx = lua_absindex(L, idx);
-  v = astar_path_grid(L, idx, &n, NULL);
+  v = lines ? astar_path_mesh(L, idx, &n) : astar_path_grid(L, idx, &n, NULL);
+  if (v == NULL) return;
   for (k = 1; k < n; k++) {
-    int link;
-    double c = astar_grid_move_cost(g, diagonal, (int)v[2 * k - 2] - 1, (int)v[2 * k - 1] - 1,
-                                    (int)v[2 * k] - 1, (int)v[2 * k + 1] - 1, &link);
-    if (!link) continue;
-    if (!made) {
-      lua_newtable(L);
-      made = 1;
-    }
-    lua_pushnumber(L, (lua_Number)c);
-    lua_rawseti(L, -2, (int)k);
+    double c = linkstep(g, v, k, lines, diagonal, r);
+    if (c >= 0) astar_linkmark(L, &made, k, c);
   }
   if (made) astar_path_setlinks(L, idx);
+}
+
+void astar_path_marklinks(lua_State *L, int idx, const astar_grid *g, int diagonal) {
+  marklinks(L, idx, g, 0, diagonal, 0);
+}
+
+void astar_path_marklinks_lines(lua_State *L, int idx, const astar_grid *g, double r) {
+  marklinks(L, idx, g, 1, 0, r);
 }
 
 static const luaL_Reg link_methods[] = {

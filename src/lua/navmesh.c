@@ -516,7 +516,7 @@ static int nm_push(lua_State *L, void *rec, astar_search *s, int rc) {
     lua_pushinteger(L, (lua_Integer)corr[i] + 1);
     lua_rawseti(L, -2, (int)i + 1);
   }
-  astar_compat_setuservalue(L, -2);
+  astar_path_setcorridor(L, -2);
   return 1;
 }
 

@@ -27,7 +27,8 @@ struct lpath {
   astar_stats st;
   long goal;             /* index of the goal reached among several, or 0 */
   int diagonal;          /* grid paths: the ASTAR_DIAG_* policy they were found under, or -1 */
-  int links;             /* grid paths: the user value holds {[i] = cost} of link steps */
+  int links;             /* the user value holds {[i] = cost} of link steps */
+  int corridor;          /* navmesh paths: the user value holds the polygons crossed */
   const char *algorithm; /* a static string */
   double v[1];           /* n * stride numbers (struct hack sized at creation) */
 };
@@ -51,6 +52,7 @@ double *astar_newpath(lua_State *L, size_t n, int kind, double cost,
   p->goal = goal;
   p->diagonal = -1;
   p->links = 0;
+  p->corridor = 0;
   if (kind != ASTAR_PATH_VALUES) {      /* grid and graph paths: costs for check */
     size_t i;
     for (i = 0; i < n; i++) p->v[(size_t)stride * n + i] = NAN;
@@ -66,9 +68,19 @@ void astar_path_info(lua_State *L, int idx, astar_stats *st, long *goal) {
   *goal = p->goal;
 }
 
+void astar_path_setcorridor(lua_State *L, int idx) {
+  lpath *p = (lpath *)luaL_testudata(L, idx, ASTAR_PATH_MT);
+  if (p == NULL || p->kind != ASTAR_PATH_MESH || p->links) {
+    lua_pop(L, 1);
+    return;
+  }
+  astar_compat_setuservalue(L, idx);
+  p->corridor = 1;
+}
+
 void astar_path_setlinks(lua_State *L, int idx) {
   lpath *p = (lpath *)luaL_testudata(L, idx, ASTAR_PATH_MT);
-  if (p == NULL || p->kind != ASTAR_PATH_GRID) {
+  if (p == NULL || (p->kind != ASTAR_PATH_GRID && p->kind != ASTAR_PATH_MESH) || p->corridor) {
     lua_pop(L, 1);
     return;
   }
@@ -88,6 +100,13 @@ void astar_path_setcost(lua_State *L, int idx) {
   lpath *p = (lpath *)luaL_testudata(L, idx, ASTAR_PATH_MT);
   if (p != NULL) p->cost = (double)lua_tonumber(L, -1);
   lua_pop(L, 1);
+}
+
+double *astar_path_mesh(lua_State *L, int idx, size_t *n) {
+  lpath *p = (lpath *)luaL_testudata(L, idx, ASTAR_PATH_MT);
+  if (p == NULL || p->kind != ASTAR_PATH_MESH) return NULL;
+  *n = p->n;
+  return p->v;
 }
 
 double *astar_path_graph(lua_State *L, int idx, size_t *n) {
@@ -357,7 +376,7 @@ table. Other paths have none (an error).
 static int path_corridor(lua_State *L) {
   lpath *p = checkpath(L, "corridor");
   size_t i, n;
-  if (p->kind != ASTAR_PATH_MESH) astar_error(L, "corridor: only navmesh paths have one");
+  if (!p->corridor) astar_error(L, "corridor: only navmesh paths have one");
   astar_compat_getuservalue(L, 1);
   n = (size_t)lua_rawlen(L, -1);
   lua_createtable(L, (int)n, 0);
@@ -392,8 +411,9 @@ print(#path, #smooth, smooth:get(2))              --> 20 2 20 8
 
 /***
 Whether the step from point `i` to point `i + 1` takes a link (@{Grid:link}): its cost, or
-`nil` for a walk to a neighbour (and on every path not of a grid). A step both walkable and
-linked takes the cheaper: a link costing no less than the walk counts as a walk.
+`nil` for a walk to a neighbour or a straight line (and on graph, navmesh and implicit paths).
+Grid paths, their smoothed copies and Theta\* paths have them. A step both walkable and linked
+takes the cheaper: a link costing no less than the walk counts as a walk.
 @function Path:link
 @int i the index of a point, 1 to `#path - 1`
 @treturn number|nil the link's cost
