@@ -160,7 +160,8 @@ describe("grid:walkable_line", function()
 end)
 
 describe("path:smooth", function()
-  it("never cuts a corner, never narrows below the radius, never costs more", function()
+  it("(Pinter's pass, pull = false) never cuts a corner, never narrows below the radius, never "
+    .. "costs more", function()
     local rng = H.rng(4711)
     local shorter, total = 0, 0
     for _ = 1, 150 do
@@ -172,7 +173,7 @@ describe("path:smooth", function()
         local path = grid:find(sx, sy, gx, gy, { diagonal = rng.pick(H.POLICIES) })
         if path then
           local r = rng.pick({ 0, 0, 0.3, 0.5 })
-          local sm = path:smooth(grid, { radius = r })
+          local sm = path:smooth(grid, { radius = r, pull = false })
           total = total + 1
           -- the original steps priced the continuous way, and where each kept point is
           local pts, stretch, at = {}, { [1] = 0 }, {}
@@ -213,6 +214,113 @@ describe("path:smooth", function()
       grid:close()
     end
     assert.is_true(shorter > total / 2, ("%d of %d paths lost points"):format(shorter, total))
+  end)
+
+  -- Distance from segment a-b to the nearest blocked square (the border included).
+  local function wall_distance(cells, w, h, ax, ay, bx, by)
+    local best = math.huge
+    for y = 0, h + 1 do
+      for x = 0, w + 1 do
+        if not H.walk(cells, w, h, x, y) then
+          best = min(best, seg_square(ax, ay, bx, by, x - 0.5, y - 0.5, x + 0.5, y + 0.5))
+        end
+      end
+    end
+    return best
+  end
+
+  -- The cost of segment a-b cut at every cell boundary it crosses: each piece pays the cell
+  -- its midpoint lies in, or, lying along a boundary, the dearer walkable cell beside it.
+  local function ref_pieces(cells, w, h, ax, ay, bx, by)
+    local ts = { 0, 1 }
+    for _, e in ipairs({ { ax, bx }, { ay, by } }) do
+      local a, b = e[1], e[2]
+      if a ~= b then
+        for k = math.ceil(min(a, b) - 0.5), math.floor(max(a, b) - 0.5) do
+          local t = (k + 0.5 - a) / (b - a)
+          if t > 0 and t < 1 then ts[#ts + 1] = t end
+        end
+      end
+    end
+    table.sort(ts)
+    local len, sum = sqrt((bx - ax) ^ 2 + (by - ay) ^ 2), 0
+    local function cost(x, y) return H.walk(cells, w, h, x, y) and cells[y][x] or 0 end
+    for i = 2, #ts do
+      local t = (ts[i - 1] + ts[i]) / 2
+      local mx, my = ax + t * (bx - ax), ay + t * (by - ay)
+      local x, y = math.floor(mx + 0.5), math.floor(my + 0.5)
+      local c = cost(x, y)
+      if mx + 0.5 == x then c = max(c, cost(x - 1, y)) end
+      if my + 0.5 == y then c = max(c, cost(x, y - 1)) end
+      sum = sum + (ts[i] - ts[i - 1]) * len * c
+    end
+    return sum
+  end
+
+  it("pulls the string: clear segments, never dearer than Pinter's pass, bends on the walls",
+    function()
+    local rng = H.rng(2718)
+    local cheaper, total = 0, 0
+    for _ = 1, 120 do
+      local w, h = rng.int(5, 22), rng.int(5, 22)
+      local uniform = rng.float() < 0.5
+      local cells = H.random_cells(rng, w, h, rng.pick({ 0.1, 0.2, 0.3 }),
+        uniform and { 1 } or { 1, 1, 1, 2, 5 })
+      local grid = astar.grid.from_table(cells)
+      for _ = 1, 3 do
+        local sx, sy, gx, gy = rng.int(1, w), rng.int(1, h), rng.int(1, w), rng.int(1, h)
+        local pol = rng.pick({ "no_corner_cutting", "never" })
+        local path = grid:find(sx, sy, gx, gy, { diagonal = pol })
+        if path then
+          local r = rng.pick({ 0, 0, 0.3, 0.5 })
+          local pinter = path:smooth(grid, { radius = r, pull = false })
+          local sm = path:smooth(grid, { radius = r })
+          total = total + 1
+          assert.same({ sx, sy }, { sm:get(1) })
+          assert.same({ gx, gy }, { sm:get(#sm) })
+          local sum = 0
+          for i = 2, #sm do
+            local ax, ay = sm:get(i - 1)
+            local bx, by = sm:get(i)
+            if ref_clear(cells, w, h, ax, ay, bx, by, r) == false then
+              -- a step of the original path that smoothing kept (not a line it made)
+              assert.is_true(abs(bx - ax) <= 1 and abs(by - ay) <= 1 and ax % 1 == 0 and
+                ay % 1 == 0 and bx % 1 == 0 and by % 1 == 0,
+                ("segment %d cuts within %g of a blocked cell"):format(i - 1, r))
+            end
+            sum = sum + ref_pieces(cells, w, h, ax, ay, bx, by)
+          end
+          -- 1e-6: a bend that grazes two corners of one wall line leaves a segment a hair's
+          -- breadth off a cell boundary, and where it crosses that boundary (so how much of it
+          -- each cell prices) moves by ~1e-7 with the last bit of its ends
+          assert.is_true(H.close(sum, sm:cost(), 1e-6), ("cost %.17g, reference %.17g")
+            :format(sm:cost(), sum))
+          assert.is_true(sm:cost() <= pinter:cost() * (1 + 1e-12))
+          if sm:cost() < pinter:cost() - 1e-9 then cheaper = cheaper + 1 end
+          if uniform then             -- a taut string: each bend wraps a wall at r
+            for i = 2, #sm - 1 do
+              local ax, ay = sm:get(i - 1)
+              local px, py = sm:get(i)
+              local bx, by = sm:get(i + 1)
+              local d = min(wall_distance(cells, w, h, ax, ay, px, py),
+                wall_distance(cells, w, h, px, py, bx, by))
+              assert.is_true(abs(d - r) < 1e-6, ("bend %d of %d: its segments pass %.9f from "
+                .. "the walls, r = %g"):format(i, #sm, d, r))
+              -- and, for a point, bends at a corner, not beyond it (unless it hardly bends:
+              -- a point a hair off the straight line costs nothing)
+              local atan2 = math.atan2 or math.atan
+              local turn = abs(atan2(by - py, bx - px) - atan2(py - ay, px - ax))
+              if r == 0 and min(turn, 2 * math.pi - turn) > 1e-4 then
+                d = wall_distance(cells, w, h, px, py, px, py)
+                assert.is_true(d < 1e-6, ("bend %d of %d is %.9f from the walls"):format(i, #sm, d))
+              end
+            end
+          end
+        end
+      end
+      grid:close()
+    end
+    assert.is_true(cheaper > total / 3, ("%d of %d paths got cheaper"):format(cheaper, total))
   end)
 
   it("keeps a path's statistics, takes only grid paths that fit, and refuses a closed grid",

@@ -878,9 +878,11 @@ function Path:link(i) end
 ---Options of `Path:smooth`.
 ---@class astar.SmoothOptions
 ---@field radius? number the unit's radius in cells, default 0
+---@field pull? boolean pull the string taut after Pinter's pass (default true)
 
----A smoothed copy of a grid path (Pinter): never cuts a corner, never nearer than `radius` to a
----wall where it leaves the steps, never costlier. Its points are cell centres, as numbers.
+---A smoothed copy of a grid path (Pinter's pass, then pulled taut): never cuts a corner, never
+---nearer than `radius` to a wall where it leaves the steps, never costlier. Its points are
+---numbers (with `pull = false`, cell centres).
 ---@param grid astar.Grid the grid it was found on
 ---@param opts? astar.SmoothOptions
 ---@return astar.Path

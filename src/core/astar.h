@@ -333,6 +333,24 @@ double astar_grid_move_cost(const astar_grid *g, int diagonal, int x0, int y0, i
 **   NULL: none). Writes the indices of the points it keeps (the first and
 **   the last among them) to 'keep' (room for n) and returns how many.
 */
+/*
+** astar_grid_pull: string pulling after astar_grid_smooth, on its n kept
+**   points xy (changed in place): each point between two others moves toward
+**   the straight line between them, and along each of its segments, as far as
+**   both segments stay clear for r and cost no more, or goes when the straight
+**   segment does as well; passes repeat until they save nothing (at most 64).
+**   The bends end within about 1e-7 of the corners they wrap. link[k] nonzero
+**   marks the step k-1 -> k as a link, price[k] its cost: a link's ends stay,
+**   and both arrays shift with the points. A point next to a segment that is
+**   not clear (a corner-cutting step the policy allows) stays too. Returns
+**   the new number of points; the cost never rises (beyond 1e-9 of it).
+**   For r = 0, points also move onto the wall corners near them (just off
+**   each corner, 1e-7 out along its diagonal), and one point may become two
+**   corners where the string wraps both ends of a wall: the arrays have room
+**   for 'cap' points (cap >= n). 'dirty' is scratch of cap bytes.
+*/
+size_t astar_grid_pull(const astar_grid *g, double *xy, size_t n, size_t cap, double r,
+                       unsigned char *link, double *price, unsigned char *dirty);
 int astar_grid_line_clear(const astar_grid *g, double ax, double ay, double bx, double by,
                           double r);
 double astar_grid_line_integral(const astar_grid *g, double ax, double ay, double bx, double by);

@@ -121,7 +121,10 @@ int astar_grid_line_clear(const astar_grid *g, double ax, double ay, double bx, 
 
 /* The cost of cell (i, j) for a piece of segment whose midpoint is (mx, my):
 ** a piece along a cell boundary pays the dearer cell beside it (blocked
-** cells cost nothing here: a clear segment never runs along one). */
+** cells cost nothing here: a clear segment never runs along one). A piece
+** merely near a boundary pays the cell it is in: where a segment crosses a
+** boundary moves by rounding / slope, so even a segment 1e-7 off a boundary
+** is priced to about 1e-9. */
 static double piece_cost(const astar_grid *g, double mx, double my) {
   long i = (long)floor(mx), j = (long)floor(my);
   double c = blocked(g, i, j) ? 0 : cost_at(g, i, j);
@@ -183,6 +186,193 @@ size_t astar_grid_smooth(const astar_grid *g, const double *xy, size_t n, double
     i = j;
   }
   return k;
+}
+
+
+/* ------------------------------------------------------------------ */
+/* String pulling                                                       */
+/* ------------------------------------------------------------------ */
+
+/* The cost of the segment a-b if it is clear for r, else -1. */
+static double segcost(const astar_grid *g, const double *a, const double *b, double r) {
+  if (!astar_grid_line_clear(g, a[0], a[1], b[0], b[1], r)) return -1;
+  return astar_grid_line_integral(g, a[0], a[1], b[0], b[1]);
+}
+
+/* How much farther than r from every wall a moved point stays: a point that
+** stopped within TOUCH of a wall line would leave no way on past it (every
+** segment from it along the wall would touch), and the pull would stall. */
+#define MARGIN 1e-7
+
+/* Moves p (between a and b, whose two segments cost 'now') toward t, as far
+** as bisection finds it MARGIN clear of r, both segments clear and together
+** no dearer than now; returns what they cost afterwards. */
+static double slide(const astar_grid *g, double r, const double *a, double *p, const double *b,
+                    double tx, double ty, double now) {
+  double lo = 0, hi = 1, best = now, q[2], c1, c2, d = hypot(tx - p[0], ty - p[1]);
+  int k;
+  for (k = 0; k < 40 && (hi - lo) * d > 1e-9; k++) {   /* to 1e-9 in distance */
+    double t = k == 0 ? 1 : (lo + hi) / 2;
+    q[0] = p[0] + t * (tx - p[0]);
+    q[1] = p[1] + t * (ty - p[1]);
+    c1 = astar_grid_line_clear(g, q[0], q[1], q[0], q[1], r + MARGIN) ? segcost(g, a, q, r) : -1;
+    c2 = c1 < 0 ? -1 : segcost(g, q, b, r);
+    if (c2 >= 0 && c1 + c2 <= now) {
+      lo = t;
+      best = c1 + c2;
+      if (k == 0) break;
+    } else hi = t;
+  }
+  if (lo > 0) {
+    p[0] += lo * (tx - p[0]);
+    p[1] += lo * (ty - p[1]);
+  }
+  return best;
+}
+
+/* The convex wall corners (one blocked cell of the four around a grid
+** point) within 'reach' cells of p, each as the point MARGIN out along the
+** corner's diagonal, where a taut string bends round it for r = 0. */
+static int corners(const astar_grid *g, const double *p, long reach, double (*out)[2]) {
+  static const int DX[4] = {1, -1, 1, -1}, DY[4] = {1, 1, -1, -1};
+  long X0 = (long)floor(p[0] + 0.5), Y0 = (long)floor(p[1] + 0.5), X, Y;
+  int n = 0;
+  for (Y = Y0 - reach; Y <= Y0 + reach; Y++)
+    for (X = X0 - reach; X <= X0 + reach; X++) {
+      int k, which = -1, nb = 0;
+      for (k = 0; k < 4; k++)             /* cells (X-1, Y-1), (X, Y-1), (X-1, Y), (X, Y) */
+        if (blocked(g, X - 1 + (k & 1), Y - 1 + (k >> 1))) { nb++; which = k; }
+      if (nb != 1) continue;
+      out[n][0] = (double)X + DX[which] * MARGIN;
+      out[n][1] = (double)Y + DY[which] * MARGIN;
+      n++;
+    }
+  return n;
+}
+
+#define REACH 2                           /* corners(..., REACH, ...) needs (2R+1)^2 */
+#define NEAR ((2 * REACH + 1) * (2 * REACH + 1))
+
+/* For r = 0: puts p on the corner near it that makes its two segments
+** cheapest, if they are clear there and cost at most a hair (8 MARGIN of
+** their length) more than 'now'. Sliding alone can stall a point a little off its corner when
+** its neighbour sits just around another corner of the same wall; this lines
+** them up. Returns the segments' cost. */
+static double snap(const astar_grid *g, const double *a, double *p, const double *b,
+                   double now) {
+  double len = hypot(p[0] - a[0], p[1] - a[1]) + hypot(b[0] - p[0], b[1] - p[1]);
+  double q[NEAR][2], best = now + 8 * MARGIN * (len > 0 ? now / len : 1);   /* cost a unit */
+  int n = corners(g, p, 1, q), k, at = -1;
+  for (k = 0; k < n; k++) {
+    double c1 = segcost(g, a, q[k], 0), c2 = c1 < 0 ? -1 : segcost(g, q[k], b, 0);
+    if (c2 >= 0 && c1 + c2 < best) { best = c1 + c2; at = k; }
+  }
+  if (at < 0) return now;
+  p[0] = q[at][0];
+  p[1] = q[at][1];
+  return best;
+}
+
+/* For r = 0: whether two corners near p (a, p, b costing 'now') make a
+** cheaper way from a to b than p does: a string wrapping both ends of a wall
+** bends twice where one point stands now. Sets q1, q2 and returns 1 if so. */
+static int split(const astar_grid *g, const double *a, const double *p, const double *b,
+                 double now, double *q1, double *q2) {
+  double q[NEAR][2], ca[NEAR], cb[NEAR], best = now * (1 - 1e-12);
+  int n = corners(g, p, REACH, q), j, l, found = 0;
+  for (j = 0; j < n; j++) {
+    ca[j] = segcost(g, a, q[j], 0);
+    cb[j] = segcost(g, q[j], b, 0);
+  }
+  for (j = 0; j < n; j++)
+    for (l = 0; l < n; l++) {
+      double cm;
+      if (j == l || ca[j] < 0 || cb[l] < 0 || ca[j] + cb[l] >= best) continue;
+      cm = segcost(g, q[j], q[l], 0);
+      if (cm < 0 || ca[j] + cm + cb[l] >= best) continue;
+      best = ca[j] + cm + cb[l];
+      q1[0] = q[j][0]; q1[1] = q[j][1]; q2[0] = q[l][0]; q2[1] = q[l][1];
+      found = 1;
+    }
+  return found;
+}
+
+/* Pulls point i (0 < i < n-1, both its segments clear): drops it when the
+** straight segment does as well, else slides it toward the chord and along
+** each of its segments, and for r = 0 snaps it to a corner. Returns the cost
+** saved (a snap may cost a hair: a little below 0); *gone = 1 if it went. */
+static double pull_one(const astar_grid *g, double r, double *xy, size_t i, int *gone) {
+  double *a = xy + 2 * (i - 1), *p = xy + 2 * i, *b = xy + 2 * (i + 1);
+  double c1 = segcost(g, a, p, r), c2 = c1 < 0 ? -1 : segcost(g, p, b, r), now, c, dx, dy,
+         l2, t;
+  if (c2 < 0) return 0;                         /* a step the policy allows, not a line */
+  now = c1 + c2;
+  c = segcost(g, a, b, r);
+  if (c >= 0 && c <= now) {
+    *gone = 1;
+    return now - c;
+  }
+  dx = b[0] - a[0]; dy = b[1] - a[1]; l2 = dx * dx + dy * dy;
+  t = l2 > 0 ? ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / l2 : 0;
+  t = t < 0 ? 0 : t > 1 ? 1 : t;
+  c = slide(g, r, a, p, b, a[0] + t * dx, a[1] + t * dy, now);
+  c = slide(g, r, a, p, b, a[0], a[1], c);
+  c = slide(g, r, a, p, b, b[0], b[1], c);
+  if (r == 0) c = snap(g, a, p, b, c);
+  return now - c;
+}
+
+/* Moves the points from i on one place (dir 1: toward the end, making room
+** at i; -1: over point i) with their link marks and prices. */
+static void shift(double *xy, unsigned char *link, double *price, size_t n, size_t i, int dir) {
+  size_t from = dir > 0 ? i : i + 1, to = dir > 0 ? i + 1 : i, m = n - from;
+  memmove(xy + 2 * to, xy + 2 * from, 2 * m * sizeof(double));
+  memmove(link + to, link + from, m * sizeof *link);
+  memmove(price + to, price + from, m * sizeof *price);
+}
+
+size_t astar_grid_pull(const astar_grid *g, double *xy, size_t n, size_t cap, double r,
+                       unsigned char *link, double *price, unsigned char *dirty) {
+  int pass;
+  memset(dirty, 1, cap);
+  for (pass = 0; pass < 64; pass++) {
+    double saved = 0, total = 1e-300, q1[2], q2[2];
+    size_t i;
+    for (i = 1; i + 1 < n; i++) {
+      double *a = xy + 2 * (i - 1), *b = xy + 2 * (i + 1), s, c1, c2;
+      int gone = 0;
+      if (link[i] || link[i + 1] || !(dirty[i] & 1)) continue;   /* a link's ends stay */
+      dirty[i] &= 2;                        /* bit 1: look again; bit 2: moved this pass */
+      s = pull_one(g, r, xy, i, &gone);
+      saved += s;
+      if (gone) {                           /* the rest moves up one */
+        shift(xy, link, price, n--, i, -1);
+        memmove(dirty + i, dirty + i + 1, n - i);
+        dirty[i - 1] |= 2; dirty[i] |= 2;
+        saved += 1;                         /* one more pass at least */
+        i--;
+        continue;
+      }
+      if (s != 0) dirty[i - 1] |= 2, dirty[i] |= 2, dirty[i + 1] |= 2;
+      c1 = segcost(g, a, xy + 2 * i, 0);
+      c2 = c1 < 0 ? -1 : segcost(g, xy + 2 * i, b, 0);
+      if (r == 0 && n < cap && fabs(s) <= 1e-12 * (c1 + c2) && c2 >= 0 &&
+          split(g, a, xy + 2 * i, b, c1 + c2, q1, q2)) {   /* stalled: two corners? */
+        shift(xy, link, price, n++, i + 1, 1);
+        memmove(dirty + i + 2, dirty + i + 1, n - i - 2);
+        xy[2 * i] = q1[0]; xy[2 * i + 1] = q1[1];
+        xy[2 * i + 2] = q2[0]; xy[2 * i + 3] = q2[1];
+        link[i + 1] = 0;
+        dirty[i - 1] |= 2; dirty[i] |= 2; dirty[i + 1] = 2; dirty[i + 2] |= 2;
+        saved += 1;
+        i++;
+      }
+      total += hypot(xy[2 * i] - xy[2 * i - 2], xy[2 * i + 1] - xy[2 * i - 1]);
+    }
+    for (i = 0; i < n; i++) dirty[i] >>= 1;  /* next pass: what moved, or whose neighbour did */
+    if (fabs(saved) <= 1e-9 * total) break;
+  }
+  return n;
 }
 
 

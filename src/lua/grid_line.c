@@ -11,6 +11,7 @@ into the Grid of grid.c).
 @classmod Grid
 */
 #include <math.h>
+#include <string.h>
 #include "binding.h"
 
 static const afn F_LINE = {"walkable_line", 1};
@@ -70,14 +71,27 @@ static int grid_walkable_line(lua_State *L) {
   return 2;
 }
 
+/* The cost of the polyline of n points xy: links at their price, lines by
+** the integral. */
+static double polyline_cost(const astar_grid *g, const double *xy, size_t n,
+                            const unsigned char *link, const double *price) {
+  double cost = 0;
+  size_t i;
+  for (i = 1; i < n; i++)
+    cost += link[i] ? price[i] : astar_grid_line_integral(g, xy[2 * i - 2], xy[2 * i - 1],
+                                                          xy[2 * i], xy[2 * i + 1]);
+  return cost;
+}
+
 /* path:smooth(grid [, opts]), documented with Path (src/lua/path.c). */
 static int path_smooth(lua_State *L) {
-  static const astar_optuse OPTS[] = {{ASTAR_OPT_RADIUS, 0, NULL}, ASTAR_OPT_END};
-  size_t n, i, k, *keep;
+  static const astar_optuse OPTS[] = {{ASTAR_OPT_RADIUS, 0, NULL}, {ASTAR_OPT_PULL, 0, NULL},
+                                      ASTAR_OPT_END};
+  size_t n, i, k, cap, *keep;
   int *pdiag;
   const double *v = astar_path_grid(L, 1, &n, &pdiag);
   lgrid *lg = (lgrid *)luaL_testudata(L, 2, ASTAR_GRID_MT);
-  double *xy, *stretch, *out, r, cost = 0;
+  double *xy, *stretch, *out, r, cost = 0, before = 0;
   unsigned char *link;
   int diag = 0, marks = 0;
   astar_opts o;
@@ -101,12 +115,14 @@ static int path_smooth(lua_State *L) {
   astar_path_info(L, 1, &st, &goal);
   diag = *pdiag >= 0 ? *pdiag : ASTAR_DIAG_NO_CORNER_CUTTING;
   /* scratch, collected: an error or a finalizer leaves nothing behind */
-  xy = (double *)lua_newuserdatauv(L, (n > 0 ? n : 1) * (3 * sizeof(double) + sizeof(size_t) + 1),
-                                   0);
+  cap = 2 * (n > 0 ? n : 1);            /* pulling may add points: a bend per wall end */
+  /* xy, stretch, link: twice (the path and Pinter's pass, then the pulled copy); then the
+  ** pull's scratch */
+  xy = (double *)lua_newuserdatauv(L, cap * (6 * sizeof(double) + sizeof(size_t) + 3), 0);
   astar_map_alive(L, &lg->m);
-  stretch = xy + 2 * n;
-  keep = (size_t *)(void *)(stretch + n);
-  link = (unsigned char *)(keep + (n > 0 ? n : 1));
+  stretch = xy + 4 * cap;
+  keep = (size_t *)(void *)(stretch + 2 * cap);
+  link = (unsigned char *)(keep + cap);
   for (i = 0; i < n; i++) {
     int via = 0;
     double c = 0;
@@ -122,20 +138,37 @@ static int path_smooth(lua_State *L) {
     stretch[i] = i == 0 ? 0 : stretch[i - 1] + c;
   }
   k = astar_grid_smooth(lg->g, xy, n, r, stretch, link, keep);
-  for (i = 1; i < k; i++) {
-    size_t a = keep[i - 1], b = keep[i];
-    cost += b == a + 1 ? stretch[b] - stretch[a]
-                       : astar_grid_line_integral(lg->g, xy[2 * a], xy[2 * a + 1], xy[2 * b],
-                                                  xy[2 * b + 1]);
+  for (i = 0; i < k; i++) {             /* the kept points, their links and prices */
+    size_t b = keep[i];
+    double sb = stretch[b];             /* stretch[keep[i - 1]] is overwritten by now: */
+    int via = i > 0 && b == keep[i - 1] + 1 && link[b];
+    stretch[i] = via ? sb - before : 0; /* 'before' kept it */
+    before = sb;
+    link[i] = (unsigned char)via;
+    xy[2 * i] = xy[2 * b];
+    xy[2 * i + 1] = xy[2 * b + 1];
+  }
+  cost = polyline_cost(lg->g, xy, k, link, stretch);
+  if (astar_opt(&o, ASTAR_OPT_PULL, 1)) {   /* on a copy: Pinter's stays if it is cheaper */
+    double *pxy = xy + 2 * cap, *pst = stretch + cap, pulled;
+    unsigned char *plink = link + cap;
+    size_t pk;
+    memcpy(pxy, xy, 2 * k * sizeof(double));
+    memcpy(pst, stretch, k * sizeof(double));
+    memcpy(plink, link, k);
+    pk = astar_grid_pull(lg->g, pxy, k, cap, r, plink, pst, plink + cap);
+    pulled = polyline_cost(lg->g, pxy, pk, plink, pst);
+    if (pulled <= cost) {
+      k = pk; xy = pxy; stretch = pst; link = plink; cost = pulled;
+    }
   }
   out = astar_newpath(L, k, ASTAR_PATH_MESH, cost, &st, "smoothed", goal);
   for (i = 0; i < k; i++) {
-    out[2 * i] = xy[2 * keep[i]] + 0.5;
-    out[2 * i + 1] = xy[2 * keep[i] + 1] + 0.5;
+    out[2 * i] = xy[2 * i] + 0.5;
+    out[2 * i + 1] = xy[2 * i + 1] + 0.5;
   }
   for (i = 1; i < k; i++)               /* the links it kept, for Path:link */
-    if (keep[i] == keep[i - 1] + 1 && link[keep[i]])
-      astar_linkmark(L, &marks, i, stretch[keep[i]] - stretch[keep[i - 1]]);
+    if (link[i]) astar_linkmark(L, &marks, i, stretch[i]);
   if (marks) astar_path_setlinks(L, -2);
   return 1;
 }

@@ -78,7 +78,8 @@ static const optrow ROWS[ASTAR_OPT_N] = {
   {"key", OT_FUNCTION, R_NONE, NULL},
   {"directed", OT_BOOLEAN, R_NONE, NULL},
   {"ratio", OT_NUMBER, R_RATIO, NULL},
-  {"oneway", OT_BOOLEAN, R_NONE, NULL}
+  {"oneway", OT_BOOLEAN, R_NONE, NULL},
+  {"pull", OT_BOOLEAN, R_NONE, NULL}
 };
 
 const char *const *astar_diagonals(void) { return DIAGONALS; }

@@ -396,24 +396,35 @@ static int path_corridor(lua_State *L) {
 }
 
 /***
-Smooths a grid path (Marco Pinter, "Toward More Realistic Pathfinding"): from each point it
-keeps, it skips ahead to the farthest point it can reach in a straight line, one point at a
-time, while @{Grid:walkable_line} says the segment is clear for the unit's `radius` and the
-segment costs no more than the steps it replaces. So the smoothed path never cuts a corner,
+Smooths a grid path in two passes. First Marco Pinter's ("Toward More Realistic
+Pathfinding"): from each point it keeps, it skips ahead to the farthest point it can reach in
+a straight line, one point at a time, while @{Grid:walkable_line} says the segment is clear for
+the unit's `radius` and costs no more than the steps it replaces. Then it pulls the string
+taut: each bend slides toward the straight line between its neighbours, and along its
+segments, as far as both stay clear and cost no more; bends go where the straight line does
+as well, and for `radius = 0` settle on the wall corners they wrap (1e-7 off each corner), a
+bend becoming two where the path wraps both ends of a wall. The result never cuts a corner,
 never passes nearer than `radius` to a blocked cell where it leaves the steps of the path, and
-never costs more: on weighted terrain it keeps to the roads. The result is a Path of points
-(not cells): the centres of the cells kept, as numbers; `cost()` is priced the continuous way
-(the length inside each cell times its cost, for the steps kept too, so a path of one cost
-keeps its cost exactly), and `stats()` are those of the search that found the path.
+never costs more than Pinter's pass alone: on weighted terrain it keeps to the roads. It is a
+Path of points (numbers: the bends need not be cell centres); `cost()` is priced the
+continuous way (the length inside each cell times its cost, for the steps kept too, so a path
+of one cost keeps its cost exactly), and `stats()` are those of the search that found the
+path.
 @function Path:smooth
 @tparam Grid grid the grid the path was found on
-@tparam[opt] table opts `radius = r` (0 or more, default 0): the unit's radius in cells
+@tparam[opt] table opts `radius = r` (0 or more, default 0): the unit's radius in cells;
+`pull = false`: Pinter's pass alone (its points are cell centres)
 @treturn Path
 @usage
 local grid = astar.grid(20, 20)
 local path = grid:find(1, 1, 20, 8)
 local smooth = path:smooth(grid)
 print(#path, #smooth, smooth:get(2))              --> 20 2 20 8
+grid:fill(10, 1, 1, 6, false)                     -- a wall to go round
+local bend = grid:find(1, 1, 20, 1):smooth(grid)  -- taut: round both corners of its end
+local x2, y2 = bend:get(2)
+local x3, y3 = bend:get(3)
+print(#bend, ("%.5f %.5f %.5f %.5f"):format(x2, y2, x3, y3))   --> 4 9.50000 6.50000 10.50000 6.50000
 */
 /* (defined in src/lua/grid_line.c) */
 
