@@ -83,10 +83,21 @@ enum { FZ_NEVER, FZ_ALWAYS, FZ_NOCUT, FZ_ONEOBS };
 /* The option value of a policy: "never", "always", "no_corner_cutting", ... */
 const char *fz_diagname(int diag);
 
-/* cell[y * w + x]: a cost > 0, or 0 for blocked (0-based coordinates). */
+/* A link (grid:link): a move of a fixed cost from cell a to cell b (indices
+** y * w + x), taken while both are walkable. A two-way link is two of them. */
+#define FZ_MAXLINK 8
+typedef struct fz_link {
+  int a, b;
+  double cost;
+} fz_link;
+
+/* cell[y * w + x]: a cost > 0, or 0 for blocked (0-based coordinates); and
+** nlink links (link may be NULL when nlink is 0). */
 typedef struct fz_grid {
   int w, h;
   double *cell;
+  int nlink;
+  fz_link *link;
 } fz_grid;
 
 /* Is the step (x, y) -> (x + dx, y + dy) legal under 'diag' (spec/helper.lua's
@@ -98,12 +109,20 @@ int fz_legal(const fz_grid *g, int x, int y, int dx, int dy, int diag);
 ** cost of the cell entered. */
 double fz_stepcost(const fz_grid *g, int x2, int y2, int dx, int dy);
 
+/* The cost of the link from cell a to cell b (indices), or -1 if none. */
+double fz_linkcost(const fz_grid *g, int a, int b);
+
+/* The move from cell a to cell b as a search takes it (README, links): the
+** cheaper of a legal step and a link whose cells are both walkable, a tie
+** counting as a walk; -1 if neither. *vialink says whether it is the link. */
+double fz_move(const fz_grid *g, int a, int b, int diag, int *vialink);
+
 /* Cheapest cost from (sx, sy) to every cell into dist[w * h] (HUGE_VAL where
-** unreachable; everything unreachable from a blocked start). */
+** unreachable; everything unreachable from a blocked start), links taken. */
 void fz_dijkstra(const fz_grid *g, int sx, int sy, int diag, double *dist);
 
 /* Fewest steps from (sx, sy) to every cell into steps[w * h] (-1 where
-** unreachable). */
+** unreachable), a link one step. */
 void fz_bfs(const fz_grid *g, int sx, int sy, int diag, int *steps);
 
 /* A grid path's points and what they add up to. */
@@ -114,9 +133,10 @@ typedef struct fz_gpath {
 } fz_gpath;
 
 /* Checks the grid Path at 'idx': integral points inside the grid, walkable,
-** each step legal under 'diag', path:cost() equal to the sum of the step
-** costs (within 1e-9). Fills *out and returns 1; or returns 0 with what is
-** wrong in why[256]. */
+** each step legal under 'diag' or a link (fz_move), path:cost() equal to the
+** sum of the moves' costs (within 1e-9), and with links path:link(i) the
+** link's cost exactly where the move takes one. Fills *out and returns 1; or
+** returns 0 with what is wrong in why[256]. */
 int fz_check_gpath(lua_State *L, int idx, const fz_grid *g, int diag, fz_gpath *out,
                    char *why);
 
@@ -124,6 +144,11 @@ int fz_check_gpath(lua_State *L, int idx, const fz_grid *g, int diag, fz_gpath *
 ** against references of its own (fuzz_unit.c); 'grid' is the grid's stack
 ** index, g its model. */
 void fz_unit_op(int grid, const fz_grid *g, fz_bytes *in);
+
+/* path:smooth(grid, {radius = r}) of the grid Path at 'path' (already
+** checked by fz_check_gpath), found under 'diag', checked against the
+** references of fuzz_unit.c. */
+void fz_smooth_check(int grid, int path, const fz_grid *g, int diag, double r);
 
 /* snprintf into why[256]; returns 0, for 'return fz_why(why, ...)'. */
 int fz_why(char *why, const char *fmt, ...);

@@ -38,6 +38,25 @@ double fz_stepcost(const fz_grid *g, int x2, int y2, int dx, int dy) {
   return (dx != 0 && dy != 0 ? SQRT2 : 1.0) * g->cell[(size_t)y2 * g->w + x2];
 }
 
+double fz_linkcost(const fz_grid *g, int a, int b) {
+  int i;
+  for (i = 0; i < g->nlink; i++)
+    if (g->link[i].a == a && g->link[i].b == b) return g->link[i].cost;
+  return -1;
+}
+
+double fz_move(const fz_grid *g, int a, int b, int diag, int *vialink) {
+  int x = a % g->w, y = a / g->w, dx = b % g->w - x, dy = b / g->w - y;
+  double step = -1, l = fz_linkcost(g, a, b);
+  *vialink = 0;
+  if (fz_legal(g, x, y, dx, dy, diag)) step = fz_stepcost(g, x + dx, y + dy, dx, dy);
+  if (l > 0 && g->cell[a] > 0 && g->cell[b] > 0 && (step < 0 || l < step)) {
+    *vialink = 1;
+    return l;
+  }
+  return step;
+}
+
 /* A binary min-heap of (key, cell) with duplicates (lazy deletion). */
 typedef struct heap {
   double *k;
@@ -81,6 +100,13 @@ static const int DY[8] = {0, 0, 1, -1, 1, -1, 1, -1};
 /* Relaxes the steps out of settled cell u (at distance d). */
 static void relax(const fz_grid *g, int diag, int u, double d, double *dist, heap *hp) {
   int k, x = u % g->w, y = u / g->w;
+  for (k = 0; k < g->nlink; k++) {              /* links, while both ends are walkable */
+    const fz_link *l = &g->link[k];
+    if (l->a == u && walk(g, l->b % g->w, l->b / g->w) && d + l->cost < dist[l->b]) {
+      dist[l->b] = d + l->cost;
+      push(hp, dist[l->b], l->b);
+    }
+  }
   for (k = 0; k < (diag == FZ_NEVER ? 4 : 8); k++) {
     int v;
     double nd;
@@ -100,7 +126,7 @@ void fz_dijkstra(const fz_grid *g, int sx, int sy, int diag, double *dist) {
   char *done;
   for (i = 0; i < n; i++) dist[i] = HUGE_VAL;
   if (!walk(g, sx, sy)) return;
-  hp.cap = 8 * n + 1;
+  hp.cap = (8 + (size_t)g->nlink) * n + 1;
   hp.n = 0;
   hp.k = malloc(hp.cap * sizeof *hp.k);
   hp.v = malloc(hp.cap * sizeof *hp.v);
@@ -133,9 +159,12 @@ void fz_bfs(const fz_grid *g, int sx, int sy, int diag, int *steps) {
     int u = q[head++], k, x, y;
     x = u % g->w;
     y = u / g->w;
-    for (k = 0; k < (diag == FZ_NEVER ? 4 : 8); k++) {
-      int v = (y + DY[k]) * g->w + x + DX[k];
-      if (!fz_legal(g, x, y, DX[k], DY[k], diag) || steps[v] >= 0) continue;
+    for (k = 0; k < 8 + g->nlink; k++) {
+      int v = k < 8 ? (y + DY[k]) * g->w + x + DX[k] : g->link[k - 8].b;
+      if (k < 8 ? k >= (diag == FZ_NEVER ? 4 : 8) || !fz_legal(g, x, y, DX[k], DY[k], diag)
+                : g->link[k - 8].a != u || !walk(g, v % g->w, v / g->w))
+        continue;
+      if (steps[v] >= 0) continue;
       steps[v] = steps[u] + 1;
       q[tail++] = v;
     }
@@ -181,15 +210,44 @@ static int walkpath(lua_State *L, int flat, const fz_grid *g, int diag, fz_gpath
   out->sx = px;
   out->sy = py;
   for (i = 2; i <= out->n; i++, px = x, py = y) {
+    int vialink;
+    double c;
     if (!point(L, flat, g, i, &x, &y, why)) return 0;
-    if (!fz_legal(g, px, py, x - px, y - py, diag))
+    c = fz_move(g, py * g->w + px, y * g->w + x, diag, &vialink);
+    if (c < 0)
       return fz_why(why, "path step %d: (%d, %d) -> (%d, %d) is not legal under '%s'", i - 1,
                     px + 1, py + 1, x + 1, y + 1, fz_diagname(diag));
-    out->cost += fz_stepcost(g, x, y, x - px, y - py);
+    out->cost += c;
   }
   out->ex = px;
   out->ey = py;
   return 1;
+}
+
+/* path:link(i) of the Path at 'idx' for each step of the flat list on top:
+** the link's cost where fz_move takes a link, nil elsewhere. */
+static int linkmarks(lua_State *L, int idx, const fz_grid *g, int diag, char *why) {
+  int i, n = (int)lua_rawlen(L, -1) / 2, a, b, vialink, ok = 1;
+  for (i = 1; i < n && ok; i++) {
+    double c;
+    lua_rawgeti(L, -1, 2 * i - 1);
+    lua_rawgeti(L, -2, 2 * i);
+    lua_rawgeti(L, -3, 2 * i + 1);
+    lua_rawgeti(L, -4, 2 * i + 2);
+    a = ((int)lua_tointeger(L, -3) - 1) * g->w + (int)lua_tointeger(L, -4) - 1;
+    b = ((int)lua_tointeger(L, -1) - 1) * g->w + (int)lua_tointeger(L, -2) - 1;
+    lua_pop(L, 4);
+    c = fz_move(g, a, b, diag, &vialink);
+    fz_method(L, idx, "link");
+    lua_pushinteger(L, i);
+    fz_pcall(L, 2, 1);
+    if (vialink ? lua_tonumber(L, -1) != c : !lua_isnil(L, -1))
+      ok = fz_why(why, "path:link(%d) is %s, the step (%d, %d) -> (%d, %d) %s %g", i,
+                  luaL_tolstring(L, -1, NULL), a % g->w + 1, a / g->w + 1, b % g->w + 1,
+                  b / g->w + 1, vialink ? "takes a link of cost" : "is a walk of cost", c);
+    lua_settop(L, lua_gettop(L) - (ok ? 1 : 2));
+  }
+  return ok;
 }
 
 int fz_check_gpath(lua_State *L, int idx, const fz_grid *g, int diag, fz_gpath *out,
@@ -203,6 +261,7 @@ int fz_check_gpath(lua_State *L, int idx, const fz_grid *g, int diag, fz_gpath *
   fz_method(L, idx, "flat");
   fz_pcall(L, 1, 1);                                 /* cost flat */
   ok = walkpath(L, lua_gettop(L), g, diag, out, why);
+  if (ok && g->nlink > 0) ok = linkmarks(L, idx, g, diag, why);
   lua_pop(L, 2);
   if (ok && !fz_close(out->cost, reported))
     return fz_why(why, "path:cost() is %.17g, its steps add up to %.17g", reported, out->cost);

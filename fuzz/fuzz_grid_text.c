@@ -251,7 +251,7 @@ static void searches(int grid, const fz_grid *g, fz_bytes *q) {
 
 static void run_parse(const char *t, size_t len, unsigned ch, unsigned code, fz_bytes *q) {
   double val[256];
-  fz_grid g;
+  fz_grid g = {0, 0, NULL, 0, NULL};
   int valid;
   g.cell = malloc((len + 1) * sizeof *g.cell);
   if (g.cell == NULL) fz_fail("out of memory");
@@ -271,7 +271,7 @@ static void run_parse(const char *t, size_t len, unsigned ch, unsigned code, fz_
 }
 
 static void run_movingai(const char *t, size_t len, fz_bytes *q) {
-  fz_grid g;
+  fz_grid g = {0, 0, NULL, 0, NULL};
   g.cell = malloc((len + 1) * sizeof *g.cell);
   if (g.cell == NULL) fz_fail("out of memory");
   fz_getlib(fz_L, "grid.parse_movingai");
@@ -418,7 +418,7 @@ static int table_rows(const char *t, size_t len, int mode, fz_grid *g) {
 }
 
 static void run_table(const char *t, size_t len, unsigned how, fz_bytes *q) {
-  fz_grid g;
+  fz_grid g = {0, 0, NULL, 0, NULL};
   int mode = (int)(how % 3), valid, st;
   g.cell = malloc((len + 1) * sizeof *g.cell);
   if (g.cell == NULL) fz_fail("out of memory");

@@ -3,7 +3,10 @@
 ** costs from the input) under every algorithm, diagonal policy, heuristic and
 ** option, with edits, JPS+ tables, clones and time-sliced queries between
 ** them, D* Lite replanners through edits and moves, and searches for a unit
-** with a radius and Theta* (fuzz_unit.c); and graphs built
+** with a radius and Theta* (fuzz_unit.c); links (grid:link, unlink, links)
+** between any two cells, taken by every search and query; path:smooth
+** (fuzz_unit.c); queries with on_change = "continue" through edits; and
+** graphs built
 ** with add_node/add_edge and edited, searched by every algorithm. Every
 ** answer is checked against a plain Dijkstra (and BFS) here.
 **
@@ -25,7 +28,19 @@
 ** "blocked" or "limit" where the reference disagrees; a query that ends
 ** otherwise than find would on the map as it is at its end; a replanner's
 ** path other than a shortest one from the agent's cell on the map as it is;
-** the Lua stack left unbalanced.
+** the Lua stack left unbalanced. With links: a step that is neither a legal
+** step nor a link, a path:link(i) other than the link's cost where the move
+** takes the link (the cheaper; a tie is a walk) or not nil elsewhere; a link
+** accepted with a cost that is not positive and finite, or from a cell to
+** itself, or refused otherwise; unlink's count or links() other than the
+** model's; a replanner accepted on a grid with links. A "continue" query
+** edited while it ran: a path not from the start to a goal by steps and
+** links, or grid:check's verdict on it other than the reference's on the
+** grid as it is (its cost may be stale: nothing is promised about it).
+**
+** Operation 7 (byte mod 8) chooses by its bits: 8 a replanner, 16 a unit
+** search, else by byte >> 5: 0 a clone, 1-3 a link edit, 4-5 a smoothed
+** find, 6-7 a "continue" query.
 */
 #include <math.h>
 #include <stdlib.h>
@@ -258,6 +273,10 @@ static void describe(const fz_grid *g, const gsearch *q) {
   fputs("\ncells:\n", stderr);
   for (i = 0; i < g->w * g->h; i++)
     fprintf(stderr, "%g%s", g->cell[i], (i + 1) % g->w == 0 ? "\n" : " ");
+  for (i = 0; i < g->nlink; i++)
+    fprintf(stderr, "link (%d, %d) -> (%d, %d) cost %.17g\n", g->link[i].a % g->w + 1,
+            g->link[i].a / g->w + 1, g->link[i].b % g->w + 1, g->link[i].b / g->w + 1,
+            g->link[i].cost);
 }
 
 /* A path's end must be a goal, and stats().goal must name it. */
@@ -504,7 +523,13 @@ static void op_replanner(int grid, fz_grid *g, int pal, fz_bytes *in) {
   lua_createtable(fz_L, 0, 1);
   lua_pushstring(fz_L, fz_diagname(diag));
   lua_setfield(fz_L, -2, "diagonal");
-  fz_pcall(fz_L, 6, 1);
+  if ((fz_pcall(fz_L, 6, 1) != LUA_OK) != (g->nlink > 0))   /* it refuses links */
+    fz_fail("replanner on a grid with %d links: %s", g->nlink,
+            g->nlink ? "accepted" : lua_tostring(fz_L, -1));
+  if (g->nlink > 0) {
+    lua_pop(fz_L, 1);
+    return;
+  }
   r = lua_gettop(fz_L);
   for (i = 0; i <= (int)(b >> 2) % 4; i++) {
     int next = replanned(r, g, s, t, diag);
@@ -520,6 +545,274 @@ static void op_replanner(int grid, fz_grid *g, int pal, fz_bytes *in) {
   fz_method(fz_L, r, "close");
   fz_pcall(fz_L, 1, 0);
   lua_pop(fz_L, 1);
+}
+
+/* ---- links ---- */
+
+static double linkcost(unsigned c) {
+  static const double pal[8] = {0.25, 1, SQRT2, 2, 3.5, 0.5, 10, 0.1};
+  return pal[c % 8];
+}
+
+/* Costs grid:link must refuse. */
+static double badcost(unsigned c) {
+  switch (c % 5) {
+    case 0: return 0;
+    case 1: return -1;
+    case 2: return HUGE_VAL;
+    case 3: return -HUGE_VAL;
+    default: return NAN;
+  }
+}
+
+/* Sets the model's link a -> b to cost c; 0 if the model is full. */
+static int setlink(fz_grid *g, int a, int b, double c) {
+  int i;
+  for (i = 0; i < g->nlink; i++)
+    if (g->link[i].a == a && g->link[i].b == b) break;
+  if (i == FZ_MAXLINK) return 0;
+  if (i == g->nlink) g->nlink++;
+  g->link[i].a = a;
+  g->link[i].b = b;
+  g->link[i].cost = c;
+  return 1;
+}
+
+/* Removes the model's link a -> b; returns 1 if there was one. */
+static int droplink(fz_grid *g, int a, int b) {
+  int i;
+  for (i = 0; i < g->nlink; i++)
+    if (g->link[i].a == a && g->link[i].b == b) {
+      g->link[i] = g->link[--g->nlink];
+      return 1;
+    }
+  return 0;
+}
+
+/* Pushes grid:name(x1, y1, x2, y2 ...) for cells a and b. */
+static void push_ends(int grid, const fz_grid *g, const char *name, int a, int b) {
+  fz_method(fz_L, grid, name);
+  lua_pushinteger(fz_L, a % g->w + 1);
+  lua_pushinteger(fz_L, a / g->w + 1);
+  lua_pushinteger(fz_L, b % g->w + 1);
+  lua_pushinteger(fz_L, b / g->w + 1);
+}
+
+static void push_oneway(void) {
+  lua_createtable(fz_L, 0, 1);
+  lua_pushboolean(fz_L, 1);
+  lua_setfield(fz_L, -2, "oneway");
+}
+
+/* grid:link(a, b, cost [, {oneway = true}]), a cost from the palette or one
+** it must refuse; a link of a cell to itself is refused too. */
+static void op_link(int grid, fz_grid *g, unsigned f, int a, int b, unsigned c) {
+  int oneway = (f >> 2) & 1, bad = ((f >> 3) & 7) == 7, ok = !bad && a != b, st;
+  double cost = bad ? badcost(c) : linkcost(c);
+  if (ok && g->nlink + 2 > FZ_MAXLINK) return;          /* the model is full */
+  push_ends(grid, g, "link", a, b);
+  lua_pushnumber(fz_L, cost);
+  if (oneway) push_oneway();
+  st = fz_pcall(fz_L, oneway ? 7 : 6, 0);
+  if ((st == LUA_OK) != ok)
+    fz_fail("link (%d, %d) -> (%d, %d) cost %g: %s", a % g->w + 1, a / g->w + 1, b % g->w + 1,
+            b / g->w + 1, cost, st ? lua_tostring(fz_L, -1) : "accepted");
+  if (st != LUA_OK) {
+    lua_pop(fz_L, 1);
+    return;
+  }
+  setlink(g, a, b, cost);
+  if (!oneway) setlink(g, b, a, cost);
+}
+
+/* grid:unlink(a, b [, {oneway = true}]): how many it removed. */
+static void op_unlink(int grid, fz_grid *g, unsigned f, int a, int b) {
+  int oneway = (f >> 2) & 1, want = droplink(g, a, b), got;
+  if (!oneway) want += droplink(g, b, a);
+  push_ends(grid, g, "unlink", a, b);
+  if (oneway) push_oneway();
+  fz_pcall(fz_L, oneway ? 6 : 5, 1);
+  got = (int)lua_tointeger(fz_L, -1);
+  if (got != want) fz_fail("unlink (%d, %d) -> (%d, %d): %d removed, the model %d",
+                           a % g->w + 1, a / g->w + 1, b % g->w + 1, b / g->w + 1, got, want);
+  lua_pop(fz_L, 1);
+}
+
+/* grid:links(): the model's links, each once, with their costs. */
+static void op_links(int grid, const fz_grid *g) {
+  int i, n;
+  fz_method(fz_L, grid, "links");
+  fz_pcall(fz_L, 1, 1);
+  n = (int)lua_rawlen(fz_L, -1);
+  if (n != g->nlink) fz_fail("links() lists %d, the model has %d", n, g->nlink);
+  for (i = 1; i <= n; i++) {
+    int v[4], k;
+    double c;
+    lua_rawgeti(fz_L, -1, i);
+    for (k = 0; k < 4; k++) {
+      lua_rawgeti(fz_L, -1, k + 1);
+      v[k] = (int)lua_tointeger(fz_L, -1) - 1;
+      lua_pop(fz_L, 1);
+    }
+    lua_rawgeti(fz_L, -1, 5);
+    c = lua_tonumber(fz_L, -1);
+    lua_pop(fz_L, 2);
+    if (fz_linkcost(g, v[1] * g->w + v[0], v[3] * g->w + v[2]) != c)
+      fz_fail("links()[%d] is (%d, %d) -> (%d, %d) cost %g, not in the model", i, v[0] + 1,
+              v[1] + 1, v[2] + 1, v[3] + 1, c);
+  }
+  lua_pop(fz_L, 1);
+}
+
+/* A link, an unlink or the list, from the input. */
+static void op_links_edit(int grid, fz_grid *g, fz_bytes *in) {
+  unsigned f = fz_byte(in);
+  int a = cellof(g, fz_byte(in)), b = cellof(g, fz_byte(in));
+  switch (f & 3) {
+    case 0: case 1: op_link(grid, g, f, a, b, fz_byte(in)); break;
+    case 2: op_unlink(grid, g, f, a, b); break;
+    default: op_links(grid, g); break;
+  }
+}
+
+/* ---- smoothing ---- */
+
+/* A find whose path (when there is one) is smoothed for a radius. */
+static void op_smooth(int grid, const fz_grid *g, fz_bytes *in) {
+  static const double RADII[5] = {0, 0.2, 0.35, 0.5, 0.7};
+  double r = RADII[fz_byte(in) % 5];
+  gsearch q;
+  int n;
+  decode_search(in, g, &q);
+  fz_method(fz_L, grid, "find");
+  n = push_args(g, &q);
+  if (expect_error(fz_pcall(fz_L, n + 1, 3), g, &q)) return;
+  check_result(g, &q);
+  if (!lua_isnil(fz_L, -3)) fz_smooth_check(grid, lua_gettop(fz_L) - 2, g, q.diag, r);
+  lua_pop(fz_L, 3);
+}
+
+/* ---- queries that continue through edits ---- */
+
+/* Is cell c a goal of q by position (walkable or not)? */
+static int goal_at(const fz_grid *g, const gsearch *q, int c) {
+  int i;
+  if (q->ngoals > 0) {
+    for (i = 0; i < q->ngoals; i++)
+      if (q->goals[i] == c) return 1;
+    return 0;
+  }
+  if (q->within >= 0)
+    return rangedist(q, c % g->w - q->t % g->w, c / g->w - q->t / g->w) <= q->within;
+  return c == q->t;
+}
+
+/* The first point (1-based) grid:check must report blocked on the grid as it
+** is, or 0: a blocked cell, or a step neither legal nor a link. */
+static int first_blocked(const fz_grid *g, const int *cells, int n, int diag) {
+  int i, via;
+  for (i = 0; i < n; i++)
+    if (g->cell[cells[i]] <= 0 || (i > 0 && fz_move(g, cells[i - 1], cells[i], diag, &via) < 0))
+      return i + 1;
+  return 0;
+}
+
+/* The cells of the grid Path at 'idx' into cells[256]; returns how many. */
+static int path_cells(int idx, const fz_grid *g, int *cells) {
+  int n, i;
+  fz_method(fz_L, idx, "flat");
+  fz_pcall(fz_L, 1, 1);
+  n = (int)lua_rawlen(fz_L, -1) / 2;
+  if (n < 1 || n > g->w * g->h) fz_fail("a continued query's path of %d points", n);
+  for (i = 0; i < n; i++) {
+    lua_rawgeti(fz_L, -1, 2 * i + 1);
+    lua_rawgeti(fz_L, -2, 2 * i + 2);
+    cells[i] = ((int)lua_tointeger(fz_L, -1) - 1) * g->w + (int)lua_tointeger(fz_L, -2) - 1;
+    lua_pop(fz_L, 2);
+  }
+  lua_pop(fz_L, 1);
+  return n;
+}
+
+/* Each step moves to a neighbour the policy's geometry allows, or along a
+** link (none changed while the query ran). */
+static void check_moves(const fz_grid *g, const int *cells, int n, int diag) {
+  int i;
+  for (i = 1; i < n; i++) {
+    int dx = abs(cells[i] % g->w - cells[i - 1] % g->w);
+    int dy = abs(cells[i] / g->w - cells[i - 1] / g->w);
+    int step = dx <= 1 && dy <= 1 && dx + dy > 0 && (diag != FZ_NEVER || dx + dy == 1);
+    if (!step && fz_linkcost(g, cells[i - 1], cells[i]) < 0)
+      fz_fail("continued query: step %d of its path is neither a step nor a link", i);
+  }
+}
+
+/* What on_change = "continue" promises after edits: a path from the start to
+** a goal made of steps and links, which grid:check judges as the grid is
+** now; or nil and one of the codes. */
+static void check_continued(int grid, const fz_grid *g, const gsearch *q) {
+  static int cells[256];
+  int path = lua_gettop(fz_L) - 2, n, want, got;
+  const char *code = lua_tostring(fz_L, path + 2);
+  if (lua_isnil(fz_L, path)) {
+    if (strcmp(code, "no_path") && strcmp(code, "blocked") && strcmp(code, "limit"))
+      fz_fail("continued query: code %s", code);
+    return;
+  }
+  n = path_cells(path, g, cells);
+  if (cells[0] != q->s) fz_fail("continued query: the path does not start at the start");
+  if (code == NULL && !goal_at(g, q, cells[n - 1]))
+    fz_fail("continued query: the path ends at (%d, %d), not a goal", cells[n - 1] % g->w + 1,
+            cells[n - 1] / g->w + 1);
+  check_moves(g, cells, n, q->diag);
+  want = first_blocked(g, cells, n, q->diag);
+  fz_method(fz_L, grid, "check");
+  lua_pushvalue(fz_L, path);
+  fz_pcall(fz_L, 2, 3);
+  got = lua_toboolean(fz_L, -3) ? 0 : (int)lua_tointeger(fz_L, -2);
+  if (got != want || (got && strcmp(lua_tostring(fz_L, -1), "blocked") != 0))
+    fz_fail("continued query: grid:check says point %d (%s), the reference %d", got,
+            got ? lua_tostring(fz_L, -1) : "all clear", want);
+  lua_pop(fz_L, 3);
+}
+
+/* Steps the query on top by n expansions; returns whether it is running. */
+static int step_query(unsigned n) {
+  int running;
+  fz_method(fz_L, -1, "step");
+  lua_pushinteger(fz_L, n);
+  fz_pcall(fz_L, 2, 2);
+  running = strcmp(lua_tostring(fz_L, -2), "running") == 0;
+  lua_pop(fz_L, 2);
+  return running;
+}
+
+/* A query with on_change = "continue" stepped in steps of 1 + b % 16
+** expansions, with up to 1 + (b >> 4) % 4 cell edits after its first steps.
+** Without edits it must end as find would. */
+static void op_query_continue(int grid, fz_grid *g, int pal, fz_bytes *in) {
+  gsearch q;
+  unsigned b = fz_byte(in);
+  int n, edits = 0, rounds = 0, most = 1 + (int)(b >> 4) % 4;
+  decode_search(in, g, &q);
+  fz_method(fz_L, grid, "query");
+  n = push_args(g, &q);
+  lua_pushstring(fz_L, "continue");
+  lua_setfield(fz_L, -2, "on_change");
+  if (expect_error(fz_pcall(fz_L, n + 1, 1), g, &q)) return;
+  while (step_query(1 + b % 16)) {
+    if (edits < most && in->n > 0) {
+      int cell = cellof(g, fz_byte(in));
+      set_cell(grid, g, pal, cell, fz_byte(in));
+      edits++;
+    }
+    if (++rounds > 100000) fz_fail("the query is still running after 100000 steps");
+  }
+  fz_method(fz_L, -1, "result");
+  fz_pcall(fz_L, 1, 3);
+  if (edits == 0) check_result(g, &q);
+  else check_continued(grid, g, &q);
+  lua_pop(fz_L, 4);
 }
 
 /* Replaces the grid in slot 'grid' by its clone, closing the original. */
@@ -546,7 +839,10 @@ static void gridop(int grid, fz_grid *g, int pal, fz_bytes *in) {
     default:
       if (op >> 3 & 1) op_replanner(grid, g, pal, in);
       else if (op >> 4 & 1) fz_unit_op(grid, g, in);
-      else op_clone(grid);
+      else if (op >> 5 == 0) op_clone(grid);
+      else if (op >> 5 <= 3) op_links_edit(grid, g, in);
+      else if (op >> 5 <= 5) op_smooth(grid, g, in);
+      else op_query_continue(grid, g, pal, in);
       break;
   }
 }
@@ -577,12 +873,15 @@ static void make_grid(fz_grid *g, int pal, int density, fz_bytes *in) {
 
 static void run_grid(unsigned b0, fz_bytes *in) {
   double cells[256];
+  fz_link links[FZ_MAXLINK];
   fz_grid g;
   unsigned b1 = fz_byte(in);
   int pal = (int)(b1 >> 4) & 3, grid, ops;
   g.w = 1 + (int)(b0 >> 2) % 16;
   g.h = 1 + (int)(b1 & 15);
   g.cell = cells;
+  g.nlink = 0;
+  g.link = links;
   make_grid(&g, pal, (int)(b1 >> 6), in);
   grid = lua_gettop(fz_L);
   for (ops = 0; in->n > 0 && ops < MAXOPS; ops++) gridop(grid, &g, pal, in);

@@ -12,7 +12,18 @@
 ** a Theta* path with a segment that is neither a step of the policy nor
 ** clear, a cost other than the sum of its segments' costs, or above the best
 ** path of steps. Cases within 1e-7
-** of a tie (the library may call them either way) are not judged.
+** of a tie (the library may call them either way) are not judged. These
+** searches are not made on grids with links (the references know none).
+**
+** path:smooth (README, Straight lines and smoothing): findings are smoothed
+** points that are not the path's own, in order, from its start to its end;
+** a segment that skips points but is not clear for the radius, skips a link,
+** or costs more (1e-7 relative) than the moves it replaces; a link not kept
+** as the path's step with its mark and price; a cost() other than the sum of
+** its segments (a link at its cost, a walk priced along the segment), or
+** above the original path priced the same way. (Priced the continuous way,
+** a smoothed path may cost more than the original's cost(), which prices a
+** step by the cell it enters: only the same pricing is compared.)
 */
 #include <math.h>
 #include <stdlib.h>
@@ -170,6 +181,7 @@ void fz_unit_op(int grid, const fz_grid *g, fz_bytes *in) {
   int theta = a & 1, lazy = (int)(a >> 6) & 1, diag = (int)(a >> 4) & 3, unsure = 0, n, i;
   double r = RADII[(a >> 1) % 5], want, pts[2 * 256], sum = 0, cost;
   int path;
+  if (g->nlink > 0) return;             /* the references here know no links */
   if (!theta && r == 0) r = 0.5;
   fz_method(fz_L, grid, "find");
   lua_pushinteger(fz_L, s % g->w + 1);
@@ -224,4 +236,114 @@ void fz_unit_op(int grid, const fz_grid *g, fz_bytes *in) {
     fz_fail("%s radius %g: cost %.17g, the reference %.17g", theta ? "theta" : "find", r, cost,
             want);
   lua_pop(fz_L, 3);
+}
+
+/* ---- path:smooth ---- */
+
+/* What a smoothed path is checked against: the original's points (0-based),
+** its moves (cost of the step into point k, and whether it is a link) and
+** their continuous prices (a link at its cost, a walk priced along the
+** segment), and the smoothed points with their indices into the original. */
+typedef struct smooth {
+  int n, m, keep[256];
+  double pts[2 * 256], spts[2 * 256], price[256];
+  char link[256];
+} smooth;
+
+/* Link marks and continuous prices of the original path's moves. */
+static void prices(const fz_grid *g, int diag, smooth *sm) {
+  int k;
+  sm->price[0] = 0;
+  sm->link[0] = 0;
+  for (k = 1; k < sm->n; k++) {
+    int a = (int)sm->pts[2 * k - 1] * g->w + (int)sm->pts[2 * k - 2];
+    int b = (int)sm->pts[2 * k + 1] * g->w + (int)sm->pts[2 * k], via;
+    double c = fz_move(g, a, b, diag, &via);
+    sm->link[k] = (char)via;
+    sm->price[k] = via ? c : segcost(g, sm->pts[2 * k - 2], sm->pts[2 * k - 1], sm->pts[2 * k],
+                                     sm->pts[2 * k + 1]);
+  }
+}
+
+/* Matches the smoothed points to the original's, in order: keep[j] is the
+** index of smoothed point j; the ends must be the original's. */
+static void match(smooth *sm) {
+  int j, k = 0;
+  for (j = 0; j < sm->m; j++, k++) {
+    while (k < sm->n && (sm->pts[2 * k] != sm->spts[2 * j] ||
+                         sm->pts[2 * k + 1] != sm->spts[2 * j + 1]))
+      k++;
+    if (k == sm->n) fz_fail("smoothed point %d (%g, %g) is none of the path's points after "
+                            "the previous one", j + 1, sm->spts[2 * j] + 1, sm->spts[2 * j + 1] + 1);
+    sm->keep[j] = k;
+  }
+  if (sm->m < 1 || sm->keep[0] != 0 || sm->keep[sm->m - 1] != sm->n - 1)
+    fz_fail("the smoothed path does not run from the path's start to its end");
+}
+
+/* path:link(j) of the Path at 'idx': its number, or -1 for nil. */
+static double linkof(int idx, int j) {
+  double c;
+  fz_method(fz_L, idx, "link");
+  lua_pushinteger(fz_L, j);
+  fz_pcall(fz_L, 2, 1);
+  c = lua_isnil(fz_L, -1) ? -1 : lua_tonumber(fz_L, -1);
+  lua_pop(fz_L, 1);
+  return c;
+}
+
+/* Segment j (from smoothed point j - 1 to j, 0-based) of the smoothed Path
+** at 'sp': an original move kept (a link keeps its mark and price), or a
+** line over moves without links, clear for r, costing no more than the moves
+** it replaces. Returns its price; sets *unsure near a tie. */
+static double segment(const fz_grid *g, const smooth *sm, int sp, int j, double r,
+                      int *unsure) {
+  int a = sm->keep[j - 1], b = sm->keep[j], k;
+  double mark = linkof(sp, j), c, stretch = 0;
+  const double *p = sm->pts;
+  if (b == a + 1 && sm->link[b]) {     /* the mark is a difference of running sums: 1e-9 */
+    if (mark < 0 || !fz_close(mark, sm->price[b]))
+      fz_fail("smoothed segment %d keeps a link of cost %.17g, path:link says %.17g", j,
+              sm->price[b], mark);
+    return sm->price[b];
+  }
+  if (mark >= 0) fz_fail("smoothed segment %d is a walk, path:link says %g", j, mark);
+  c = segcost(g, p[2 * a], p[2 * a + 1], p[2 * b], p[2 * b + 1]);
+  if (b == a + 1) return c;                      /* a step kept: it may cut what it allows */
+  for (k = a + 1; k <= b; k++) {
+    if (sm->link[k]) fz_fail("smoothed segment %d skips the link into path point %d", j, k + 1);
+    stretch += sm->price[k];
+  }
+  if (clear(g, p[2 * a], p[2 * a + 1], p[2 * b], p[2 * b + 1], r, unsure) == 0)
+    fz_fail("smoothed segment %d, (%g, %g) -> (%g, %g), is not clear for radius %g", j,
+            p[2 * a] + 1, p[2 * a + 1] + 1, p[2 * b] + 1, p[2 * b + 1] + 1, r);
+  if (c > stretch * (1 + 1e-7) + 1e-7)
+    fz_fail("smoothed segment %d costs %.17g, the moves it replaces %.17g", j, c, stretch);
+  return c;
+}
+
+void fz_smooth_check(int grid, int path, const fz_grid *g, int diag, double r) {
+  static smooth sm;
+  int j, unsure = 0, sp;
+  double sum = 0, orig = 0, cost;
+  sm.n = points(path, sm.pts, g->w * g->h);
+  prices(g, diag, &sm);
+  fz_method(fz_L, path, "smooth");
+  lua_pushvalue(fz_L, grid);
+  lua_createtable(fz_L, 0, 1);
+  lua_pushnumber(fz_L, r);
+  lua_setfield(fz_L, -2, "radius");
+  if (fz_pcall(fz_L, 3, 1) != LUA_OK) fz_fail("path:smooth: %s", lua_tostring(fz_L, -1));
+  sp = lua_gettop(fz_L);
+  sm.m = points(sp, sm.spts, sm.n);
+  match(&sm);
+  for (j = 1; j < sm.m; j++) sum += segment(g, &sm, sp, j, r, &unsure);
+  for (j = 1; j < sm.n; j++) orig += sm.price[j];
+  fz_method(fz_L, sp, "cost");
+  fz_pcall(fz_L, 1, 1);
+  cost = lua_tonumber(fz_L, -1);
+  lua_pop(fz_L, 2);
+  if (!fz_close(cost, sum)) fz_fail("smoothed cost() %.17g, its segments %.17g", cost, sum);
+  if (cost > orig * (1 + 1e-7) + 1e-7)
+    fz_fail("smoothed cost %.17g, above the path's %.17g (priced the same way)", cost, orig);
 }
