@@ -68,6 +68,7 @@ astar.parse_scenarios = movingai.parse_scenarios
 astar.curve = core.curve
 astar.search = core.search
 astar.query = core.query
+astar.follow = require("astar.follow").new
 
 local DIGITS = "0123456789"
 
