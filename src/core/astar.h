@@ -893,10 +893,12 @@ int astar_navmesh_new(astar_navmesh **out, const double *xy, uint32_t nv,
 ** rectangles of equal cost (each polygon's cost is its cells'), and each
 ** rectangle gets the corners of its neighbours that lie on its sides as
 ** vertices (no T-junctions). Cell (x, y) (0-based) covers [x, x+1] x [y, y+1]
-** times 'tile'. If cell_poly is not NULL it receives w*h polygon indices
-** (ASTAR_NONE for blocked cells), row by row.
+** mapped through 'frame' (NULL: as is): [ox + x tw, ox + (x+1) tw] x
+** [oy + y th, oy + (y+1) th]. If cell_poly is not NULL it receives w*h polygon
+** indices (ASTAR_NONE for blocked cells), row by row.
 */
-int astar_navmesh_from_grid(astar_navmesh **out, const astar_grid *g, double tile,
+typedef struct astar_frame { double tw, th, ox, oy; } astar_frame;
+int astar_navmesh_from_grid(astar_navmesh **out, const astar_grid *g, const astar_frame *frame,
                             uint32_t *cell_poly, astar_alloc alloc, void *ud);
 void astar_navmesh_free(astar_navmesh *m);      /* NULL is accepted */
 uint32_t astar_navmesh_npolygons(const astar_navmesh *m);
