@@ -121,6 +121,42 @@ describe("astar.love", function()
     close_list(g.calls("line")[1][2], want)
   end)
 
+  it("draws in the grid's world frame (set_world); opts.tile means square cells from (0, 0)", function()
+    local grid = astar.grid(5, 4)
+    grid:set_world { tile = { 8, 4 }, origin = { 100, 50 } }
+    grid:fill(3, 1, 1, 3, false)
+    astar.love.draw_grid(grid)
+    local seen = 0
+    for _, r in ipairs(g.calls("rectangle")) do
+      local x, y = (r[3] - 100) / 8 + 1, (r[4] - 50) / 4 + 1
+      assert.is_true(x % 1 == 0 and y % 1 == 0 and x >= 1 and x <= 5 and y >= 1 and y <= 4)
+      assert.are.same({ 8, 4 }, { r[5], r[6] })
+      seen = seen + 1
+    end
+    assert.are.equal(20, seen)
+    local path = assert(grid:find(1, 1, 5, 1))
+    local want = {}
+    for _, x, y in path:points() do
+      want[#want + 1], want[#want + 2] = 100 + (x - 0.5) * 8, 50 + (y - 0.5) * 4
+    end
+    astar.love.draw_path(path, grid)
+    close_list(g.calls("line")[1][2], want)
+    close_list(g.calls("line")[1][2], grid:world_points(path))
+    -- a mesh built from the grid is in the same frame: drawn as it is, it covers the cells
+    g.log = {}
+    astar.love.draw_mesh(astar.navmesh.from_grid(grid))
+    for _, c in ipairs(g.calls("polygon")) do
+      for i = 1, #c[3], 2 do
+        assert.is_true(c[3][i] >= 100 and c[3][i] <= 140 and c[3][i + 1] >= 50 and c[3][i + 1] <= 66)
+      end
+    end
+    g.log = {}
+    astar.love.draw_path(path, grid, { tile = 2 })
+    assert.are.same({ 1, 1 }, { g.calls("line")[1][2][1], g.calls("line")[1][2][2] })
+    astar.love.draw_grid(grid, { tile = 2 })
+    assert.are.same({ 0, 0, 2, 2 }, { H.unpack(g.calls("rectangle")[1], 3, 6) })
+  end)
+
   it("draw_path: navmesh paths and flat lists as they are; one point alone as a point", function()
     local mesh = astar.navmesh {
       vertices = { 0, 0, 10, 0, 10, 10, 0, 10, 20, 0, 20, 10 },

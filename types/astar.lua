@@ -271,12 +271,12 @@
 
 ---Options of `astar.love.draw_grid`.
 ---@class astar.DrawGridOptions
----@field tile? number > 0: the cells' size in world units (default 1)
+---@field tile? number > 0: square cells of this size from (0, 0) instead of the grid's world frame
 ---@field colors? { wall?: astar.Colour, ramp?: astar.Colour[] } blocked cells' colour; walkable cells' colours, cheapest cost first
 
 ---Options of `astar.love.draw_path`.
 ---@class astar.DrawPathOptions
----@field tile? number > 0: with a grid, the cells' size in world units (default 1)
+---@field tile? number > 0: with a grid, square cells of this size from (0, 0) instead of its world frame
 ---@field color? astar.Colour default {1, 0.8, 0.1}
 ---@field width? number the line's width (default 2)
 
@@ -288,7 +288,7 @@
 
 ---Options of `astar.love.draw_search`.
 ---@class astar.DrawSearchOptions
----@field tile? number > 0: the cells' size in world units (default 1)
+---@field tile? number > 0: square cells of this size from (0, 0) instead of the grid's world frame
 ---@field size? number the squares' size in pixels (default half a tile, at least 1)
 ---@field closed? astar.Colour the closed cells' colour
 ---@field open? astar.Colour the open cells' colour

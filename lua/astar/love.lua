@@ -6,9 +6,10 @@
 -- Each restores the colour, line width and point size it changed, and draws with few calls:
 -- one `setColor` per colour, one `line` per path, one `points` per set of cells.
 --
--- Grid cells are drawn in the grid's world frame: cell `(x, y)` covers
--- `[x-1, x] x [y-1, y]` times the tile size (1 unless `opts.tile` says), so its centre is
--- `((x - 0.5) * tile, (y - 0.5) * tile)`, as for `astar.navmesh.from_grid`.
+-- Grid cells are drawn in the grid's world frame (@{Grid:set_world|set_world}): cell `(x, y)`
+-- covers `ox + (x-1)*tw, oy + (y-1)*th` to `ox + x*tw, oy + y*th`, its centre is
+-- @{Grid:to_world|grid:to_world(x, y)}; by default `[x-1, x] x [y-1, y]`. An `opts.tile = t`
+-- draws square cells of size `t` from `(0, 0)` instead, as `astar.navmesh.from_grid`'s `tile`.
 -- @module astar.love
 local show = require("astar.scheduler").show
 
@@ -54,12 +55,11 @@ local function check_opts(fname, argn, opts)
   return opts
 end
 
--- The grid's world frame: tile width and height, origin (where cell (1, 1)'s corner is).
+-- The grid's world frame: tile width and height, and the world point of its top-left corner;
+-- with opts.tile, square cells of that size from (0, 0) (as navmesh.from_grid's option).
 local function frame(grid, opts)
-  local tw, th, ox, oy = 1, 1, 0, 0
-  if type(grid.world) == "function" then tw, th, ox, oy = grid:world() end
-  if opts.tile then tw, th = opts.tile, opts.tile end
-  return tw, th, ox, oy
+  if opts.tile then return opts.tile, opts.tile, 0, 0 end
+  return grid:world()
 end
 
 -- The world points of a flat list of cells (their centres).
@@ -84,7 +84,7 @@ end
 -- ramp from the cheapest cost (light) to the dearest (red). One `setColor` per colour.
 -- @param grid a @{Grid}
 -- @tparam[opt] table opts the options:
--- @number[opt=1] opts.tile the cells' size in world units
+-- @number[opt] opts.tile square cells of this size from `(0, 0)` instead of the grid's frame
 -- @tparam[opt] table opts.colors `{wall = {r, g, b [, a]}, ramp = {colour, ...}}`, either
 -- or both (the ramp: any number of colours, cheapest first)
 function M.draw_grid(grid, opts)
@@ -99,18 +99,22 @@ function M.draw_grid(grid, opts)
     costs[i] = c
     if c then lo, hi = math.min(lo, c), math.max(hi, c) end
   end
-  -- cells by colour: {colour = {x1, y1, ...}}
-  local groups = {}
+  -- cells by colour: {colour = {x1, y1, ...}}, colours in the order first met
+  local groups, order = {}, {}
   for i = 1, w * h do
     local c = costs[i]
     local col = c and colour_of(c, lo, hi, ramp) or wall
-    local cells = groups[col] or {}
-    groups[col] = cells
+    local cells = groups[col]
+    if not cells then
+      cells = {}
+      groups[col], order[#order + 1] = cells, col
+    end
     cells[#cells + 1], cells[#cells + 2] = (i - 1) % w + 1, math.floor((i - 1) / w) + 1
   end
   local tw, th, ox, oy = frame(grid, opts)
   drawing(g, function()
-    for col, cells in pairs(groups) do
+    for _, col in ipairs(order) do
+      local cells = groups[col]
       g.setColor(unpack(col))
       for i = 1, #cells, 2 do
         g.rectangle("fill", ox + (cells[i] - 1) * tw, oy + (cells[i + 1] - 1) * th, tw, th)
@@ -128,12 +132,14 @@ local function flat_points(route)
 end
 
 --- Draws a path as one line (a single point as a point). With a grid, the points are cells,
--- drawn at their centres in the grid's world frame (grid paths, and their smoothed and
--- Theta\* paths); without, as they are (navmesh paths, world points).
+-- drawn at their centres in the grid's world frame, as @{Grid:world_points|world_points} gives
+-- them (grid paths, and their smoothed and Theta\* paths); without, as they are (navmesh
+-- paths, world points).
 -- @param path a @{Path} or a flat list `{x1, y1, x2, y2, ...}`
 -- @param[opt] grid the @{Grid} the path's cells are on
 -- @tparam[opt] table opts the options:
--- @number[opt=1] opts.tile with a grid, the cells' size in world units
+-- @number[opt] opts.tile with a grid, square cells of this size from `(0, 0)` instead of the
+-- grid's frame
 -- @tparam[opt={1, 0.8, 0.1}] table opts.color `{r, g, b [, a]}`
 -- @number[opt=2] opts.width the line's width
 function M.draw_path(path, grid, opts)
@@ -179,8 +185,8 @@ end
 -- @param grid the @{Grid} the query searches
 -- @param query a @{Query} of that grid
 -- @tparam[opt] table opts the options:
--- @number[opt=1] opts.tile the cells' size in world units
--- @number[opt] opts.size the squares' size in pixels (default: half a tile, at least 1)
+-- @number[opt] opts.tile square cells of this size from `(0, 0)` instead of the grid's frame
+-- @number[opt] opts.size the squares' size in pixels (default: half a tile's width, at least 1)
 -- @tparam[opt={0.3, 0.4, 0.9, 0.6}] table opts.closed the closed cells' colour
 -- @tparam[opt={0.2, 0.9, 0.3, 0.8}] table opts.open the open cells' colour
 function M.draw_search(grid, query, opts)
