@@ -987,6 +987,12 @@ function Query:cancel() end
 ---@return astar.QueryStats
 function Query:stats() end
 
+---The nodes met so far, closed and open, as flat lists (grid cells `{x1, y1, ...}`, graph ids);
+---empty before the first step and after the end.
+---@return integer[] closed
+---@return integer[] open
+function Query:explored() end
+
 ------------------------------------------------------------------------------------------
 -- Curve
 ------------------------------------------------------------------------------------------

@@ -184,6 +184,14 @@ int astar_search_begin_multi(astar_search *s, const astar_domain *d,
 */
 int astar_search_node(const astar_search *s, uint32_t node, double *g, uint32_t *parent);
 
+/*
+** Calls fn(ud, node, g, parent) for every node of the last search that is
+** closed (which & 1) or open (which & 2); which & 4 adds the backward side's
+** of a bidirectional search. Records are visited in the order they were made.
+*/
+void astar_search_each(const astar_search *s, int which,
+                       void (*fn)(void *ud, uint32_t node, double g, uint32_t parent),
+                       void *ud);
 /* Calls fn(ud, node, g, parent) for every closed node of the last search. */
 void astar_search_each_closed(const astar_search *s,
                               void (*fn)(void *ud, uint32_t node, double g, uint32_t parent),

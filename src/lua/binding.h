@@ -246,6 +246,9 @@ struct astar_kind {
   /* Whether the edits since version 'since' may change the answer of the
   ** running search on rec (NULL: every edit may). */
   int (*affected)(lmap *m, void *rec, astar_search *s, uint64_t since);
+  /* A search node as Lua sees it: sets out[] and returns how many numbers
+  ** (a grid: x, y; a graph: the node id). NULL: its nodes are not listed. */
+  int (*node)(const lmap *m, uint32_t id, double out[2]);
 };
 
 /* Sets up the userdata's head (before its metatable is set). */
@@ -389,6 +392,9 @@ typedef struct astar_queryops {
   /* whether the edits since version 'since' may change the running search's
   ** answer (NULL: every edit may) */
   int (*affected)(lquery *q, uint64_t since);
+  /* a node of the search as numbers (astar_kind.node); 0: not listed, -1:
+  ** the map was closed */
+  int (*node)(lquery *q, uint32_t id, double out[2]);
 } astar_queryops;
 
 struct lquery {

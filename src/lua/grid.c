@@ -558,10 +558,18 @@ static void g_release(lmap *m) {
   lg->g = NULL;
 }
 
+static int g_node(const lmap *m, uint32_t id, double out[2]) {
+  int x, y;
+  astar_grid_layout_cell(astar_grid_width((const astar_grid *)m->core), id, &x, &y);
+  out[0] = x + 1;
+  out[1] = y + 1;
+  return 2;
+}
+
 static const astar_kind GRID = {
   "grid", ASTAR_GRID_MT, FIND_OPTS, QUERY_OPTS, sizeof(grec),
   g_args, g_hook, g_begin, NULL, {g_push, g_blocked, g_endname}, g_version, NULL, NULL, g_release,
-  g_affected
+  g_affected, g_node
 };
 
 /***

@@ -560,7 +560,8 @@ static void nm_release(lmap *m) {
 static const astar_kind NAVMESH = {
   "navmesh", ASTAR_NAVMESH_MT, FIND_OPTS, QUERY_OPTS, sizeof(nmrec),
   nm_args, nm_hook, nm_begin, nm_step, {nm_push, nm_blocked, nm_endname}, nm_version,
-  nm_stats, nm_recfree, nm_release, NULL     /* every change restarts its searches */
+  nm_stats, nm_recfree, nm_release, NULL,    /* every change restarts its searches */
+  NULL                                       /* its nodes are (root, interval) pairs */
 };
 
 /***
