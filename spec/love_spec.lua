@@ -209,6 +209,36 @@ describe("astar.love", function()
     assert_restored(g)
   end)
 
+  it("draw_search: a real time-sliced query, as it grows, in the grid's frame", function()
+    local grid = astar.grid(12, 12)
+    grid:set_world { tile = 10, origin = { -5, 20 } }
+    grid:fill(6, 1, 1, 10, false)
+    local q = grid:query(1, 1, 12, 1, { algorithm = "astar" })
+    for _ = 1, 3 do
+      q:step(7)
+      local closed, open = q:explored()
+      assert.is_true(#closed > 0 and #open > 0)
+      g.log = {}
+      astar.love.draw_search(grid, q)
+      local pts = g.calls("points")
+      assert.are.equal(2, #pts)
+      for k, cells in ipairs({ closed, open }) do
+        local want = {}
+        for i = 1, #cells, 2 do
+          want[i], want[i + 1] = -5 + (cells[i] - 0.5) * 10, 20 + (cells[i + 1] - 0.5) * 10
+        end
+        close_list(pts[k][2], want)
+      end
+      assert.are.equal(5, pts[1].size)                -- half a tile
+      assert_restored(g)
+    end
+    assert.are.equal("found", (q:step(10000)))
+    g.log = {}
+    astar.love.draw_search(grid, q)                   -- ended: nothing left to draw
+    assert.are.equal(0, #g.calls("points"))
+    assert_restored(g)
+  end)
+
   it("checks its options", function()
     local grid = astar.grid(2, 2)
     H.checkerr("bad argument #2 to 'draw_grid' (table expected, got number)",
