@@ -43,6 +43,8 @@ build = {
     -- modules (tools/sources.lua)
     ["astar"] = "lua/astar.lua",
     ["astar.compat.jumper"] = "lua/astar/compat/jumper.lua",
+    ["astar.follow"] = "lua/astar/follow.lua",
+    ["astar.love"] = "lua/astar/love.lua",
     ["astar.movingai"] = "lua/astar/movingai.lua",
     ["astar.navmesh"] = "lua/astar/navmesh.lua",
     ["astar.scheduler"] = "lua/astar/scheduler.lua",

@@ -68,6 +68,8 @@ astar.parse_scenarios = movingai.parse_scenarios
 astar.curve = core.curve
 astar.search = core.search
 astar.query = core.query
+astar.follow = require("astar.follow").new
+setmetatable(astar, { __index = function(_, k) if k == "love" then return require "astar.love" end end })
 
 local DIGITS = "0123456789"
 

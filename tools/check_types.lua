@@ -320,6 +320,7 @@ local ok, err = pcall(function()
   local scheduler = astar.scheduler({ budget = 100 })
   add("astar.Scheduler", scheduler)
   add("astar.Request", scheduler:request(grid, 1, 1, 4, 4, function() end))
+  add("astar.Walker", astar.follow({ 0, 0, 1, 0 }, 1))
   local jumper = require "astar.compat.jumper"
   local jgrid = jumper.grid({ { 0, 0 }, { 0, 0 } })
   add("astar.compat.jumper.Grid", jgrid)

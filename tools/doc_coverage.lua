@@ -111,6 +111,7 @@ local ALIASES = {
   ["astar.parse_scenarios"] = "parse_scenarios",
   ["astar.scheduler"] = "new",
   ["astar.await"] = "await",
+  ["astar.follow"] = "new",
 }
 local ok, astar = pcall(require, "astar")
 if not ok then

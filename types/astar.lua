@@ -262,6 +262,37 @@
 ---@class astar.SchedulerOptions
 ---@field budget integer the most node expansions one `update` spends (>= 1)
 
+---Options of `astar.follow`.
+---@class astar.FollowOptions
+---@field start? number >= 0: the distance already walked (default 0)
+
+---A colour for `love.graphics.setColor`: `{r, g, b [, a]}`, each in [0, 1].
+---@alias astar.Colour number[]
+
+---Options of `astar.love.draw_grid`.
+---@class astar.DrawGridOptions
+---@field tile? number > 0: square cells of this size from (0, 0) instead of the grid's world frame
+---@field colors? { wall?: astar.Colour, ramp?: astar.Colour[] } blocked cells' colour; walkable cells' colours, cheapest cost first
+
+---Options of `astar.love.draw_path`.
+---@class astar.DrawPathOptions
+---@field tile? number > 0: with a grid, square cells of this size from (0, 0) instead of its world frame
+---@field color? astar.Colour default {1, 0.8, 0.1}
+---@field width? number the line's width (default 2)
+
+---Options of `astar.love.draw_mesh`.
+---@class astar.DrawMeshOptions
+---@field color? astar.Colour the outlines' colour (default {0.3, 0.7, 1})
+---@field fill? astar.Colour fill the polygons with this colour first (default: no fill)
+---@field width? number the outlines' width (default 1)
+
+---Options of `astar.love.draw_search`.
+---@class astar.DrawSearchOptions
+---@field tile? number > 0: square cells of this size from (0, 0) instead of the grid's world frame
+---@field size? number the squares' size in pixels (default half a tile, at least 1)
+---@field closed? astar.Colour the closed cells' colour
+---@field open? astar.Colour the open cells' colour
+
 ------------------------------------------------------------------------------------------
 -- Result tables
 ------------------------------------------------------------------------------------------
@@ -1076,6 +1107,59 @@ local Request = {}
 function Request:cancel() end
 
 ------------------------------------------------------------------------------------------
+-- Walker (lua/astar/follow.lua)
+------------------------------------------------------------------------------------------
+
+---A unit walking a route at a speed: `astar.follow(route, speed)`.
+---@class astar.Walker
+local Walker = {}
+
+---Moves `speed * dt` further along the route (never beyond its end).
+---@param dt number seconds, finite, >= 0
+---@return number x
+---@return number y
+function Walker:update(dt) end
+
+---Where the walker is.
+---@return number x
+---@return number y
+function Walker:position() end
+
+---Radians, counter-clockwise from +x: the current segment's direction (or the curve's heading).
+---@return number
+function Walker:heading() end
+
+---Whether the walker is at the end of the route.
+---@return boolean
+function Walker:arrived() end
+
+---The distance walked from the start.
+---@return number
+function Walker:travelled() end
+
+---The route's length.
+---@return number
+function Walker:length() end
+
+---`length() - travelled()`.
+---@return number
+function Walker:remaining() end
+
+---The point at distance `s` (clamped to the route); the walker does not move.
+---@param s number
+---@return number x
+---@return number y
+function Walker:at(s) end
+
+---Changes the speed from the next `update` on.
+---@param speed number > 0, finite
+function Walker:set_speed(speed) end
+
+---The segment the walker is on: `i` from point `i` to `i + 1` (on a Curve: 1 to 3).
+---@return integer
+function Walker:index() end
+
+------------------------------------------------------------------------------------------
 -- The constructor tables astar.grid and astar.navmesh
 ------------------------------------------------------------------------------------------
 
@@ -1155,7 +1239,15 @@ function navmeshlib.from_polygons(outline, holes) end
 ---@field _VERSION string `"astar " .. version`
 ---@field grid astar.gridlib `astar.grid(w, h [, cost])`, `astar.grid.parse`, ...
 ---@field navmesh astar.navmeshlib `astar.navmesh{...}`, `astar.navmesh.from_grid`, ...
+---@field love astar.love_module debug drawing for LÖVE, loaded on first use
 local astar = {}
+
+---A walker at the start of `route`, moving `speed` units a second.
+---@param route astar.Path|astar.Curve|number[] a Path of positions, a Curve, or `{x1, y1, x2, y2, ...}`
+---@param speed number > 0, finite
+---@param opts? astar.FollowOptions
+---@return astar.Walker
+function astar.follow(route, speed, opts) end
 
 ---A new empty graph.
 ---@param opts? astar.GraphOptions
@@ -1234,6 +1326,43 @@ function scheduler_module.new(opts) end
 ---@return string|nil message
 ---@return astar.QueryCode|nil code
 function scheduler_module.await(q, budget) end
+
+---`require "astar.follow"`.
+---@class astar.follow_module
+local follow_module = {}
+
+---A walker at the start of `route` (`astar.follow`).
+---@param route astar.Path|astar.Curve|number[]
+---@param speed number > 0, finite
+---@param opts? astar.FollowOptions
+---@return astar.Walker
+function follow_module.new(route, speed, opts) end
+
+---`require "astar.love"` (also `astar.love`): debug drawing with `love.graphics`.
+---@class astar.love_module
+local love_module = {}
+
+---Every cell as a filled rectangle coloured by its cost (blocked cells dark).
+---@param grid astar.Grid
+---@param opts? astar.DrawGridOptions
+function love_module.draw_grid(grid, opts) end
+
+---A path as one line; with a grid, through its cells' centres in world units.
+---@param path astar.Path|number[]
+---@param grid? astar.Grid|astar.DrawPathOptions
+---@param opts? astar.DrawPathOptions
+function love_module.draw_path(path, grid, opts) end
+
+---Every polygon of a mesh outlined (and filled first with `opts.fill`).
+---@param mesh astar.NavMesh
+---@param opts? astar.DrawMeshOptions
+function love_module.draw_mesh(mesh, opts) end
+
+---The closed and open cells of a time-sliced grid query (`query:explored()`), as squares.
+---@param grid astar.Grid
+---@param query astar.Query
+---@param opts? astar.DrawSearchOptions
+function love_module.draw_search(grid, query, opts) end
 
 ---`require "astar.movingai"`: readers for the Moving AI benchmark formats (1-based).
 ---@class astar.movingai_module
