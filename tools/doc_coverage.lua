@@ -111,6 +111,8 @@ local ALIASES = {
   ["astar.parse_scenarios"] = "parse_scenarios",
   ["astar.scheduler"] = "new",
   ["astar.await"] = "await",
+  ["astar.tiled.grid"] = "grid",
+  ["astar.tiled.navmesh"] = "navmesh",
 }
 local ok, astar = pcall(require, "astar")
 if not ok then
