@@ -527,7 +527,7 @@ end
 local function translate(err, outline_name, hole_names, where, fname)
   local inner = tostring(err):match("^bad argument #%d+ to 'from_polygons' %((.*)%)$")
   if not inner then fail(fname, "%s: %s", where, tostring(err)) end
-  inner = inner:gsub("outline", outline_name)
+  inner = inner:gsub("the outline", outline_name):gsub("^outline", outline_name)
     :gsub("hole (%d+)", function(i) return hole_names[tonumber(i)] end)
   local hint = ""
   if inner:find(" touches ", 1, true) or inner:find(" overlaps ", 1, true)
@@ -591,11 +591,12 @@ function M.navmesh(map, layer, opts)
   local where = "layer " .. layer_name(L, layer)
   local sti = type(L.draw) == "function"
   local dx, dy = offset_of(L)
-  local outline, outline_name, holes, hole_names = nil, nil, {}, {}
+  local outline, outline_name, holes, hole_names, named = nil, nil, {}, {}, false
   for k, o in ipairs(type(L.objects) == "table" and L.objects or NONE) do
     local what = where .. ": " .. describe(o, k)
     local ring = ring_of(o, sti, dx, dy, segments, what, fname)
     local props = props_of(o.properties)
+    named = named or (ring and opts.outline ~= nil and o.name == opts.outline)
     if ring and (props.walkable == true or (opts.outline ~= nil and o.name == opts.outline)) then
       if outline then
         fail(fname, "%s: two walkable areas, %s and %s (at most one)", where, outline_name,
@@ -606,7 +607,7 @@ function M.navmesh(map, layer, opts)
       holes[#holes + 1], hole_names[#holes + 1] = ring, describe(o, k)
     end
   end
-  if opts.outline ~= nil and not outline then
+  if opts.outline ~= nil and not named then
     fail(fname, "%s: no object named %s with an area (option 'outline')", where, show(opts.outline))
   end
   if not outline then
