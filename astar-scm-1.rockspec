@@ -35,8 +35,8 @@ build = {
         "src/core/navmesh_portal.c", "src/core/search.c", "src/lua/core.c", "src/lua/curve.c",
         "src/lua/field.c", "src/lua/find.c", "src/lua/graph.c", "src/lua/grid.c",
         "src/lua/grid_line.c", "src/lua/grid_link.c", "src/lua/grid_load.c",
-        "src/lua/implicit.c", "src/lua/navmesh.c", "src/lua/options.c", "src/lua/path.c",
-        "src/lua/query.c", "src/lua/replanner.c"
+        "src/lua/grid_world.c", "src/lua/implicit.c", "src/lua/navmesh.c", "src/lua/options.c",
+        "src/lua/path.c", "src/lua/query.c", "src/lua/replanner.c"
       },
       incdirs = { "src/core" },
     },

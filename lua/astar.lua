@@ -204,4 +204,25 @@ function Grid.splice(self, path, at, n, opts)
   return spliced
 end
 
+local function world_cell(self, wx, wy, arg)
+  local x, y = self:to_cell(wx, wy)
+  if not x then
+    local show = scheduler.show
+    error(("bad argument #%d to 'find_world' (the world point (%s, %s) is off the grid)")
+      :format(arg, show(wx), show(wy)), 0)
+  end
+  return x, y
+end
+
+function Grid.find_world(self, wx0, wy0, wx1, wy1, opts)
+  if getmetatable(self) ~= core.Grid_mt then
+    error(("calling 'find_world' on bad self (astar.Grid expected, got %s)"):format(type(self)), 0)
+  end
+  local x0, y0 = world_cell(self, wx0, wy0, 1)
+  local x1, y1 = world_cell(self, wx1, wy1, 3)
+  local path, message, code = self:find(x0, y0, x1, y1, opts)
+  if not path then return nil, message, code end
+  return self:world_points(path), path
+end
+
 return astar

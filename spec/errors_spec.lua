@@ -97,8 +97,8 @@ describe("errors", function()
     end)
 
     it("rejects bad fill costs", function()
-      for _, bad in ipairs({ 0, -1, NAN, INF, -INF, "a", {} }) do
-        P("bad argument #3 to 'grid'", astar.grid, 3, 3, bad)
+      for _, bad in ipairs({ 0, -1, NAN, INF, -INF, "a", { tile = 0 }, { 1 } }) do
+        P("bad argument #3 to 'grid'", astar.grid, 3, 3, bad)   -- a table is the world frame
       end
     end)
   end)

@@ -89,6 +89,12 @@ local CALLS = {
   ["grid:replanner and path"] = { grid16,
     function(g) return g:replanner(1, 1, 16, 1):path() end,
     function(_, p) assert(near(p:cost(), 15)) end },
+  ["query:explored"] = { grid16, function(g)
+      local q = g:query(1, 1, 16, 16, { algorithm = "astar" })
+      q:step(10)
+      return q:explored()
+    end,
+    function(_, closed, open) assert(#closed == 20 and #open > 0) end },
   ["grid:stats"] = { grid16, function(g) return g:stats() end,
     function(_, st) assert(type(st.edits) == "number") end },
   ["navmesh.from_grid"] = { grid16, function(g) return astar.navmesh.from_grid(g) end,

@@ -389,6 +389,55 @@ function Grid:unlink(x1, y1, x2, y2, opts) end
 ---@return number[][]
 function Grid:links() end
 
+---A grid's place in the world: cell (x, y) covers [ox + (x-1)*tw, ox + x*tw] x
+---[oy + (y-1)*th, oy + y*th].
+---@class astar.World
+---@field tile? number|number[] a square tile's size, or `{tw, th}` (default 1)
+---@field origin? number[] `{ox, oy}`, the grid's top-left corner (default `{0, 0}`)
+
+---Places the grid in the world; not an edit. Returns the grid.
+---@param world astar.World
+---@return astar.Grid
+function Grid:set_world(world) end
+
+---The world frame: tile width and height, origin x and y.
+---@return number tw
+---@return number th
+---@return number ox
+---@return number oy
+function Grid:world() end
+
+---The world point at the centre of cell (x, y) (any finite numbers).
+---@param x number
+---@param y number
+---@return number wx
+---@return number wy
+function Grid:to_world(x, y) end
+
+---The cell under a world point, or nil off the grid.
+---@param wx number
+---@param wy number
+---@return integer? x
+---@return integer? y
+function Grid:to_cell(wx, wy) end
+
+---A path in cells (grid, smoothed, any-angle) as flat world points `{x1, y1, ...}`.
+---@param path astar.Path
+---@param into? number[] a table to refill
+---@return number[]
+function Grid:world_points(path, into) end
+
+---`find` between the cells under two world points: world points and the Path.
+---@param wx0 number
+---@param wy0 number
+---@param wx1 number
+---@param wy1 number
+---@param opts? astar.GridFindOptions
+---@return number[]? points
+---@return astar.Path|string path_or_message
+---@return string? code
+function Grid:find_world(wx0, wy0, wx1, wy1, opts) end
+
 ---Whether a unit of radius `r` can move straight from point `(x1, y1)` to `(x2, y2)` (cell
 ---`(x, y)`'s centre is the point `(x, y)`) without touching a blocked cell; and the move's cost.
 ---@param x1 number
@@ -907,6 +956,12 @@ function Query:cancel() end
 ---@return astar.QueryStats
 function Query:stats() end
 
+---The nodes met so far, closed and open, as flat lists (grid cells `{x1, y1, ...}`, graph ids);
+---empty before the first step and after the end.
+---@return integer[] closed
+---@return integer[] open
+function Query:explored() end
+
 ------------------------------------------------------------------------------------------
 -- Curve
 ------------------------------------------------------------------------------------------
@@ -1024,15 +1079,17 @@ function Request:cancel() end
 
 ---`astar.grid(w, h [, cost])` makes a grid; the other constructors are fields.
 ---@class astar.gridlib
----@overload fun(w: integer, h: integer, cost?: astar.Cost): astar.Grid
+---@overload fun(w: integer, h: integer, cost?: astar.Cost, world?: astar.World): astar.Grid
+---@overload fun(w: integer, h: integer, world: astar.World): astar.Grid
 local gridlib = {}
 
 ---A new `w` x `h` grid whose cells all cost `cost` (up to 2^28 cells); same as `astar.grid(...)`.
 ---@param w integer width (columns), >= 1
 ---@param h integer height (rows), >= 1
 ---@param cost? astar.Cost a cost > 0, or `false` for blocked (default 1)
+---@param world? astar.World the grid's place in the world (may come third, without a cost)
 ---@return astar.Grid
-function gridlib.new(w, h, cost) end
+function gridlib.new(w, h, cost, world) end
 
 ---A grid from text, one line per row (`\r\n` and a final newline accepted; all rows the
 ---same length); `legend` maps each character to a cost or `false`.

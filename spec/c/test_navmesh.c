@@ -254,7 +254,7 @@ static void test_grid(void) {
         astar_grid_set(g, x, y, cell[y * w + x]);
       }
     cell[0] = 1; astar_grid_set(g, 0, 0, 1);
-    CHECK(astar_navmesh_from_grid(&m, g, 1, cp, test_alloc, &c) == 0);
+    CHECK(astar_navmesh_from_grid(&m, g, NULL, cp, test_alloc, &c) == 0);
     CHECK(astar_search_new(&s, test_alloc, &c) == 0);
     astar_navmesh_query_init(&q);
     for (y = 0; y < h; y++)                  /* cells know their polygons */
@@ -392,7 +392,7 @@ static void test_step_grid(void) {
     CHECK(astar_grid_new(&g, w, h, 1, test_alloc, &c) == 0);
     for (y = 0; y < h; y++)
       for (x = 0; x < w; x++) astar_grid_set(g, x, y, rnd(100) < 30 ? 0 : 1 + (round % 4 == 3));
-    CHECK(astar_navmesh_from_grid(&m, g, 1, NULL, test_alloc, &c) == 0);
+    CHECK(astar_navmesh_from_grid(&m, g, NULL, NULL, test_alloc, &c) == 0);
     CHECK(astar_search_new(&s, test_alloc, &c) == 0);
     for (k = 0; k < 12; k++) {
       int sx = rnd(w), sy = rnd(h), gx = rnd(w), gy = rnd(h), mode;
@@ -506,12 +506,13 @@ static void test_oom(void) {
     counting c = {0, 0, 0};
     astar_grid *g = NULL;
     astar_navmesh *m = NULL;
+    astar_frame frame = {2, 2, 0, 0};
     int rc;
     CHECK(astar_grid_new(&g, 9, 7, 1, test_alloc, &c) == 0);
     astar_grid_set(g, 4, 3, 0);
     astar_grid_set(g, 2, 5, 2);
     c.fail_at = c.calls + n;
-    rc = astar_navmesh_from_grid(&m, g, 2, NULL, test_alloc, &c);
+    rc = astar_navmesh_from_grid(&m, g, &frame, NULL, test_alloc, &c);
     CHECK(rc == 0 || rc == ASTAR_ENOMEM);
     if (rc == 0) {
       CHECK(astar_navmesh_cost(m, astar_navmesh_locate(m, 5, 11)) == 2);

@@ -184,6 +184,14 @@ int astar_search_begin_multi(astar_search *s, const astar_domain *d,
 */
 int astar_search_node(const astar_search *s, uint32_t node, double *g, uint32_t *parent);
 
+/*
+** Calls fn(ud, node, g, parent) for every node of the last search that is
+** closed (which & 1) or open (which & 2); which & 4 adds the backward side's
+** of a bidirectional search. Records are visited in the order they were made.
+*/
+void astar_search_each(const astar_search *s, int which,
+                       void (*fn)(void *ud, uint32_t node, double g, uint32_t parent),
+                       void *ud);
 /* Calls fn(ud, node, g, parent) for every closed node of the last search. */
 void astar_search_each_closed(const astar_search *s,
                               void (*fn)(void *ud, uint32_t node, double g, uint32_t parent),
@@ -893,10 +901,12 @@ int astar_navmesh_new(astar_navmesh **out, const double *xy, uint32_t nv,
 ** rectangles of equal cost (each polygon's cost is its cells'), and each
 ** rectangle gets the corners of its neighbours that lie on its sides as
 ** vertices (no T-junctions). Cell (x, y) (0-based) covers [x, x+1] x [y, y+1]
-** times 'tile'. If cell_poly is not NULL it receives w*h polygon indices
-** (ASTAR_NONE for blocked cells), row by row.
+** mapped through 'frame' (NULL: as is): [ox + x tw, ox + (x+1) tw] x
+** [oy + y th, oy + (y+1) th]. If cell_poly is not NULL it receives w*h polygon
+** indices (ASTAR_NONE for blocked cells), row by row.
 */
-int astar_navmesh_from_grid(astar_navmesh **out, const astar_grid *g, double tile,
+typedef struct astar_frame { double tw, th, ox, oy; } astar_frame;
+int astar_navmesh_from_grid(astar_navmesh **out, const astar_grid *g, const astar_frame *frame,
                             uint32_t *cell_poly, astar_alloc alloc, void *ud);
 void astar_navmesh_free(astar_navmesh *m);      /* NULL is accepted */
 uint32_t astar_navmesh_npolygons(const astar_navmesh *m);

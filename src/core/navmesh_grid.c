@@ -10,8 +10,10 @@
 
 typedef struct grect { int x, y, w, h; double c; } grect;
 
-int astar_navmesh_from_grid(astar_navmesh **out, const astar_grid *g, double tile,
+int astar_navmesh_from_grid(astar_navmesh **out, const astar_grid *g, const astar_frame *frame,
                             uint32_t *cell_poly, astar_alloc alloc, void *ud) {
+  static const astar_frame UNIT = {1, 1, 0, 0};
+  const astar_frame *f = frame ? frame : &UNIT;
   astar_mem a;
   int W = astar_grid_width(g), H = astar_grid_height(g), x, y, rc = 0;
   size_t cells = (size_t)W * H, lat = (size_t)(W + 1) * (H + 1), nr = 0, cr = 0, i;
@@ -20,7 +22,9 @@ int astar_navmesh_from_grid(astar_navmesh **out, const astar_grid *g, double til
   double *xy = NULL;
   grect *r = NULL;
   *out = NULL;
-  if (!(tile > 0 && tile < HUGE_VAL)) return ASTAR_EINVAL;
+  if (!(f->tw > 0 && f->tw < HUGE_VAL && f->th > 0 && f->th < HUGE_VAL &&
+        fabs(f->ox) < HUGE_VAL && fabs(f->oy) < HUGE_VAL))
+    return ASTAR_EINVAL;
   a.fn = alloc; a.ud = ud; a.allocs = 0;
   if (own == NULL && (own = (uint32_t *)astar__alloc(&a, cells * sizeof(uint32_t))) == NULL)
     return ASTAR_ENOMEM;
@@ -61,8 +65,8 @@ int astar_navmesh_from_grid(astar_navmesh **out, const astar_grid *g, double til
   for (nv = 0, i = 0; i < lat; i++)
     if (vid[i] == 0) {
       vid[i] = nv;
-      xy[2 * (size_t)nv] = (double)(i % (size_t)(W + 1)) * tile;
-      xy[2 * (size_t)nv + 1] = (double)(i / (size_t)(W + 1)) * tile;
+      xy[2 * (size_t)nv] = f->ox + (double)(i % (size_t)(W + 1)) * f->tw;
+      xy[2 * (size_t)nv + 1] = f->oy + (double)(i / (size_t)(W + 1)) * f->th;
       nv++;
     } else vid[i] = NONE;
   /* each rectangle: its corners and the corners of others on its sides */

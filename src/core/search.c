@@ -307,16 +307,23 @@ int astar_search_node(const astar_search *s, uint32_t id, double *g, uint32_t *p
   return s->pool[r].heap == NONE ? 1 : 2;
 }
 
-void astar_search_each_closed(const astar_search *s,
-                              void (*fn)(void *ud, uint32_t node, double g, uint32_t parent),
-                              void *ud) {
+void astar_search_each(const astar_search *s, int which,
+                       void (*fn)(void *ud, uint32_t node, double g, uint32_t parent),
+                       void *ud) {
   size_t i;
   if (s->state == S_IDLE) return;
   for (i = 0; i < s->npool; i++) {
     const node *r = &s->pool[i];
-    if (r->heap == NONE)
+    if (which & (r->heap == NONE ? 1 : 2))
       fn(ud, r->id, r->g, r->parent == NONE ? NONE : s->pool[r->parent].id);
   }
+  if (s->peer != NULL && (which & 4)) astar_search_each(s->peer, which & 3, fn, ud);
+}
+
+void astar_search_each_closed(const astar_search *s,
+                              void (*fn)(void *ud, uint32_t node, double g, uint32_t parent),
+                              void *ud) {
+  astar_search_each(s, 1, fn, ud);
 }
 
 /* Bidirectional: the record in the backward search of the meeting node. */

@@ -163,6 +163,10 @@ double *astar_path_graph(lua_State *L, int idx, size_t *n);
 ** or NULL. */
 double *astar_path_mesh(lua_State *L, int idx, size_t *n);
 
+/* The points x, y of a Path in cell numbers (a grid path, or a smoothed or
+** any-angle one: not a navmesh path), or NULL. */
+double *astar_path_cellpoints(lua_State *L, int idx, size_t *n);
+
 /* Sets the cost of the Path at idx to the number on top, and pops it. */
 void astar_path_setcost(lua_State *L, int idx);
 
@@ -242,6 +246,9 @@ struct astar_kind {
   /* Whether the edits since version 'since' may change the answer of the
   ** running search on rec (NULL: every edit may). */
   int (*affected)(lmap *m, void *rec, astar_search *s, uint64_t since);
+  /* A search node as Lua sees it: sets out[] and returns how many numbers
+  ** (a grid: x, y; a graph: the node id). NULL: its nodes are not listed. */
+  int (*node)(const lmap *m, uint32_t id, double out[2]);
 };
 
 /* Sets up the userdata's head (before its metatable is set). */
@@ -301,6 +308,7 @@ double astar_cbheur(lua_State *L, const char *fmt, ...);
 typedef struct lgrid {
   lmap m;              /* the pipeline's head (m.core == g) */
   astar_grid *g;       /* NULL once closed */
+  astar_frame world;   /* cell (x, y) in world units (grid_world.c); {1, 1, 0, 0} */
 } lgrid;
 
 /* The open, idle-or-busy grid at stack index 1 (self of a method). */
@@ -384,6 +392,9 @@ typedef struct astar_queryops {
   /* whether the edits since version 'since' may change the running search's
   ** answer (NULL: every edit may) */
   int (*affected)(lquery *q, uint64_t since);
+  /* a node of the search as numbers (astar_kind.node); 0: not listed, -1:
+  ** the map was closed */
+  int (*node)(lquery *q, uint32_t id, double out[2]);
 } astar_queryops;
 
 struct lquery {
@@ -421,6 +432,9 @@ void astar_grid_open(lua_State *L);
 void astar_grid_load_open(lua_State *L); /* src/lua/grid_load.c */
 void astar_grid_link_open(lua_State *L); /* src/lua/grid_link.c (after grid) */
 void astar_grid_line_open(lua_State *L); /* src/lua/grid_line.c (after grid and path) */
+void astar_grid_world_open(lua_State *L); /* src/lua/grid_world.c (after grid) */
+/* Sets lg's world frame from the table at idx (Grid:set_world's rules). */
+void astar_grid_setworld(lua_State *L, const afn *f, int idx, lgrid *lg);
 void astar_curve_open(lua_State *L);     /* src/lua/curve.c */
 void astar_graph_open(lua_State *L);     /* src/lua/graph.c */
 void astar_field_open(lua_State *L);     /* src/lua/field.c */

@@ -385,9 +385,15 @@ static int mq_affected(lquery *q, uint64_t since) {
   return k->affected == NULL || k->affected(mq->m, mq->rec, q->s, since);
 }
 
+static int mq_node(lquery *q, uint32_t id, double out[2]) {
+  lmap *m = MQ(q)->m;
+  if (m->kind->node == NULL) return 0;
+  return m->core != NULL ? m->kind->node(m, id, out) : -1;
+}
+
 static const astar_queryops MAP_QUERY = {
   "map", mq_open, mq_begin, mq_report, mq_busy, mq_pool, mq_bind, mq_step, mq_free, mq_stats,
-  mq_affected
+  mq_affected, mq_node
 };
 
 /* Arguments are read into a record on the C stack first: the Query

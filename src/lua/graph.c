@@ -721,10 +721,16 @@ static int gr_affected(lmap *m, void *rec, astar_search *s, uint64_t since) {
   return astar_graph_affected(((lgraph *)m)->g, &((grrec *)rec)->q, s, since);
 }
 
+static int gr_node(const lmap *m, uint32_t id, double out[2]) {
+  (void)m;
+  out[0] = (double)id + 1;
+  return 1;
+}
+
 static const astar_kind GRAPH = {
   "graph", ASTAR_GRAPH_MT, FIND_OPTS, QUERY_OPTS, sizeof(grrec),
   gr_args, gr_hook, gr_begin, gr_step, {gr_push, gr_blocked, gr_endname}, gr_version, NULL, NULL,
-  gr_release, gr_affected
+  gr_release, gr_affected, gr_node
 };
 
 /***

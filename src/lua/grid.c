@@ -54,6 +54,8 @@ static lgrid *emptygrid(lua_State *L) {
   lgrid *lg = (lgrid *)lua_newuserdatauv(L, rec + GRID.recsize, 0);
   astar_map_init(&lg->m, &GRID, (char *)lg + rec);
   lg->g = NULL;
+  lg->world.tw = lg->world.th = 1;
+  lg->world.ox = lg->world.oy = 0;
   luaL_setmetatable(L, ASTAR_GRID_MT);
   return lg;
 }
@@ -102,6 +104,8 @@ A new `w` x `h` grid whose cells all cost `cost`. At most `2^28` cells in all;
 @int w width (columns), at least 1
 @int h height (rows), at least 1
 @tparam[opt=1] number|boolean cost every cell's cost, a number > 0, or `false` for blocked
+@tparam[opt] table world the grid's place in the world, as @{Grid:set_world} takes it (may
+come third, without a cost)
 @treturn Grid
 @usage
 local grid = astar.grid(10, 5)
@@ -112,8 +116,14 @@ print(#path, grid:walkable(4, 5))            --> 12 true
 static int grid_new(lua_State *L) {
   int w = checksize(L, &F_NEW, 1, "width");
   int h = checksize(L, &F_NEW, 2, "height");
-  double cost = lua_isnoneornil(L, 3) ? 1.0 : astar_checkcost(L, &F_NEW, 3);
-  astar_newgrid(L, &F_NEW, 1, w, h, cost);
+  int world = lua_istable(L, 3) ? 3 : lua_istable(L, 4) ? 4 : 0;
+  double cost = lua_isnoneornil(L, 3) || world == 3 ? 1.0 : astar_checkcost(L, &F_NEW, 3);
+  lgrid *lg;
+  if (world == 3 && !lua_isnoneornil(L, 4))
+    astar_argerror(L, &F_NEW, 4, "nothing expected after the world table, got %s",
+                   luaL_typename(L, 4));
+  lg = astar_newgrid(L, &F_NEW, 1, w, h, cost);
+  if (world) astar_grid_setworld(L, &F_NEW, world, lg);
   astar_gc_settle(L);
   return 1;
 }
@@ -260,6 +270,7 @@ static int grid_clone(lua_State *L) {
   rc = astar_grid_clone(&copy->g, lg->g);
   if (rc != 0) astar_raise(L, rc);
   copy->m.core = copy->g;
+  copy->world = lg->world;
   astar_gc_settle(L);
   return 1;
 }
@@ -547,10 +558,18 @@ static void g_release(lmap *m) {
   lg->g = NULL;
 }
 
+static int g_node(const lmap *m, uint32_t id, double out[2]) {
+  int x, y;
+  astar_grid_layout_cell(astar_grid_width((const astar_grid *)m->core), id, &x, &y);
+  out[0] = x + 1;
+  out[1] = y + 1;
+  return 2;
+}
+
 static const astar_kind GRID = {
   "grid", ASTAR_GRID_MT, FIND_OPTS, QUERY_OPTS, sizeof(grec),
   g_args, g_hook, g_begin, NULL, {g_push, g_blocked, g_endname}, g_version, NULL, NULL, g_release,
-  g_affected
+  g_affected, g_node
 };
 
 /***

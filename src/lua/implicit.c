@@ -741,7 +741,7 @@ static astar_pool *iq_pool(lquery *q) {
 
 static const astar_queryops IMPLICIT_QUERY = {
   "implicit graph", iq_open, iq_begin, iq_report, iq_busy, iq_pool, iq_bind, NULL, NULL, NULL,
-  NULL
+  NULL, NULL
 };
 
 /***

@@ -340,13 +340,16 @@ static int mesh_new(lua_State *L) {
 /***
 A mesh of a grid's walkable cells, merged into rectangles of equal cost. Each row run is as
 wide as it goes, then as tall as it stays the same; rectangles get the corners of their
-neighbours on their sides as extra vertices, so there are no T-junctions. Cell `(x, y)`
-covers `[x-1, x] x [y-1, y]` (times `tile`), so its centre is `(x - 0.5, y - 0.5)`.
-Polygon costs are the cells' costs. An error if the grid has no walkable cell.
+neighbours on their sides as extra vertices, so there are no T-junctions. The mesh is in the
+grid's world coordinates (@{Grid:set_world}): cell `(x, y)` covers the rectangle whose centre
+is `grid:to_world(x, y)`; with the default frame that is `[x-1, x] x [y-1, y]`, centre
+`(x - 0.5, y - 0.5)`. Polygon costs are the cells' costs. An error if the grid has no
+walkable cell.
 @function astar.navmesh.from_grid
 @tparam Grid grid
 @tparam[opt] table opts the options:
-@tparam[opt=1] number opts.tile the size of a cell, > 0
+@tparam[opt] number opts.tile square cells of this size from `(0, 0)` instead of the grid's
+world frame, > 0
 @treturn NavMesh
 @usage
 local grid = astar.grid.parse("....\n.##.\n....", { ["."] = 1, ["#"] = false })
@@ -383,7 +386,7 @@ static int mesh_from_grid(lua_State *L) {
   static const astar_optuse TILE_OPTS[] = {{ASTAR_OPT_TILE, 0, NULL}, ASTAR_OPT_END};
   lgrid *lg = (lgrid *)luaL_testudata(L, 1, ASTAR_GRID_MT);
   astar_opts o;
-  double tile;
+  astar_frame frame;
   lmesh *lm;
   void *ud;
   astar_alloc fn = astar_allocator(L, &ud);
@@ -392,19 +395,22 @@ static int mesh_from_grid(lua_State *L) {
                                  luaL_typename(L, 1));
   if (lg->g == NULL) astar_error(L, "attempt to use a closed grid");
   astar_readopts(L, &F_GRID, 2, TILE_OPTS, &o);
-  tile = astar_opt(&o, ASTAR_OPT_TILE, 1);
-  {
+  frame = lg->world;                      /* Grid:set_world checked its extent */
+  if (astar_opt(&o, ASTAR_OPT_TILE, 0) > 0) {          /* the old way: square, from (0, 0) */
     int side = astar_grid_width(lg->g) > astar_grid_height(lg->g) ? astar_grid_width(lg->g)
                                                                   : astar_grid_height(lg->g);
+    double tile = astar_opt(&o, ASTAR_OPT_TILE, 1);
     char buf[48];
     if (tile < 1e-100 || tile * side > ASTAR_NUM_MAX)   /* areas underflow, sides overflow */
       astar_opterror(L, &F_GRID, &o, "option 'tile': %s makes the mesh %s units across; the "
                      "tile must be at least 1e-100, the mesh at most 1e+100 across",
                      astar_fmtnum(buf, tile), astar_fmtnum(buf + 16, tile * side));
+    frame.tw = frame.th = tile;
+    frame.ox = frame.oy = 0;
   }
   lm = newmesh(L);
   astar_map_alive(L, &lg->m);                        /* a finalizer may have closed it */
-  rc = astar_navmesh_from_grid(&lm->m, lg->g, tile, NULL, fn, ud);
+  rc = astar_navmesh_from_grid(&lm->m, lg->g, &frame, NULL, fn, ud);
   if (rc == ASTAR_EINVAL) astar_error(L, "from_grid: the grid has no walkable cell");
   if (rc) return astar_raise(L, rc);
   lm->map.core = lm->m;
@@ -554,7 +560,8 @@ static void nm_release(lmap *m) {
 static const astar_kind NAVMESH = {
   "navmesh", ASTAR_NAVMESH_MT, FIND_OPTS, QUERY_OPTS, sizeof(nmrec),
   nm_args, nm_hook, nm_begin, nm_step, {nm_push, nm_blocked, nm_endname}, nm_version,
-  nm_stats, nm_recfree, nm_release, NULL     /* every change restarts its searches */
+  nm_stats, nm_recfree, nm_release, NULL,    /* every change restarts its searches */
+  NULL                                       /* its nodes are (root, interval) pairs */
 };
 
 /***

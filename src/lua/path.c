@@ -109,6 +109,14 @@ double *astar_path_mesh(lua_State *L, int idx, size_t *n) {
   return p->v;
 }
 
+double *astar_path_cellpoints(lua_State *L, int idx, size_t *n) {
+  lpath *p = (lpath *)luaL_testudata(L, idx, ASTAR_PATH_MT);
+  if (p == NULL || (p->kind != ASTAR_PATH_GRID && p->kind != ASTAR_PATH_MESH) || p->corridor)
+    return NULL;
+  *n = p->n;
+  return p->v;
+}
+
 double *astar_path_graph(lua_State *L, int idx, size_t *n) {
   lpath *p = (lpath *)luaL_testudata(L, idx, ASTAR_PATH_MT);
   if (p == NULL || p->kind != ASTAR_PATH_GRAPH) return NULL;

@@ -276,6 +276,73 @@ static int query_cancel(lua_State *L) {
   return 0;
 }
 
+typedef struct lister {
+  lua_State *L;
+  lquery *q;
+  int table;            /* stack index of the list being filled; 0: counting */
+  lua_Integer n;
+} lister;
+
+static void listone(void *ud, uint32_t node, double g, uint32_t parent) {
+  lister *li = (lister *)ud;
+  double v[2];
+  int k = li->q->ops->node(li->q, node, v), i;
+  (void)g; (void)parent;
+  for (i = 0; i < k; i++) {
+    li->n++;
+    if (li->table == 0) continue;
+    lua_pushinteger(li->L, (lua_Integer)v[i]);      /* cells and ids */
+    lua_rawseti(li->L, li->table, (int)li->n);
+  }
+}
+
+/* How many numbers the lists of 'which' (1 closed, 2 open) take. */
+static lua_Integer listsize(lua_State *L, lquery *q, int which) {
+  lister li;
+  li.L = L; li.q = q; li.table = 0; li.n = 0;
+  if (q->s != NULL) astar_search_each(q->s, which | 4, listone, &li);
+  return li.n;
+}
+
+/***
+The nodes the search has met so far, for drawing it as it grows: `closed, open`, two flat
+lists. On a grid `{x1, y1, x2, y2, ...}` (cells), on a graph `{id1, id2, ...}`. Closed nodes
+were expanded (their cost is final), open ones wait on the open list; a bidirectional search
+lists both sides. Both lists are empty before the first step and once the query has finished
+(it gave its memory back: keep the last lists you took). Navigation meshes and implicit
+graphs do not list their nodes (an error).
+@function Query:explored
+@treturn table closed nodes
+@treturn table open nodes
+@usage
+local grid = astar.grid(20, 20)
+local q = grid:query(1, 1, 20, 20, { algorithm = "astar" })
+q:step(10)
+local closed, open = q:explored()
+print(#closed == 2 * 10, #open > 0)   --> true true
+*/
+static int query_explored(lua_State *L) {
+  lquery *q = checkquery(L, "explored");
+  lua_Integer n[2];
+  double probe[2];
+  int k = q->ops->node != NULL ? q->ops->node(q, 0, probe) : 0, which;
+  if (k < 0) astar_error(L, "attempt to use a closed %s", q->what);
+  if (k == 0) astar_error(L, "explored: the nodes of %s queries are not listed", q->what);
+  n[0] = listsize(L, q, 1);
+  n[1] = listsize(L, q, 2);
+  lua_settop(L, 1);
+  lua_createtable(L, (int)n[0], 0);        /* may run finalizers: they may cancel q, */
+  lua_createtable(L, (int)n[1], 0);        /* close the map or step the query */
+  if (q->ops->node(q, 0, probe) < 0) astar_error(L, "attempt to use a closed %s", q->what);
+  if (listsize(L, q, 1) != n[0] || listsize(L, q, 2) != n[1]) return 2;   /* empty */
+  for (which = 1; which <= 2; which++) {   /* no allocation: the arrays have room */
+    lister li;
+    li.L = L; li.q = q; li.table = which + 1; li.n = 0;
+    if (q->s != NULL) astar_search_each(q->s, which | 4, listone, &li);
+  }
+  return 2;
+}
+
 /***
 Statistics: `{status =, expanded =, generated =, restarts =}`; `restarts` counts the times
 the search started again (after an edit of the map, or after a callback error interrupted
@@ -323,6 +390,7 @@ static const luaL_Reg query_methods[] = {
   {"result", query_result},
   {"cancel", query_cancel},
   {"stats", query_stats},
+  {"explored", query_explored},
   {NULL, NULL}
 };
 
