@@ -221,9 +221,14 @@ describe("astar.tiled.grid", function()
     for _, L in ipairs(map.layers) do L.offsetx, L.offsety = 5, -7 end
     local grid, frame = astar.tiled.grid(map)
     assert.are.same({ tile = { 32, 32 }, origin = { 5, -7 } }, frame)
-    if grid.world then
-      assert.are.same({ 32, 32, 5, -7 }, { grid:world() })
-    end
+    assert.are.same({ 32, 32, 5, -7 }, { grid:world() })
+    assert.are.same({ 1, 1 }, { grid:to_cell(5, -7) })          -- the top-left pixel
+    assert.are.same({ 10, 8 }, { grid:to_cell(5 + 319.5, -7 + 255.5) })
+    assert.is_nil(grid:to_cell(5 + 320, 0))
+    assert.are.same({ 5 + 2.5 * 32, -7 + 3.5 * 32 }, { grid:to_world(3, 4) })
+    -- a mesh of the grid lies on the map's pixels, as the object layers do
+    local s = astar.navmesh.from_grid((astar.tiled.grid(town()))):stats()
+    assert.are.same({ 0, 0, 320, 256 }, { s.x0, s.y0, s.x1, s.y1 })
     map.layers[2].offsetx = 6
     H.checkerr("astar.tiled.grid: layers 'ground' and 'top' have different offsets (5, -7) and "
       .. "(6, -7)", astar.tiled.grid, map)
@@ -277,6 +282,7 @@ describe("astar.tiled.grid", function()
     local grid, frame = astar.tiled.grid(map)
     assert_cells(grid, BOTH)
     assert.are.same({ tile = { 32, 32 }, origin = { 10, 20 } }, frame)
+    assert.are.same({ 32, 32, 10, 20 }, { grid:world() })
     assert_cells(astar.tiled.grid(map.layers.top), [[
 ..........
 .........#
@@ -293,6 +299,7 @@ describe("astar.tiled.grid", function()
     local map = town()
     local grid, frame = astar.tiled.grid(map.layers[1])
     assert.is_nil(frame)
+    assert.are.same({ 1, 1, 0, 0 }, { grid:world() })           -- the default frame
     assert_cells(grid, ("..........\n"):rep(8))  -- no tilesets, no properties: all walkable
     assert_cells(astar.tiled.grid(map.layers[1], { tilesets = map.tilesets }), GROUND)
   end)
@@ -319,6 +326,8 @@ describe("astar.tiled.grid", function()
       for x = 1, w do assert.are.equal(cells[y][x], grid:get(x, y)) end
     end
     assert.are.same({ tile = { 16, 16 }, origin = { 8 - 4 * 16, 4 } }, frame)
+    assert.are.same({ 16, 16, -56, 4 }, { grid:world() })
+    assert.are.same({ 5, 1 }, { grid:to_cell(8, 4) })           -- Tiled's tile (0, 0)
     assert_costs(grid, cells, w, h)
     local closed = astar.tiled.grid(map, { empty = false })
     cells = H.cells_from_text(".#..########\n2.#.########\n########..2.\n##########..\n", LG)

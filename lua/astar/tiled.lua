@@ -350,9 +350,10 @@ local GRID_OPTS = { layer = "string|number", layers = "table", walkable = "funct
 -- tile of any of them blocks it, and otherwise costs the largest cost of its tiles (so a tile
 -- without a cost property never lowers another's; order does not matter).
 --
--- The grid gets the map's tile size and the layers' pixel offset as its world frame (
--- `grid:set_world`, when the library has it), which is also the second result: cell `(x, y)`
--- covers pixels `[ox + (x-1)*tw, ox + x*tw] x [oy + (y-1)*th, oy + y*th]`.
+-- The grid gets the map's tile size and the layers' pixel offset as its world frame
+-- (@{Grid:set_world}; also the second result), so `grid:to_cell`, `grid:to_world` and
+-- `grid:find_world` take and give the map's pixels: cell `(x, y)` covers
+-- `[ox + (x-1)*tw, ox + x*tw] x [oy + (y-1)*th, oy + y*th]`.
 -- @tparam table map a Tiled map (Lua export, decoded JSON export, or an STI map), or one tile
 --   layer of one (then `opts.tilesets` gives the tilesets, and there is no world frame)
 -- @tparam[opt] table opts
@@ -388,6 +389,8 @@ local GRID_OPTS = { layer = "string|number", layers = "table", walkable = "funct
 -- local grid = astar.tiled.grid(map)
 -- print(grid:walkable(2, 1), grid:get(1, 2), grid:get(2, 2))   --> false 3 3
 -- print(grid:find(1, 1, 4, 2):cost())      --> 8
+-- print(grid:world())                      --> 16 16 0 0
+-- print(grid:to_cell(40, 20))               --> 3 2
 -- print(grid:render())
 -- --> .#..
 -- --> 33..
@@ -435,7 +438,7 @@ function M.grid(map, opts)
   if map.layers == nil or type(tw) ~= "number" or type(th) ~= "number" then return grid end
   local ox, oy = origin_of(layers, names, fname)
   local frame = { tile = { tw, th }, origin = { ox + x0 * tw, oy + y0 * th } }
-  if grid.set_world then grid:set_world(frame) end
+  grid:set_world(frame)
   return grid, frame
 end
 
