@@ -101,8 +101,9 @@ local function tileset_index(tilesets, fname)
   return { props = props, sets = sets }
 end
 
--- The properties of tile `gid` (flags cleared), remembered. `where` names the cell for errors.
-local function tile_props(index, gid, fname, where)
+-- The properties of tile `gid` (flags cleared), remembered. Errors name layer `lname`'s cell
+-- (x, y).
+local function tile_props(index, gid, fname, lname, x, y)
   local p = index.props[gid]
   if p then return p end
   local owner
@@ -110,9 +111,9 @@ local function tile_props(index, gid, fname, where)
     if s.first <= gid then owner = s end
   end
   if owner and owner.external then
-    fail(fname, "%s: tile %d is in tileset %s, kept in its own file (%s): embed it in the map "
-      .. "(Tiled: Map > Embed Tileset) so that its tile properties are exported", where, gid,
-      show(owner.name), owner.external)
+    fail(fname, "layer %s cell (%d, %d): tile %d is in tileset %s, kept in its own file (%s): "
+      .. "embed it in the map (Tiled: Map > Embed Tileset) so that its tile properties are "
+      .. "exported", lname, x, y, gid, show(owner.name), owner.external)
   end
   index.props[gid] = NONE
   return NONE
@@ -239,8 +240,7 @@ end
 -- STI's tile tables, else looked up): false (blocked) or a cost.
 local function verdict(ctx, lname, x, y, raw, props)
   local gid = raw % FLAGS
-  local where = ("layer %s cell (%d, %d)"):format(lname, x, y)
-  props = props or tile_props(ctx.index, gid, ctx.fname, where)
+  props = props or tile_props(ctx.index, gid, ctx.fname, lname, x, y)
   if ctx.walkable then
     if not ctx.walkable(gid, props, x, y, lname) then return false end
   elseif props.walkable == false or props.collidable == true then
@@ -255,7 +255,8 @@ local function verdict(ctx, lname, x, y, raw, props)
     if c == nil then return 1 end
   end
   if type(c) ~= "number" or not (c > 0 and c < huge) then
-    fail(ctx.fname, "%s: cost must be a positive finite number, got %s", where, show(c))
+    fail(ctx.fname, "layer %s cell (%d, %d): cost must be a positive finite number, got %s",
+      lname, x, y, show(c))
   end
   return c
 end
