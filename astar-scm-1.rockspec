@@ -48,6 +48,7 @@ build = {
     ["astar.movingai"] = "lua/astar/movingai.lua",
     ["astar.navmesh"] = "lua/astar/navmesh.lua",
     ["astar.scheduler"] = "lua/astar/scheduler.lua",
+    ["astar.tiled"] = "lua/astar/tiled.lua",
     -- end of modules
   },
   -- LuaCATS annotations for lua-language-server (README: Editor support).

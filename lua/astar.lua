@@ -16,7 +16,8 @@
 -- What the searches give: @{Path}, @{Query} (time-sliced), @{Field} (distance fields),
 -- @{Replanner} (D* Lite). In the game loop: `astar.scheduler{budget = n}` and
 -- `astar.await` (@{astar.scheduler}); `astar.load_scenarios` and `astar.parse_scenarios`
--- read Moving AI problems (@{astar.movingai}).
+-- read Moving AI problems (@{astar.movingai}); `astar.tiled.grid` and `astar.tiled.navmesh`
+-- read Tiled maps (@{astar.tiled}).
 --
 -- Outcomes that are not bugs return `nil, message, code`, so `assert(grid:find(...))`
 -- works: `"no_path"`, `"blocked"`, `"limit"`. Programmer errors raise with Lua's
@@ -28,6 +29,7 @@
 local core = require "astar.core"
 local movingai = require "astar.movingai"
 local scheduler = require "astar.scheduler"
+local tiled = require "astar.tiled"
 
 local astar = {
   _VERSION = "astar " .. core.version,
@@ -70,6 +72,7 @@ astar.search = core.search
 astar.query = core.query
 astar.follow = require("astar.follow").new
 setmetatable(astar, { __index = function(_, k) if k == "love" then return require "astar.love" end end })
+astar.tiled = tiled
 
 local DIGITS = "0123456789"
 

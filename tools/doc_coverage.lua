@@ -112,6 +112,8 @@ local ALIASES = {
   ["astar.scheduler"] = "new",
   ["astar.await"] = "await",
   ["astar.follow"] = "new",
+  ["astar.tiled.grid"] = "grid",
+  ["astar.tiled.navmesh"] = "navmesh",
 }
 local ok, astar = pcall(require, "astar")
 if not ok then

@@ -13,7 +13,7 @@
 --
 -- (VS Code settings.json: "Lua.workspace.library"; Neovim lspconfig:
 -- settings = { Lua = { workspace = { library = { "path/to/astar/types" } } } }).
--- `require "astar"` then resolves to this file; types/astar/scheduler.lua, movingai.lua
+-- `require "astar"` then resolves to this file; types/astar/scheduler.lua, movingai.lua, tiled.lua
 -- and navmesh.lua do the same for `require "astar.scheduler"` etc. A LuaRocks install
 -- ships the folder as <tree>/lib/luarocks/rocks-5.x/astar/<version>/types.
 --
@@ -1240,6 +1240,7 @@ function navmeshlib.from_polygons(outline, holes) end
 ---@field grid astar.gridlib `astar.grid(w, h [, cost])`, `astar.grid.parse`, ...
 ---@field navmesh astar.navmeshlib `astar.navmesh{...}`, `astar.navmesh.from_grid`, ...
 ---@field love astar.love_module debug drawing for LÖVE, loaded on first use
+---@field tiled astar.tiled_module `astar.tiled.grid`, `astar.tiled.navmesh`: Tiled maps
 local astar = {}
 
 ---A walker at the start of `route`, moving `speed` units a second.
@@ -1391,6 +1392,43 @@ function movingai_module.parse_scenarios(text) end
 ---@return string|nil message
 ---@return "io"|nil code
 function movingai_module.load_scenarios(path) end
+
+---Options of `astar.tiled.grid`.
+---@class astar.TiledGridOptions
+---@field layer? string|integer the tile layer, by name or index (default: every tile layer)
+---@field layers? (string|integer)[] several tile layers, read together
+---@field walkable? fun(gid: integer, props: table, x: integer, y: integer, layer: string): boolean
+---@field cost? string|fun(gid: integer, props: table, x: integer, y: integer, layer: string): number|false|nil
+---@field empty? boolean `false` blocks cells without a tile (default `true`)
+---@field tilesets? table[] the map's tilesets, when reading a bare tile layer
+
+---A grid's world frame from a Tiled map.
+---@class astar.TiledFrame
+---@field tile number[] `{tilewidth, tileheight}`
+---@field origin number[] `{ox, oy}`: the top-left pixel of cell (1, 1)
+
+---Options of `astar.tiled.navmesh`.
+---@class astar.TiledNavMeshOptions
+---@field outline? string the name of the object that is the walkable area
+---@field segments? integer sides of the polygon around an ellipse (default 16)
+
+---`require "astar.tiled"` (`astar.tiled`): Tiled maps as grids and navigation meshes.
+---@class astar.tiled_module
+local tiled_module = {}
+
+---A grid from the tile layers of a Tiled map (Lua or JSON export, or STI), or of one layer.
+---@param map table
+---@param opts? astar.TiledGridOptions
+---@return astar.Grid grid
+---@return astar.TiledFrame|nil frame
+function tiled_module.grid(map, opts) end
+
+---A navigation mesh from an object layer of a Tiled map, in the map's pixels.
+---@param map table
+---@param layer string|integer
+---@param opts? astar.TiledNavMeshOptions
+---@return astar.NavMesh
+function tiled_module.navmesh(map, layer, opts) end
 
 ---`require "astar.navmesh"`: navigation meshes from polygons with holes, in pure Lua.
 ---Vertex and polygon indices are 1-based; polygons counter-clockwise (x right, y up).
