@@ -322,28 +322,84 @@ static double segment(const fz_grid *g, const smooth *sm, int sp, int j, double 
   return c;
 }
 
+/* Pushes path:smooth(grid, {radius = r, pull = pull}) of the Path at 'path'. */
+static int smoothed(int grid, int path, double r, int pull) {
+  fz_method(fz_L, path, "smooth");
+  lua_pushvalue(fz_L, grid);
+  lua_createtable(fz_L, 0, 2);
+  lua_pushnumber(fz_L, r);
+  lua_setfield(fz_L, -2, "radius");
+  lua_pushboolean(fz_L, pull);
+  lua_setfield(fz_L, -2, "pull");
+  if (fz_pcall(fz_L, 3, 1) != LUA_OK) fz_fail("path:smooth: %s", lua_tostring(fz_L, -1));
+  return lua_gettop(fz_L);
+}
+
+static double costof(int idx) {
+  double c;
+  fz_method(fz_L, idx, "cost");
+  fz_pcall(fz_L, 1, 1);
+  c = lua_tonumber(fz_L, -1);
+  lua_pop(fz_L, 1);
+  return c;
+}
+
+/* The pulled path (README: Pinter's pass, then the string pulled taut): the
+** same ends; each segment a link of the path (its ends two points of the path
+** the link joins, marked with its price), a move of the path kept, or a line
+** clear for r; cost() their sum, and no more than Pinter's pass. The sum is
+** compared to 1e-6: a line a hair off a cell boundary is priced to about
+** rounding / slope. */
+static void pulled_check(int grid, int path, const fz_grid *g, const smooth *sm, double r,
+                         double pinter) {
+  static double q[2 * 512];
+  int sp = smoothed(grid, path, r, 1), m = points(sp, q, 512), j, k, unsure = 0;
+  double sum = 0, cost = costof(sp);
+  if (m < 1 || q[0] != sm->pts[0] || q[1] != sm->pts[1] || q[2 * m - 2] != sm->pts[2 * sm->n - 2]
+      || q[2 * m - 1] != sm->pts[2 * sm->n - 1])
+    fz_fail("the pulled path does not run from the path's start to its end");
+  for (j = 1; j < m; j++) {
+    const double *a = q + 2 * j - 2, *b = q + 2 * j;
+    double mark = linkof(sp, j);
+    for (k = 1; k < sm->n; k++)           /* a move of the path, kept as it was? */
+      if (sm->pts[2 * k - 2] == a[0] && sm->pts[2 * k - 1] == a[1] && sm->pts[2 * k] == b[0] &&
+          sm->pts[2 * k + 1] == b[1])
+        break;
+    if (mark >= 0) {
+      if (k == sm->n || !sm->link[k] || !fz_close(mark, sm->price[k]))
+        fz_fail("pulled segment %d is marked a link of cost %.17g that the path has not", j,
+                mark);
+      sum += mark;
+      continue;
+    }
+    if (k < sm->n && sm->link[k]) fz_fail("pulled segment %d takes a link unmarked", j);
+    if (k == sm->n && clear(g, a[0], a[1], b[0], b[1], r, &unsure) == 0)
+      fz_fail("pulled segment %d, (%.17g, %.17g) -> (%.17g, %.17g), is not clear for radius %g",
+              j, a[0] + 1, a[1] + 1, b[0] + 1, b[1] + 1, r);
+    sum += segcost(g, a[0], a[1], b[0], b[1]);
+  }
+  lua_pop(fz_L, 1);
+  if (fabs(cost - sum) > 1e-6 * (fabs(sum) + 1e-9))
+    fz_fail("pulled cost() %.17g, its segments %.17g", cost, sum);
+  if (cost > pinter * (1 + 1e-9) + 1e-12)
+    fz_fail("pulled cost %.17g, above Pinter's pass alone %.17g", cost, pinter);
+}
+
 void fz_smooth_check(int grid, int path, const fz_grid *g, int diag, double r) {
   static smooth sm;
   int j, unsure = 0, sp;
   double sum = 0, orig = 0, cost;
   sm.n = points(path, sm.pts, g->w * g->h);
   prices(g, diag, &sm);
-  fz_method(fz_L, path, "smooth");
-  lua_pushvalue(fz_L, grid);
-  lua_createtable(fz_L, 0, 1);
-  lua_pushnumber(fz_L, r);
-  lua_setfield(fz_L, -2, "radius");
-  if (fz_pcall(fz_L, 3, 1) != LUA_OK) fz_fail("path:smooth: %s", lua_tostring(fz_L, -1));
-  sp = lua_gettop(fz_L);
+  sp = smoothed(grid, path, r, 0);
   sm.m = points(sp, sm.spts, sm.n);
   match(&sm);
   for (j = 1; j < sm.m; j++) sum += segment(g, &sm, sp, j, r, &unsure);
   for (j = 1; j < sm.n; j++) orig += sm.price[j];
-  fz_method(fz_L, sp, "cost");
-  fz_pcall(fz_L, 1, 1);
-  cost = lua_tonumber(fz_L, -1);
-  lua_pop(fz_L, 2);
+  cost = costof(sp);
+  lua_pop(fz_L, 1);
   if (!fz_close(cost, sum)) fz_fail("smoothed cost() %.17g, its segments %.17g", cost, sum);
   if (cost > orig * (1 + 1e-7) + 1e-7)
     fz_fail("smoothed cost %.17g, above the path's %.17g (priced the same way)", cost, orig);
+  pulled_check(grid, path, g, &sm, r, cost);
 }

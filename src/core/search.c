@@ -379,7 +379,10 @@ static int relax(astar_search *s, uint32_t cur, int n) {
       push(s, r);
     } else {
       node *rec = &s->pool[r];
-      if (!(g < rec->g) || alg == ASTAR_ALG_BFS) continue;
+      if (!(g < rec->g)) continue;
+      if (alg == ASTAR_ALG_BFS &&        /* fewest edges; of two ways as short, the cheaper */
+          (rec->heap == NONE || s->pool[par].depth + 1 != rec->depth))   /* (a walk, a link) */
+        continue;
       if (rec->heap == NONE && !s->reopen) continue;   /* closed for good */
       rec->g = g; rec->parent = par; rec->depth = s->pool[par].depth + 1;
       if (rec->heap == NONE) {           /* closed: reopen */
