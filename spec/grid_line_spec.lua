@@ -230,7 +230,10 @@ describe("path:smooth", function()
   end
 
   -- The cost of segment a-b cut at every cell boundary it crosses: each piece pays the cell
-  -- its midpoint lies in, or, lying along a boundary, the dearer walkable cell beside it.
+  -- its midpoint lies in, or, lying along a boundary, the dearer walkable cell beside it. A
+  -- piece within 1e-8 of a boundary may be priced either way: where a segment that close
+  -- to a line crosses it moves with rounding (by ~1e-16 / slope). Returns the cheapest and
+  -- the dearest reading.
   local function ref_pieces(cells, w, h, ax, ay, bx, by)
     local ts = { 0, 1 }
     for _, e in ipairs({ { ax, bx }, { ay, by } }) do
@@ -243,18 +246,24 @@ describe("path:smooth", function()
       end
     end
     table.sort(ts)
-    local len, sum = sqrt((bx - ax) ^ 2 + (by - ay) ^ 2), 0
+    local len, lo, hi = sqrt((bx - ax) ^ 2 + (by - ay) ^ 2), 0, 0
     local function cost(x, y) return H.walk(cells, w, h, x, y) and cells[y][x] or 0 end
     for i = 2, #ts do
       local t = (ts[i - 1] + ts[i]) / 2
       local mx, my = ax + t * (bx - ax), ay + t * (by - ay)
       local x, y = math.floor(mx + 0.5), math.floor(my + 0.5)
       local c = cost(x, y)
-      if mx + 0.5 == x then c = max(c, cost(x - 1, y)) end
-      if my + 0.5 == y then c = max(c, cost(x, y - 1)) end
-      sum = sum + (ts[i] - ts[i - 1]) * len * c
+      local cmin, cmax = c, c
+      local near = { { abs(mx + 0.5 - x), x - 1, y }, { abs(mx + 0.5 - x - 1), x + 1, y },
+                     { abs(my + 0.5 - y), x, y - 1 }, { abs(my + 0.5 - y - 1), x, y + 1 } }
+      for _, n in ipairs(near) do
+        if n[1] < 1e-8 and H.walk(cells, w, h, n[2], n[3]) then
+          cmin, cmax = min(cmin, cells[n[3]][n[2]]), max(cmax, cells[n[3]][n[2]])
+        end
+      end
+      lo, hi = lo + (ts[i] - ts[i - 1]) * len * cmin, hi + (ts[i] - ts[i - 1]) * len * cmax
     end
-    return sum
+    return lo, hi
   end
 
   it("pulls the string: clear segments, never dearer than Pinter's pass, bends on the walls",
@@ -278,7 +287,7 @@ describe("path:smooth", function()
           total = total + 1
           assert.same({ sx, sy }, { sm:get(1) })
           assert.same({ gx, gy }, { sm:get(#sm) })
-          local sum = 0
+          local sum, top = 0, 0
           for i = 2, #sm do
             local ax, ay = sm:get(i - 1)
             local bx, by = sm:get(i)
@@ -288,13 +297,11 @@ describe("path:smooth", function()
                 ay % 1 == 0 and bx % 1 == 0 and by % 1 == 0,
                 ("segment %d cuts within %g of a blocked cell"):format(i - 1, r))
             end
-            sum = sum + ref_pieces(cells, w, h, ax, ay, bx, by)
+            local lo, hi = ref_pieces(cells, w, h, ax, ay, bx, by)
+            sum, top = sum + lo, top + hi
           end
-          -- 1e-6: a bend that grazes two corners of one wall line leaves a segment a hair's
-          -- breadth off a cell boundary, and where it crosses that boundary (so how much of it
-          -- each cell prices) moves by ~1e-7 with the last bit of its ends
-          assert.is_true(H.close(sum, sm:cost(), 1e-6), ("cost %.17g, reference %.17g")
-            :format(sm:cost(), sum))
+          assert.is_true(sm:cost() >= sum * (1 - 1e-9) - 1e-9 and sm:cost() <= top * (1 + 1e-9)
+            + 1e-9, ("cost %.17g, reference %.17g to %.17g"):format(sm:cost(), sum, top))
           assert.is_true(sm:cost() <= pinter:cost() * (1 + 1e-12))
           if sm:cost() < pinter:cost() - 1e-9 then cheaper = cheaper + 1 end
           if uniform then             -- a taut string: each bend wraps a wall at r

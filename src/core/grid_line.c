@@ -20,6 +20,13 @@
 
 #define TOUCH 1e-9
 
+/* floor(x) for the grid-sized numbers lines take (|x| < 2^52), without a
+** call: the line test runs it for every column it crosses. */
+static long lfloor(double x) {
+  long i = (long)x;
+  return i - ((double)i > x);
+}
+
 /* Is cell (i, j), which may be the border or beyond, blocked? */
 static int blocked(const astar_grid *g, long i, long j) {
   if (i < 0 || j < 0 || i >= g->w || j >= g->h) return 1;
@@ -87,7 +94,7 @@ static double cell2(double ax, double ay, double bx, double by, long i, long j) 
 ** the segment's x range). */
 static void yrange(double ax, double ay, double bx, double by, double lo, double hi,
                    double *ylo, double *yhi) {
-  double xa = fmin(ax, bx), xb = fmax(ax, bx), ya, yb;
+  double xa = ax < bx ? ax : bx, xb = ax < bx ? bx : ax, ya, yb;
   if (lo < xa) lo = xa;
   if (hi > xb) hi = xb;
   if (xb == xa) {
@@ -96,20 +103,20 @@ static void yrange(double ax, double ay, double bx, double by, double lo, double
     ya = ay + (lo - ax) * (by - ay) / (bx - ax);
     yb = ay + (hi - ax) * (by - ay) / (bx - ax);
   }
-  *ylo = fmin(ya, yb);
-  *yhi = fmax(ya, yb);
+  *ylo = ya < yb ? ya : yb;
+  *yhi = ya < yb ? yb : ya;
 }
 
 int astar_grid_line_clear(const astar_grid *g, double ax, double ay, double bx, double by,
                           double r) {
   double lim = r > TOUCH ? (r - TOUCH) * (r - TOUCH) : 0;
-  long i, j, i0 = (long)floor(fmin(ax, bx) - r - TOUCH), i1 = (long)floor(fmax(ax, bx) + r + TOUCH);
+  long i, j, i0 = lfloor((ax < bx ? ax : bx) - r - TOUCH), i1 = lfloor((ax < bx ? bx : ax) + r + TOUCH);
   for (i = i0; i <= i1; i++) {
     double ylo, yhi;
     long j0, j1;
     yrange(ax, ay, bx, by, (double)i - r - TOUCH, (double)i + 1 + r + TOUCH, &ylo, &yhi);
-    j0 = (long)floor(ylo - r - TOUCH);
-    j1 = (long)floor(yhi + r + TOUCH);
+    j0 = lfloor(ylo - r - TOUCH);
+    j1 = lfloor(yhi + r + TOUCH);
     for (j = j0; j <= j1; j++)
       if (blocked(g, i, j)) {
         double d2 = cell2(ax, ay, bx, by, i, j);
@@ -212,7 +219,9 @@ static double slide(const astar_grid *g, double r, const double *a, double *p, c
   double lo = 0, hi = 1, best = now, q[2], c1, c2, d = hypot(tx - p[0], ty - p[1]);
   int k;
   for (k = 0; k < 40 && (hi - lo) * d > 1e-9; k++) {   /* to 1e-9 in distance */
-    double t = k == 0 ? 1 : (lo + hi) / 2;
+    /* first the whole way, then 1e-7 of it (a point stuck at its corner stops there at
+    ** once), then halving */
+    double t = k == 0 ? 1 : k == 1 && d > 1e-7 ? 1e-7 / d : (lo + hi) / 2;
     q[0] = p[0] + t * (tx - p[0]);
     q[1] = p[1] + t * (ty - p[1]);
     c1 = astar_grid_line_clear(g, q[0], q[1], q[0], q[1], r + MARGIN) ? segcost(g, a, q, r) : -1;
@@ -221,6 +230,8 @@ static double slide(const astar_grid *g, double r, const double *a, double *p, c
       lo = t;
       best = c1 + c2;
       if (k == 0) break;
+    } else if (k == 1) {
+      break;                                   /* cannot move at all */
     } else hi = t;
   }
   if (lo > 0) {
