@@ -3,7 +3,8 @@
 --
 --   make love                               (copies the library into lib/, runs the script)
 --   love examples/love                      (interactive, after `make love` once)
---   love examples/love --map x.map          (a Moving AI map; or drop a .map file on the window)
+--   love examples/love --map x.map          (a Moving AI map, or a Tiled map exported as Lua;
+--                                            or drop such a file on the window)
 --   love examples/love --script /abs/dir    (the scripted tour: screenshots checked pixel by
 --                                            pixel into dir, exit 0 only if every check holds)
 -- luacheck: globals love
@@ -42,7 +43,7 @@ local HEURISTICS = { { "default", "default" }, { "octile", "octile" },
 local BRUSHES = { { "wall", false }, { "floor", 1 }, { "rubble 2", 2 }, { "water 3", 3 } }
 local MODES = { { "grid search", "grid" }, { "navmesh", "navmesh" }, { "units", "units" } }
 local HELP = "left drag: paint, or move S/G   right drag: pan   wheel: zoom   space: " ..
-  "animate on/off   drop a Moving AI .map file to load it"
+  "animate on/off   drop a Moving AI .map or a Tiled .lua export to load it"
 
 local lab = {
   mode = "grid", algorithm = "auto", diagonal = "no_corner_cutting", heuristic = "default",
@@ -139,7 +140,7 @@ function lab.load_grid(grid, name, sx, sy, gx, gy)
   lab.canvas = love.graphics.newCanvas(lab.w, lab.h)
   lab.canvas:setFilter("nearest", "nearest")
   local fit = math.min(viewport_width() / (lab.w * TILE), love.graphics.getHeight() / (lab.h * TILE))
-  lab.cam = { x = 0, y = 0, zoom = fit < 1 and fit or 1 }
+  lab.cam = { x = 0, y = 0, zoom = math.min(fit, 4) }
   lab.spawn_units(40)
   lab.changed_map()
 end
@@ -218,8 +219,15 @@ local function far_ends(grid)
   return a[1], a[2], b[1], b[2]
 end
 
+-- A Moving AI .map, or a Tiled map exported as Lua (File > Export As > Lua).
 function lab.load_file(path, text)
-  local grid = astar.grid.parse_movingai(text)
+  local grid
+  if path:match("%.lua$") then
+    local chunk = assert(load(text, "=" .. path, "t", {}))
+    grid = astar.tiled.grid(chunk())
+  else
+    grid = astar.grid.parse_movingai(text)
+  end
   lab.load_grid(grid, path:match("[^/\\]+$"), far_ends(grid))
 end
 
