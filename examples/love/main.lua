@@ -94,8 +94,10 @@ local function describe(path, message)
     return
   end
   local st = path:stats()
-  lab.info = ("%s: cost %.2f, %d points\n%d expanded, %.0f us a find"):format(
-    st.algorithm or lab.algorithm, path:cost(), #path, st.expanded, time_find(options()))
+  -- (the scripted tour leaves the time out: its screenshots stay the same from run to run)
+  local us = script.running() and "-" or ("%.0f"):format(time_find(options()))
+  lab.info = ("%s: cost %.2f, %d points\n%d expanded, %s us a find"):format(
+    st.algorithm or lab.algorithm, path:cost(), #path, st.expanded, us)
 end
 
 local function finish_search(path, message)
