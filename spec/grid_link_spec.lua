@@ -185,6 +185,19 @@ describe("grid links", function()
     assert.is_true(H.close(q:result():cost(), 1.1, 1e-12))
   end)
 
+  it("a smoothed path marks a link with its exact price", function()
+    -- the mark was a difference of running sums: 0.099999999999999645 for a link of 0.1
+    local grid = astar.grid(10, 3)
+    grid:fill(5, 1, 1, 3, false)
+    grid:link(4, 2, 6, 2, 0.1)
+    for _, pull in ipairs({ true, false }) do
+      local sm = grid:find(1, 2, 10, 2):smooth(grid, { pull = pull })
+      local marks = {}
+      for i = 1, #sm - 1 do marks[#marks + 1] = sm:link(i) end
+      assert.are.same({ 0.1 }, marks)
+    end
+  end)
+
   it("several goals, partial paths and queries take links too", function()
     each_world(99, 150, function(rng, w, h, cells, links, grid, pol)
       local succ = succ_of(w, h, cells, links, pol)

@@ -91,7 +91,7 @@ static int path_smooth(lua_State *L) {
   int *pdiag;
   const double *v = astar_path_grid(L, 1, &n, &pdiag);
   lgrid *lg = (lgrid *)luaL_testudata(L, 2, ASTAR_GRID_MT);
-  double *xy, *stretch, *out, r, cost = 0, before = 0;
+  double *xy, *stretch, *out, r, cost = 0;
   unsigned char *link;
   int diag = 0, marks = 0;
   astar_opts o;
@@ -140,10 +140,11 @@ static int path_smooth(lua_State *L) {
   k = astar_grid_smooth(lg->g, xy, n, r, stretch, link, keep);
   for (i = 0; i < k; i++) {             /* the kept points, their links and prices */
     size_t b = keep[i];
-    double sb = stretch[b];             /* stretch[keep[i - 1]] is overwritten by now: */
     int via = i > 0 && b == keep[i - 1] + 1 && link[b];
-    stretch[i] = via ? sb - before : 0; /* 'before' kept it */
-    before = sb;
+    stretch[i] = via ? astar_grid_move_cost(lg->g, diag, (int)v[2 * b - 2] - 1,
+                                            (int)v[2 * b - 1] - 1, (int)v[2 * b] - 1,
+                                            (int)v[2 * b + 1] - 1, &via)
+                     : 0;               /* the link's own price, not a difference of sums */
     link[i] = (unsigned char)via;
     xy[2 * i] = xy[2 * b];
     xy[2 * i + 1] = xy[2 * b + 1];
