@@ -207,6 +207,14 @@ function Grid.splice(self, path, at, n, opts)
 end
 
 local function world_cell(self, wx, wy, arg)
+  for i = 0, 1 do
+    local v = wy
+    if i == 0 then v = wx end
+    if type(v) ~= "number" or v ~= v then
+      error(("bad argument #%d to 'find_world' (number expected, got %s)"):format(arg + i,
+        type(v) == "number" and "nan" or type(v)), 0)
+    end
+  end
   local x, y = self:to_cell(wx, wy)
   if not x then
     local show = scheduler.show

@@ -323,3 +323,10 @@ describe("astar.follow", function()
       astar.follow, assert(g:find(a, b)), 1)
   end)
 end)
+
+describe("astar.follow on routes whose length overflows (review)", function()
+  it("refuses them instead of walking NaN", function()
+    H.checkerr("bad argument #1 to 'follow' (the route is too long: its length passes the "
+      .. "largest number at point 2)", astar.follow, { -1e308, 0, 1e308, 0 }, 1e300)
+  end)
+end)

@@ -679,3 +679,42 @@ describe("astar.tiled.navmesh", function()
     end)
   end)
 end)
+
+describe("astar.tiled: input that used to escape as raw Lua errors (review)", function()
+  local function small(extra)
+    local m = { orientation = "orthogonal", width = 2, height = 2, tilewidth = 16,
+      tileheight = 16, tilesets = {}, layers = { { type = "tilelayer", name = "g", width = 2,
+      height = 2, data = { 0, 0, 0, 0 }, encoding = "lua" } } }
+    for k, v in pairs(extra or {}) do m[k] = v end
+    return m
+  end
+
+  it("names bad tile sizes, offsets, empty layer lists and maps too big for a grid", function()
+    H.checkerr("astar.tiled.grid: the map's tilewidth and tileheight must be positive finite "
+      .. "numbers, got 0, 16", astar.tiled.grid, small{ tilewidth = 0 })
+    local m = small()
+    m.layers[1].offsetx = "a"
+    H.checkerr("astar.tiled.grid: layer 'g': its offset must be finite numbers, got 'a', 0",
+      astar.tiled.grid, m)
+    H.checkerr("bad argument #2 to 'astar.tiled.grid' (option 'layers': an empty list)",
+      astar.tiled.grid, small(), { layers = {} })
+    local far = small{ infinite = true }
+    far.layers[1] = { type = "tilelayer", name = "g", chunks = {
+      { x = 0, y = 0, width = 1, height = 1, data = { 0 } },
+      { x = 1e9, y = 1e9, width = 1, height = 1, data = { 0 } } } }
+    H.checkerr("astar.tiled.grid: the tiles span 1000000001 x 1000000001 cells, more than a "
+      .. "grid holds (2^28 in all)", astar.tiled.grid, far)
+  end)
+
+  it("names polygon points and rotations that are not numbers", function()
+    local m = small()
+    m.layers[2] = { type = "objectgroup", name = "o", objects = { { shape = "polygon", x = 5,
+      y = 5, polygon = { { x = 0, y = 0 }, { x = 4 }, { x = 0, y = 4 } } } } }
+    H.checkerr("astar.tiled.navmesh: layer 'o': object #1: polygon point 2's y must be a finite "
+      .. "number, got nil", astar.tiled.navmesh, m, "o")
+    m.layers[2].objects[1] = { shape = "rectangle", x = 5, y = 5, width = 4, height = 4,
+      rotation = "a" }
+    H.checkerr("astar.tiled.navmesh: layer 'o': object #1: rotation must be a finite number, "
+      .. "got 'a'", astar.tiled.navmesh, m, "o")
+  end)
+end)

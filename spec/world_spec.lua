@@ -57,14 +57,16 @@ describe("Grid:set_world", function()
       { tile = math.huge })
     H.checkerr(e .. "'tile' [2]: number expected, got string)", g.set_world, g,
       { tile = { 1, "2" } })
-    H.checkerr(e .. "'tile' : number expected, got string)", g.set_world, g, { tile = "2" })
+    H.checkerr(e .. "'tile': number expected, got string)", g.set_world, g, { tile = "2" })
+    H.checkerr(e .. "the origin (100000000000000000, 0) is more than 1e12 tiles from (0, 0): cell corners "
+      .. "would round together)", g.set_world, g, { origin = { 1e17, 0 } })
     H.checkerr(e .. "'origin' must be a table {x, y}, got number)", g.set_world, g,
       { origin = 3 })
     H.checkerr(e .. "'origin' [1]: number expected, got nil)", g.set_world, g, { origin = {} })
     H.checkerr(e .. "unknown field tiles (expected 'tile' and 'origin'))", g.set_world, g,
       { tiles = 3 })
-    H.checkerr(e .. "the grid would reach (2e+100, 10): the world must lie within 1e+100 of "
-      .. "(0, 0))", g.set_world, g, { origin = { 2e100, 0 } })
+    H.checkerr(e .. "the grid would reach (1.9e+100, 1e+100): the world must lie within 1e+100 "
+      .. "of (0, 0))", g.set_world, g, { tile = 1e99, origin = { 9e99, 0 } })
     H.checkerr_prefix("bad argument #1 to 'set_world' (table expected", g.set_world, g, 5)
     H.checkerr("bad argument #4 to 'grid' (nothing expected after the world table, got "
       .. "number)", astar.grid, 3, 3, { tile = 2 }, 5)
@@ -188,6 +190,10 @@ describe("Grid:world_points and Grid:find_world", function()
       g.find_world, g, -1, 0, 1, 1)
     H.checkerr("bad argument #3 to 'find_world' (the world point (6, 0) is off the grid)",
       g.find_world, g, 0, 0, 6, 0)
+    H.checkerr("bad argument #3 to 'find_world' (number expected, got nil)", g.find_world, g, 1,
+      1, nil, 2)
+    H.checkerr("bad argument #2 to 'find_world' (number expected, got nan)", g.find_world, g, 1,
+      0 / 0, 2, 2)
     g:set(6, 6, false)
     assert.same({ nil, "blocked" }, { nil, select(3, g:find_world(0, 0, 5.5, 5.5)) })
   end)

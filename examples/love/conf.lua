@@ -8,6 +8,8 @@ function love.conf(t)
   t.window.width = 1320
   t.window.height = 720
   t.window.resizable = true
+  t.window.minwidth = 640                -- the panel (290 pixels) and some map
+  t.window.minheight = 480
   t.window.vsync = 1
 
   -- Nothing here makes a sound; without a sound device OpenAL would only print errors.

@@ -63,7 +63,7 @@ function lab.world(sx, sy)
   return sx / c.zoom + c.x, sy / c.zoom + c.y
 end
 
-local function viewport_width() return love.graphics.getWidth() - PANEL end
+local function viewport_width() return math.max(0, love.graphics.getWidth() - PANEL) end
 
 -- The map ---------------------------------------------------------------------------------
 
@@ -100,9 +100,11 @@ local function describe(path, message)
     st.algorithm or lab.algorithm, path:cost(), #path, st.expanded, us)
 end
 
+-- Theta* paths bend at any angle already: only grid paths are smoothed.
 local function finish_search(path, message)
+  local any_angle = lab.algorithm == "theta" or lab.algorithm == "lazy_theta"
   lab.path, lab.query = path, nil
-  lab.smoothed = path and lab.smooth and path:smooth(lab.grid) or nil
+  lab.smoothed = path and lab.smooth and not any_angle and path:smooth(lab.grid) or nil
   describe(path, message)
 end
 
@@ -135,12 +137,14 @@ function lab.changed_map()
 end
 
 function lab.load_grid(grid, name, sx, sy, gx, gy)
+  local w, h = grid:size()
+  local canvas = love.graphics.newCanvas(w, h)   -- first: a map too big for a texture raises
+  canvas:setFilter("nearest", "nearest")        -- here, before the lab has changed
+  lab.query = nil
   lab.grid, lab.name = grid:set_world{ tile = TILE }, name
-  lab.w, lab.h = grid:size()
+  lab.w, lab.h, lab.canvas = w, h, canvas
   lab.sx, lab.sy, lab.gx, lab.gy = sx, sy, gx, gy
   lab.tx, lab.ty = gx, gy
-  lab.canvas = love.graphics.newCanvas(lab.w, lab.h)
-  lab.canvas:setFilter("nearest", "nearest")
   local fit = math.min(viewport_width() / (lab.w * TILE), love.graphics.getHeight() / (lab.h * TILE))
   lab.cam = { x = 0, y = 0, zoom = math.min(fit, 4) }
   lab.spawn_units(40)

@@ -70,6 +70,10 @@ local function polyline(w, pts)
     local dx, dy = pts[2 * i + 1] - pts[2 * i - 1], pts[2 * i + 2] - pts[2 * i]
     local d = sqrt(dx * dx + dy * dy)
     cum[i + 1] = cum[i] + d
+    if cum[i + 1] == math.huge then               -- finite points, an infinite length
+      error(("bad argument #1 to 'follow' (the route is too long: its length passes the "
+        .. "largest number at point %d)"):format(i + 1), 0)
+    end
     head[i] = d > 0 and atan2(dy, dx) or nil
   end
   -- a segment of length 0 faces as the one before it (at the start: the one after)

@@ -178,6 +178,7 @@ local function pick_tile_layers(map, opts, fname)
   if opts.layer ~= nil then
     out[1] = find_layer(map, opts.layer, "tilelayer", fname)
   elseif opts.layers ~= nil then
+    if #opts.layers == 0 then argerror(fname, 2, "option 'layers': an empty list") end
     for i, spec in ipairs(opts.layers) do
       if type(spec) ~= "string" and type(spec) ~= "number" then
         argerror(fname, 2, "option 'layers': item %d must be a layer name or index, got %s", i,
@@ -196,11 +197,18 @@ end
 
 -- A layer's pixel offset. STI folds the layer's and the map's offsets into layer.x, layer.y
 -- (and gives its layers a draw function); Tiled's exports keep them in offsetx, offsety.
-local function offset_of(L)
+local function offset_of(L, name, fname)
+  local x, y = L.offsetx or 0, L.offsety or 0
   if type(L.draw) == "function" and type(L.x) == "number" and type(L.y) == "number" then
-    return L.x, L.y
+    x, y = L.x, L.y
   end
-  return L.offsetx or 0, L.offsety or 0
+  for _, v in ipairs({ x, y }) do
+    if type(v) ~= "number" or v ~= v or v == huge or v == -huge then
+      fail(fname, "layer %s: its offset must be finite numbers, got %s, %s", name, show(x),
+        show(y))
+    end
+  end
+  return x, y
 end
 
 local function is_count(v)
@@ -323,9 +331,9 @@ end
 
 -- The origin of the grid's cell (1, 1) in pixels, the same for every layer read.
 local function origin_of(layers, names, fname)
-  local ox, oy = offset_of(layers[1])
+  local ox, oy = offset_of(layers[1], names[1], fname)
   for i = 2, #layers do
-    local x, y = offset_of(layers[i])
+    local x, y = offset_of(layers[i], names[i], fname)
     if x ~= ox or y ~= oy then
       fail(fname, "layers %s and %s have different offsets (%s, %s) and (%s, %s)", names[1],
         names[i], show(ox), show(oy), show(x), show(y))
@@ -418,6 +426,9 @@ function M.grid(map, opts)
   end
   local x0, y0, w, h = bounds_of(blocks)
   if w <= 0 or h <= 0 then fail(fname, "layer %s has no tiles (width or height 0)", names[1]) end
+  if w * h > 2 ^ 28 then                          -- before a table of every cell is built
+    fail(fname, "the tiles span %.0f x %.0f cells, more than a grid holds (2^28 in all)", w, h)
+  end
   local ctx = { fname = fname, index = index, x0 = x0, y0 = y0, w = w,
     walkable = opts.walkable, costfn = type(opts.cost) == "function" and opts.cost,
     costname = type(opts.cost) == "string" and opts.cost or "cost" }
@@ -437,6 +448,10 @@ function M.grid(map, opts)
   local grid = core.grid_from_table(rows)
   local tw, th = map.tilewidth, map.tileheight
   if map.layers == nil or type(tw) ~= "number" or type(th) ~= "number" then return grid end
+  if not (tw > 0 and th > 0 and tw < huge and th < huge) then
+    fail(fname, "the map's tilewidth and tileheight must be positive finite numbers, got %s, %s",
+      show(tw), show(th))
+  end
   local ox, oy = origin_of(layers, names, fname)
   local frame = { tile = { tw, th }, origin = { ox + x0 * tw, oy + y0 * th } }
   grid:set_world(frame)
@@ -500,10 +515,16 @@ local function ring_of(o, sti, dx, dy, segments, what, fname)
   if shape == "point" or shape == "polyline" or shape == "text" then return nil end
   check_number(o.x, "x", what, fname)
   check_number(o.y, "y", what, fname)
+  if o.rotation ~= nil then check_number(o.rotation, "rotation", what, fname) end
   if shape == "polygon" then
     if type(o.polygon) ~= "table" then fail(fname, "%s: polygon has no points", what) end
     local rel = {}
-    for i, p in ipairs(o.polygon) do rel[2 * i - 1], rel[2 * i] = p.x, p.y end
+    for i, p in ipairs(o.polygon) do
+      if type(p) ~= "table" then fail(fname, "%s: polygon point %d is not a table", what, i) end
+      check_number(p.x, ("polygon point %d's x"):format(i), what, fname)
+      check_number(p.y, ("polygon point %d's y"):format(i), what, fname)
+      rel[2 * i - 1], rel[2 * i] = p.x, p.y
+    end
     if sti then return rel end                   -- STI made them absolute, offset and turned
     return place(o, rel, dx, dy)
   end

@@ -549,6 +549,10 @@ typedef struct astar_dstar astar_dstar;
 int astar_dstar_new(astar_dstar **out, astar_grid *g, int sx, int sy, int gx, int gy,
                     int diagonal, astar_alloc alloc, void *ud);
 void astar_dstar_free(astar_dstar *d);          /* NULL is accepted */
+/* Plans for a disc of radius r (0 <= r <= 1e6, in cells; 0: a point) from
+** now on, as grid searches with a radius do; starts afresh. 0, ASTAR_EINVAL
+** or ASTAR_ENOMEM. */
+int astar_dstar_radius(astar_dstar *d, double r);
 /* The agent is now at (x, y) (in range: the caller checks). */
 void astar_dstar_move(astar_dstar *d, int x, int y);
 /* Takes the grid's edits since the last call into account and repairs the

@@ -27,7 +27,7 @@
 */
 #include <math.h>
 #include <string.h>
-#include "core.h"
+#include "grid_impl.h"
 
 #define SQRT2 1.4142135623730951
 #define TIE 1e-9                  /* relative: far above rounding, far below a step */
@@ -48,6 +48,7 @@ struct astar_dstar {
   size_t nheap, cheap;
   uint32_t start, goal, last;
   double km, hscale;
+  double r;               /* the unit's radius (0: a point): moves need its fit bits */
   uint64_t version;       /* the grid version the values are for */
   uint64_t expanded;      /* by the last compute */
   uint64_t total;         /* over the planner's life */
@@ -71,6 +72,7 @@ static double movecost(const astar_dstar *d, const double *c, uint32_t u, int k)
   ptrdiff_t W = (ptrdiff_t)d->stride;
   size_t v = (size_t)((ptrdiff_t)u + DY[k] * W + DX[k]);
   if (c[u] <= 0 || c[v] <= 0) return HUGE_VAL;
+  if (d->r > 0 && !(astar__grid_fit(d->grid, u, d->r) & (1u << k))) return HUGE_VAL;
   if (k < 4) return c[v];
   if (d->diagonal == ASTAR_DIAG_NEVER) return HUGE_VAL;
   {
@@ -237,6 +239,16 @@ void astar_dstar_free(astar_dstar *d) {
   astar__free(&m, d, sizeof *d);
 }
 
+int astar_dstar_radius(astar_dstar *d, double r) {
+  if (!(r >= 0 && r <= 1e6)) return ASTAR_EINVAL;
+  int rc;
+  d->r = r;
+  if (r > 0) astar__grid_fit_prepare(d->grid, r);
+  rc = reset(d);
+  d->resets--;                          /* a new plan, not a start over */
+  return rc;
+}
+
 void astar_dstar_move(astar_dstar *d, int x, int y) {
   d->start = astar_grid_node(d->grid, x, y);
 }
@@ -252,10 +264,11 @@ static int sync(astar_dstar *d, const double *c) {
   if (n < 0 || astar_grid_min_cost(d->grid) < d->hscale) return reset(d);
   d->km += hval(d, d->last, d->start);
   d->last = d->start;
-  for (i = 0; i < n; i++) {
+  for (i = 0; i < n; i++) {           /* a disc's moves read the cells within r + 1.5 */
     int x, y, W = astar_grid_width(d->grid), H = astar_grid_height(d->grid);
-    for (y = r[i].y - 1; y <= r[i].y + r[i].h; y++)
-      for (x = r[i].x - 1; x <= r[i].x + r[i].w; x++)
+    int m = d->r > 0 ? (int)ceil(d->r) + 2 : 1;
+    for (y = r[i].y - m; y < r[i].y + r[i].h + m; y++)
+      for (x = r[i].x - m; x < r[i].x + r[i].w + m; x++)
         if (x >= 0 && y >= 0 && x < W && y < H) {
           int rc = update_vertex(d, c, astar_grid_node(d->grid, x, y));
           if (rc) return rc;
@@ -364,7 +377,12 @@ long astar_dstar_path(astar_dstar *d, uint32_t *out, size_t max, double *cost, i
   uint64_t before;
   *cost = 0;
   *why = ASTAR_FOUND;
-  if (c[d->start] <= 0 || c[d->goal] <= 0) { *why = ASTAR_BLOCKED; return 0; }
+  if (c[d->start] <= 0 || c[d->goal] <= 0 ||
+      (d->r > 0 && !((astar__grid_fit(d->grid, d->start, d->r) &
+                      astar__grid_fit(d->grid, d->goal, d->r)) & FIT_HERE))) {
+    *why = ASTAR_BLOCKED;
+    return 0;
+  }
   if (max > d->ncell) max = d->ncell;
   before = d->expanded;
   n = walk(d, c, out, max, cost, why);

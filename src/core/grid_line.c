@@ -110,7 +110,8 @@ static void yrange(double ax, double ay, double bx, double by, double lo, double
 int astar_grid_line_clear(const astar_grid *g, double ax, double ay, double bx, double by,
                           double r) {
   double lim = r > TOUCH ? (r - TOUCH) * (r - TOUCH) : 0;
-  long i, j, i0 = lfloor((ax < bx ? ax : bx) - r - TOUCH), i1 = lfloor((ax < bx ? bx : ax) + r + TOUCH);
+  long i, j, i0 = lfloor((ax < bx ? ax : bx) - r - TOUCH);
+  long i1 = lfloor((ax < bx ? bx : ax) + r + TOUCH);
   for (i = i0; i <= i1; i++) {
     double ylo, yhi;
     long j0, j1;
@@ -210,6 +211,10 @@ static double segcost(const astar_grid *g, const double *a, const double *b, dou
 ** stopped within TOUCH of a wall line would leave no way on past it (every
 ** segment from it along the wall would touch), and the pull would stall. */
 #define MARGIN 1e-7
+/* and how much clearer than r the segments it makes keep: well above TOUCH,
+** so that a point moved by rounding (x + 0.5 - 0.5) does not flip a line's
+** verdict; below MARGIN, so that segments from points MARGIN off a wall pass */
+#define SEGMARGIN 1e-8
 
 /* Moves p (between a and b, whose two segments cost 'now') toward t, as far
 ** as bisection finds it MARGIN clear of r, both segments clear and together
@@ -224,8 +229,9 @@ static double slide(const astar_grid *g, double r, const double *a, double *p, c
     double t = k == 0 ? 1 : k == 1 && d > 1e-7 ? 1e-7 / d : (lo + hi) / 2;
     q[0] = p[0] + t * (tx - p[0]);
     q[1] = p[1] + t * (ty - p[1]);
-    c1 = astar_grid_line_clear(g, q[0], q[1], q[0], q[1], r + MARGIN) ? segcost(g, a, q, r) : -1;
-    c2 = c1 < 0 ? -1 : segcost(g, q, b, r);
+    c1 = astar_grid_line_clear(g, q[0], q[1], q[0], q[1], r + MARGIN)
+             ? segcost(g, a, q, r + SEGMARGIN) : -1;
+    c2 = c1 < 0 ? -1 : segcost(g, q, b, r + SEGMARGIN);
     if (c2 >= 0 && c1 + c2 <= now) {
       lo = t;
       best = c1 + c2;
@@ -275,7 +281,8 @@ static double snap(const astar_grid *g, const double *a, double *p, const double
   double q[NEAR][2], best = now + 8 * MARGIN * (len > 0 ? now / len : 1);   /* cost a unit */
   int n = corners(g, p, 1, q), k, at = -1;
   for (k = 0; k < n; k++) {
-    double c1 = segcost(g, a, q[k], 0), c2 = c1 < 0 ? -1 : segcost(g, q[k], b, 0);
+    double c1 = segcost(g, a, q[k], SEGMARGIN);
+    double c2 = c1 < 0 ? -1 : segcost(g, q[k], b, SEGMARGIN);
     if (c2 >= 0 && c1 + c2 < best) { best = c1 + c2; at = k; }
   }
   if (at < 0) return now;
@@ -292,14 +299,14 @@ static int split(const astar_grid *g, const double *a, const double *p, const do
   double q[NEAR][2], ca[NEAR], cb[NEAR], best = now * (1 - 1e-12);
   int n = corners(g, p, REACH, q), j, l, found = 0;
   for (j = 0; j < n; j++) {
-    ca[j] = segcost(g, a, q[j], 0);
-    cb[j] = segcost(g, q[j], b, 0);
+    ca[j] = segcost(g, a, q[j], SEGMARGIN);
+    cb[j] = segcost(g, q[j], b, SEGMARGIN);
   }
   for (j = 0; j < n; j++)
     for (l = 0; l < n; l++) {
       double cm;
       if (j == l || ca[j] < 0 || cb[l] < 0 || ca[j] + cb[l] >= best) continue;
-      cm = segcost(g, q[j], q[l], 0);
+      cm = segcost(g, q[j], q[l], SEGMARGIN);
       if (cm < 0 || ca[j] + cm + cb[l] >= best) continue;
       best = ca[j] + cm + cb[l];
       q1[0] = q[j][0]; q1[1] = q[j][1]; q2[0] = q[l][0]; q2[1] = q[l][1];
@@ -318,7 +325,7 @@ static double pull_one(const astar_grid *g, double r, double *xy, size_t i, int 
          l2, t;
   if (c2 < 0) return 0;                         /* a step the policy allows, not a line */
   now = c1 + c2;
-  c = segcost(g, a, b, r);
+  c = segcost(g, a, b, r + SEGMARGIN);
   if (c >= 0 && c <= now) {
     *gone = 1;
     return now - c;
@@ -365,7 +372,7 @@ size_t astar_grid_pull(const astar_grid *g, double *xy, size_t n, size_t cap, do
         continue;
       }
       if (s != 0) dirty[i - 1] |= 2, dirty[i] |= 2, dirty[i + 1] |= 2;
-      c1 = segcost(g, a, xy + 2 * i, 0);
+      c1 = r == 0 ? segcost(g, a, xy + 2 * i, 0) : -1;
       c2 = c1 < 0 ? -1 : segcost(g, xy + 2 * i, b, 0);
       if (r == 0 && n < cap && fabs(s) <= 1e-12 * (c1 + c2) && c2 >= 0 &&
           split(g, a, xy + 2 * i, b, c1 + c2, q1, q2)) {   /* stalled: two corners? */

@@ -100,8 +100,12 @@ static int path_smooth(lua_State *L) {
   int w, h;
   if (v == NULL) {
     afn self;
+    size_t m;
     self.name = "smooth"; self.self = 1;
-    astar_argerror(L, &self, 1, "astar.Path of a grid expected, got %s", luaL_typename(L, 1));
+    astar_argerror(L, &self, 1, "astar.Path of a grid expected, got %s",
+                   astar_path_cellpoints(L, 1, &m) != NULL
+                     ? "a smoothed or any-angle path (it is straight already)"
+                     : luaL_typename(L, 1));
   }
   if (lg == NULL)
     astar_argerror(L, &F_SMOOTH, 2, "astar.Grid expected, got %s", luaL_typename(L, 2));

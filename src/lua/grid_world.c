@@ -31,8 +31,8 @@ static double field(lua_State *L, const afn *f, int idx, const char *key, int i,
   }
   if (lua_type(L, -1) == LUA_TNUMBER) v = (double)lua_tonumber(L, -1);
   else if (!lua_isnil(L, -1) || i > 0)
-    astar_argerror(L, f, idx, "'%s' %s: number expected, got %s", key,
-                   i == 0 ? "" : i == 1 ? "[1]" : "[2]", luaL_typename(L, -1));
+    astar_argerror(L, f, idx, "'%s'%s: number expected, got %s", key,
+                   i == 0 ? "" : i == 1 ? " [1]" : " [2]", luaL_typename(L, -1));
   lua_pop(L, 1);
   return v;
 }
@@ -76,6 +76,10 @@ static void readframe(lua_State *L, const afn *f, int idx, int w, int h, astar_f
     fr->oy = field(L, f, idx, "origin", 2, 0);
   }
   lua_pop(L, 1);
+  if (!(fabs(fr->ox) < 1e12 * fr->tw && fabs(fr->oy) < 1e12 * fr->th))   /* cells stay apart */
+    astar_argerror(L, f, idx, "the origin (%s, %s) is more than 1e12 tiles from (0, 0): cell "
+                   "corners would round together", astar_fmtnum(buf[0], fr->ox),
+                   astar_fmtnum(buf[1], fr->oy));
   if (!(fabs(fr->ox) + w * fr->tw <= ASTAR_NUM_MAX && fabs(fr->oy) + h * fr->th <= ASTAR_NUM_MAX))
     astar_argerror(L, f, idx, "the grid would reach (%s, %s): the world must lie within 1e+100 "
                    "of (0, 0)", astar_fmtnum(buf[0], fr->ox + w * fr->tw),

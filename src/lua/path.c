@@ -424,7 +424,7 @@ grid:fill(10, 1, 1, 6, false)                     -- a wall to go round
 local bend = grid:find(1, 1, 20, 1):smooth(grid)  -- taut: round both corners of its end
 local x2, y2 = bend:get(2)
 local x3, y3 = bend:get(3)
-print(#bend, ("%.5f %.5f %.5f %.5f"):format(x2, y2, x3, y3))   --> 4 9.50000 6.50000 10.50000 6.50000
+print(#bend, ("%.3f %.3f %.3f %.3f"):format(x2, y2, x3, y3))   --> 4 9.500 6.500 10.500 6.500
 */
 /* (defined in src/lua/grid_line.c) */
 

@@ -49,7 +49,8 @@ static void nolinks(lua_State *L, const astar_grid *g) {
 
 /* grid:replanner(sx, sy, gx, gy [, opts]): documented in grid.c, with the Grid. */
 static int grid_replanner(lua_State *L) {
-  static const astar_optuse OPTS[] = {{ASTAR_OPT_DIAGONAL, 0, NULL}, ASTAR_OPT_END};
+  static const astar_optuse OPTS[] = {{ASTAR_OPT_DIAGONAL, 0, NULL}, {ASTAR_OPT_RADIUS, 0, NULL},
+                                      ASTAR_OPT_END};
   lgrid *lg = astar_checkgrid(L, &F_NEW);
   astar_opts o;
   int w = astar_grid_width(lg->g), h = astar_grid_height(lg->g), diag = 0, rc;
@@ -72,6 +73,8 @@ static int grid_replanner(lua_State *L) {
   r->fn = fn; r->ud = ud;
   astar_map_alive(L, &lg->m);                        /* a finalizer may have closed it */
   rc = astar_dstar_new(&r->d, lg->g, sx, sy, gx, gy, diag, fn, ud);
+  if (rc == 0) rc = astar_dstar_radius(r->d, astar_opt(&o, ASTAR_OPT_RADIUS, 0));
+  if (rc == ASTAR_EINVAL) astar_opterror(L, &F_NEW, &o, "option 'radius': must be at most 1e6");
   if (rc != 0) astar_raise(L, rc);
   astar_gc_settle(L);
   return 1;
