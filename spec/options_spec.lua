@@ -166,7 +166,7 @@ local ENTRIES = {
   { label = "grid:distance_field", name = "distance_field", argn = 2,
     accepts = { "diagonal", "cost", "max_cost", "scale", "radius" },
     call = function(o) return grid():distance_field({ { 1, 1 } }, o) end },
-  { label = "grid:replanner", name = "replanner", argn = 5, accepts = { "diagonal" },
+  { label = "grid:replanner", name = "replanner", argn = 5, accepts = { "diagonal", "radius" },
     call = function(o) return grid():replanner(1, 1, 4, 3, o) end },
   { label = "grid:splice", name = "splice", argn = 4, call = splice, extra = GRID_ENUMS,
     accepts = { "algorithm", "diagonal", "heuristic", "cost", "weight", "max_expansions",

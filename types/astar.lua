@@ -181,6 +181,7 @@
 ---Options of `Grid:replanner`.
 ---@class astar.ReplannerOptions
 ---@field diagonal? astar.Diagonal default "no_corner_cutting"
+---@field radius? number the unit's radius in cells, default 0
 
 ---Options of `astar.graph`.
 ---@class astar.GraphOptions

@@ -884,6 +884,8 @@ and keeps 20 bytes a cell.
 @int gy goal row
 @tparam[opt] table opts the options:
 @tparam[opt="no_corner_cutting"] string opts.diagonal as in @{Grid:find|find}
+@tparam[opt=0] number opts.radius the unit is a disc of this radius in cells, as in
+@{Grid:find|find} (an edit repairs what lies within `ceil(r) + 2` cells of it)
 @treturn Replanner
 @usage
 local grid = astar.grid(10, 10)
