@@ -135,7 +135,7 @@ static int grid_world(lua_State *L) {
   return 4;
 }
 
-static double finite(lua_State *L, const afn *f, int idx) {
+static double checkfinite(lua_State *L, const afn *f, int idx) {
   double v = astar_checknumber(L, f, idx);
   char buf[32];
   if (!(v > -HUGE_VAL && v < HUGE_VAL))
@@ -154,7 +154,7 @@ of a smoothed or any-angle path (cell numbers, centre at whole values) convert t
 */
 static int grid_to_world(lua_State *L) {
   lgrid *lg = astar_checkgrid(L, &F_TO_WORLD);
-  double x = finite(L, &F_TO_WORLD, 2), y = finite(L, &F_TO_WORLD, 3);
+  double x = checkfinite(L, &F_TO_WORLD, 2), y = checkfinite(L, &F_TO_WORLD, 3);
   lua_pushnumber(L, (lua_Number)(lg->world.ox + (x - 0.5) * lg->world.tw));
   lua_pushnumber(L, (lua_Number)(lg->world.oy + (y - 0.5) * lg->world.th));
   return 2;
