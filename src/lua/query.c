@@ -307,10 +307,10 @@ static lua_Integer listsize(lua_State *L, lquery *q, int which) {
 /***
 The nodes the search has met so far, for drawing it as it grows: `closed, open`, two flat
 lists. On a grid `{x1, y1, x2, y2, ...}` (cells), on a graph `{id1, id2, ...}`. Closed nodes
-were expanded (their cost is final), open ones wait on the open list; a bidirectional search
-lists both sides. Both lists are empty before the first step and once the query has finished
-(it gave its memory back: keep the last lists you took). Navigation meshes and implicit
-graphs do not list their nodes (an error).
+were expanded (their cost is final), open ones wait on the open list. Both lists are empty
+before the first step and once the query has finished (it gave its memory back: keep the last
+lists you took), and also if a finalizer run by the call steps or cancels the query meanwhile.
+Navigation meshes and implicit graphs do not list their nodes (an error).
 @function Query:explored
 @treturn table closed nodes
 @treturn table open nodes
