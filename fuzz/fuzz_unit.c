@@ -420,7 +420,9 @@ static void pulled_check(int grid, int path, const fz_grid *g, const smooth *sm,
     top += hi;
   }
   lua_pop(fz_L, 1);
-  if (cost < sum * (1 - 1e-9) - 1e-9 || cost > top * (1 + 1e-9) + 1e-9)
+  /* 1e-7: where a line 1e-8 off a boundary crosses it moves by ~1e-8 with rounding (seed
+  ** pulled_price_rounding: 1.3e-9 above the dearest reading) */
+  if (cost < sum * (1 - 1e-7) - 1e-7 || cost > top * (1 + 1e-7) + 1e-7)
     fz_fail("pulled cost() %.17g, its segments %.17g to %.17g", cost, sum, top);
   if (cost > pinter * (1 + 1e-9) + 1e-12)
     fz_fail("pulled cost %.17g, above Pinter's pass alone %.17g", cost, pinter);

@@ -304,8 +304,9 @@ describe("path:smooth", function()
             local lo, hi = ref_pieces(cells, w, h, ax, ay, bx, by)
             sum, top = sum + lo, top + hi
           end
-          assert.is_true(sm:cost() >= sum * (1 - 1e-9) - 1e-9 and sm:cost() <= top * (1 + 1e-9)
-            + 1e-9, ("cost %.17g, reference %.17g to %.17g"):format(sm:cost(), sum, top))
+          -- (1e-7: where a line 1e-8 off a boundary crosses it moves by ~1e-8 with rounding)
+          assert.is_true(sm:cost() >= sum * (1 - 1e-7) - 1e-7 and sm:cost() <= top * (1 + 1e-7)
+            + 1e-7, ("cost %.17g, reference %.17g to %.17g"):format(sm:cost(), sum, top))
           assert.is_true(sm:cost() <= pinter:cost() * (1 + 1e-12))
           if sm:cost() < pinter:cost() - 1e-9 then cheaper = cheaper + 1 end
           if uniform then             -- a taut string: each bend wraps a wall at r
