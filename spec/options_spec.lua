@@ -57,6 +57,13 @@ local RULES = {
   { "radius", -1, "must be a non-negative finite number, got -1" },
   { "radius", NAN, "must be a non-negative finite number, got nan" },
   { "radius", INF, "must be a non-negative finite number, got inf" },
+  { "overlay", 5, "astar.Field expected, got number" },
+  { "overlay", "f", "astar.Field expected, got string" },
+  { "overlay", {}, "astar.Field expected, got table" },
+  { "overlay_scale", "1", "number expected, got string" },
+  { "overlay_scale", -1, "must be a non-negative finite number, got -1" },
+  { "overlay_scale", NAN, "must be a non-negative finite number, got nan" },
+  { "overlay_scale", INF, "must be a non-negative finite number, got inf" },
   { "include", true, "number expected, got boolean" },
   { "include", -1, "flags must be an integer in [0, 2^32 - 1], got -1" },
   { "include", 0.5, "flags must be an integer in [0, 2^32 - 1], got 0.5" },
@@ -118,7 +125,7 @@ local function splice(o)
 end
 
 local FIND = { "algorithm", "diagonal", "heuristic", "cost", "weight", "max_expansions", "max_cost",
-  "partial", "goals", "within", "radius" }
+  "partial", "goals", "within", "radius", "overlay", "overlay_scale" }
 local GRAPH_FIND = { "algorithm", "heuristic", "cost", "weight", "max_expansions", "max_cost",
   "partial", "goals", "within" }
 local MESH_FIND = { "algorithm", "heuristic", "cost", "weight", "max_expansions", "max_cost",
@@ -164,7 +171,7 @@ local ENTRIES = {
   { label = "grid:query", name = "query", argn = 5, accepts = plus(FIND, { "on_change" }),
     extra = GRID_ENUMS, call = function(o) return grid():query(1, 1, 4, 3, o) end },
   { label = "grid:distance_field", name = "distance_field", argn = 2,
-    accepts = { "diagonal", "cost", "max_cost", "scale", "radius" },
+    accepts = { "diagonal", "cost", "max_cost", "scale", "radius", "overlay", "overlay_scale" },
     call = function(o) return grid():distance_field({ { 1, 1 } }, o) end },
   { label = "grid:replanner", name = "replanner", argn = 5, accepts = { "diagonal", "radius" },
     call = function(o) return grid():replanner(1, 1, 4, 3, o) end },

@@ -154,6 +154,8 @@
 ---@field goals? integer[][] `{{x, y}, ...}`: go to the cheapest to reach (`grid:find(sx, sy, {goals = ...})`); `path:stats().goal` says which
 ---@field within? number >= 0: any cell within heuristic distance `within` of the goal is accepted
 ---@field radius? number >= 0: the unit is a disc of this radius in cells (default 0)
+---@field overlay? astar.Field a grid Field of this size, no value below 0: a step of length len into a cell adds len * overlay_scale * its value (unreached cells are not entered); not with "jps", "theta" or "lazy_theta"
+---@field overlay_scale? number >= 0, finite: the overlay's factor (default 1)
 
 ---Options of `Grid:query`: those of `find`, plus `on_change`.
 ---@class astar.GridQueryOptions: astar.GridFindOptions
@@ -177,6 +179,8 @@
 ---@field cost? astar.GridCostFn as `find`'s, called for the forward step (toward the source)
 ---@field scale? number finite; required (and only allowed) when `sources` is a Field: each reached cell becomes a source of value `scale * distance` (negative: a flee map)
 ---@field radius? number >= 0: distances for a disc of this radius in cells (default 0)
+---@field overlay? astar.Field as `find`'s: added to each step toward the source
+---@field overlay_scale? number >= 0, finite (default 1)
 
 ---Options of `Grid:replanner`.
 ---@class astar.ReplannerOptions
@@ -420,6 +424,17 @@ function Grid:unlink(x1, y1, x2, y2, opts) end
 ---The grid's links, one entry per direction: `{{x1, y1, x2, y2, cost}, ...}`.
 ---@return number[][]
 function Grid:links() end
+
+---A movement class: a grid that follows this one through a table of costs (a cost it does
+---not name is kept; `false` names blocked cells). Every later `set`/`fill` of this grid is made
+---to it too; it is a Grid for everything else, but may not be edited itself.
+---@param costs table<number|boolean, number|boolean> `{[cost here] = cost in the class}`, at most 256
+---@return astar.Grid
+function Grid:class(costs) end
+
+---A Field holding this grid's cells as values (0 where blocked), for the `overlay` option.
+---@return astar.Field
+function Grid:to_field() end
 
 ---A grid's place in the world: cell (x, y) covers [ox + (x-1)*tw, ox + x*tw] x
 ---[oy + (y-1)*th, oy + y*th].

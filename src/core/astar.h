@@ -359,6 +359,27 @@ size_t astar_grid_smooth(const astar_grid *g, const double *xy, size_t n, double
                          const double *stretch, const unsigned char *link, size_t *keep);
 
 /*
+** MOVEMENT CLASSES (src/core/grid_class.c): a class is a grid of g's size
+** that follows g through a table of n pairs (cost in g, cost here), each
+** cost >= 0 (0: blocked) and at most ASTAR_NUM_MAX, no cost twice; a cost
+** of g the table does not name is kept. Searches take it as any grid.
+** astar_grid_class: makes the class of g's current cells (allocated as g
+**   is); 0, ASTAR_EINVAL (a bad table, n == 0 or n > ASTAR_GRID_CLASS_MAX)
+**   or ASTAR_ENOMEM.
+** astar_grid_class_sync: after an edit of g's w x h rectangle at (x, y),
+**   makes the class's cells there g's, mapped, as one edit of the class;
+**   0, or ASTAR_EINVAL (k is not a class, or not of g's size, or a bad
+**   rectangle). The caller calls it for every class of g after each edit.
+** astar_grid_class_size: the pairs of k's table, 0 if k is not a class.
+** A class's own cells may be edited; the next sync of a rectangle overwrites
+** them. Clones of a class are plain grids.
+*/
+#define ASTAR_GRID_CLASS_MAX 256
+int astar_grid_class(astar_grid **out, const astar_grid *g, const double *pairs, size_t n);
+int astar_grid_class_sync(astar_grid *k, const astar_grid *g, int x, int y, int w, int h);
+size_t astar_grid_class_size(const astar_grid *k);
+
+/*
 ** LINKS (src/core/grid_link.c): ladders, teleporters, jumps: a directed edge
 ** from cell (x0, y0) to (x1, y1), another cell anywhere, of a fixed cost
 ** (> 0, finite; not multiplied by cell costs), which every search, distance
@@ -420,6 +441,12 @@ typedef struct astar_grid_query {
   double radius;         /* >= 0: the unit is a disc of this radius (cells), which
                          ** must fit at every cell centre of the path and along
                          ** every step (astar_grid_line_clear); no jumps; default 0 */
+  /* A cost overlay (danger, influence): a step of length len into cell v
+  ** costs len * (cost(v) + overlay_scale * overlay[v]), overlay indexed by
+  ** engine node (astar_grid_node), every value >= 0 or HUGE_VAL (v is not
+  ** entered); links are not affected. No jumps, no theta. NULL: none. */
+  const double *overlay;
+  double overlay_scale;  /* >= 0 and finite; default 1 */
   /* filled by astar_grid_prepare: */
   astar_domain domain;
   astar_grid *grid;

@@ -80,6 +80,8 @@ int astar_grid_new(astar_grid **out, int w, int h, double cost,
   g->link_free = ASTAR_NONE;
   g->fit = NULL;
   g->fit_r = -1;
+  g->cmap = NULL;
+  g->ncmap = 0;
   memset(g->cell, 0, ncell * sizeof(double));
   for (y = 0; y < h; y++) {
     double *row = g->cell + at(g, 0, y);
@@ -104,6 +106,7 @@ void astar_grid_free(astar_grid *g) {
   astar__jt_free(g);
   astar__grid_links_free(g);
   astar__grid_fit_free(g);
+  astar__grid_class_free(g);
   astar__free(&m, g->cell, g->ncell * sizeof(double));
   astar__free(&m, g, sizeof *g);
 }
@@ -150,6 +153,11 @@ static void track_min(astar_grid *g, double old, double c) {
   if (old > 0 && old == g->min_cost) g->min_count--;
   if (c > 0 && c == g->min_cost) g->min_count++;
   if (g->min_count == 0) g->min_dirty = 1;   /* the last cheapest cell went: rescan later */
+}
+
+void astar__grid_put(astar_grid *g, size_t node, double c) {
+  track_min(g, g->cell[node], c);
+  g->cell[node] = c;
 }
 
 void astar_grid_set(astar_grid *g, int x, int y, double c) {
@@ -261,6 +269,7 @@ void astar_grid_query_init(astar_grid_query *q) {
   q->heuristic = -1;   /* resolved by astar_grid_prepare */
   q->within = -1;
   q->jump = ASTAR_JUMP_AUTO;
+  q->overlay_scale = 1.0;
   astar_params_init(&q->params);
 }
 
@@ -446,6 +455,25 @@ double astar_grid_move_cost(const astar_grid *g, int diagonal, int x0, int y0, i
   return c;
 }
 
+/* Adds the overlay to the k steps out of 'node' in e (costs: the cell's
+** times the length): each becomes len * (cell + scale * overlay) of the cell
+** it enters, or goes if the overlay there is infinite. */
+static int add_overlay(const astar_grid_query *q, uint32_t node, astar_edge *e, int k) {
+  const double *o = q->overlay, s = q->overlay_scale;
+  const uint32_t W = (uint32_t)q->grid->stride;
+  const double *c = q->grid->cell;
+  int i, j = 0;
+  for (i = 0; i < k; i++) {
+    uint32_t to = e[i].to;
+    int orth = to + 1 == node || to == node + 1 || to + W == node || to == node + W;
+    double v = c[to] + s * o[to];
+    if (!(v < HUGE_VAL)) continue;
+    e[j].to = to;
+    e[j++].cost = orth ? v : v * SQRT2;
+  }
+  return j;
+}
+
 /* The steps to neighbours the policy allows out of 'node'. */
 static int grid_steps(const astar_grid_query *q, uint32_t node, astar_search *s) {
   const double *c = q->grid->cell;
@@ -476,7 +504,7 @@ static int grid_steps(const astar_grid_query *q, uint32_t node, astar_search *s)
       e[k].to = (uint32_t)(so + 1); e[k++].cost = d * SQRT2;
     }
   }
-  return k;
+  return q->overlay != NULL ? add_overlay(q, node, e, k) : k;
 }
 
 static int grid_expand(void *self, uint32_t node, astar_search *s) {
@@ -684,9 +712,12 @@ int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
   if (q->theta && (q->cost_fn != NULL || q->heuristic == ASTAR_H_OCTILE ||
                    q->heuristic == ASTAR_H_MANHATTAN))
     return ASTAR_EINVAL;                         /* they overestimate straight lines */
+  if (q->theta && q->overlay != NULL) return ASTAR_EINVAL;   /* lines are priced by cells */
+  if (q->overlay != NULL && !(q->overlay_scale >= 0 && q->overlay_scale <= ASTAR_NUM_MAX))
+    return ASTAR_EINVAL;
   q->jps = q->jump && q->params.algorithm == ASTAR_ALG_ASTAR && q->cost_fn == NULL &&
            q->within < 0 && !q->params.partial && g->nlinks == 0 && q->radius == 0 &&
-           !q->theta;
+           !q->theta && q->overlay == NULL;
   if (q->jps && astar__grid_bits(g) != 0) return ASTAR_ENOMEM;
   if (q->jps && !uniform(g)) {                    /* several costs: jump between boundaries */
     q->jps = q->jump == ASTAR_JUMP_ALWAYS || g->nbnd * JUMP_BOUNDARY_SHARE < g->nwalk ? 3 : 0;
@@ -839,9 +870,14 @@ static int grid_back_steps(const astar_grid_query *q, uint32_t node, astar_searc
   astar_edge *e = astar_search_edges(s, 8);
   const size_t n = node - W, so = node + W, w = node - 1, ea = node + 1;
   const double cn = c[n], cs = c[so], cw = c[w], ce = c[ea];
-  const double cu = c[node], cd = cu * SQRT2;   /* u's multiplier, both lengths */
+  double cu = c[node], cd;                       /* u's multiplier, both lengths */
   int k = 0;
   if (e == NULL) return ASTAR_ENOMEM;
+  if (q->overlay != NULL) {                     /* every step here enters 'node' */
+    cu += q->overlay_scale * q->overlay[node];
+    if (!(cu < HUGE_VAL)) return 0;
+  }
+  cd = cu * SQRT2;
   if (cn > 0) { e[k].to = (uint32_t)n; e[k++].cost = cu; }
   if (cw > 0) { e[k].to = (uint32_t)w; e[k++].cost = cu; }
   if (ce > 0) { e[k].to = (uint32_t)ea; e[k++].cost = cu; }
@@ -903,6 +939,8 @@ int astar_grid_field(astar_grid *g, astar_search *s, astar_grid_query *q,
     if (values != NULL && !(values[i] <= q->params.max_cost)) return ASTAR_EINVAL;
   }
   if (!(q->radius >= 0 && q->radius <= 1e6)) return ASTAR_EINVAL;
+  if (q->overlay != NULL && !(q->overlay_scale >= 0 && q->overlay_scale <= ASTAR_NUM_MAX))
+    return ASTAR_EINVAL;
   q->grid = g;
   q->params.algorithm = ASTAR_ALG_DIJKSTRA;
   q->domain.nnodes = (uint32_t)g->ncell;

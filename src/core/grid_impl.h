@@ -68,6 +68,10 @@ struct astar_grid {
   ** a radius, then forgotten around every edit */
   uint16_t *fit;
   double fit_r;
+  /* a movement class (grid_class.c): the ncmap pairs (cost in the grid it
+  ** follows, cost here), sorted by the first; NULL for a plain grid */
+  double *cmap;
+  size_t ncmap;
 };
 
 /* grid_line.c: the fit bits of padded cell 'node' for radius r, worked out
@@ -83,6 +87,12 @@ void astar__grid_fit_prepare(astar_grid *g, double r);
 /* grid_line.c: forgets what an edit of the rectangle may have changed. */
 void astar__grid_fit_forget(astar_grid *g, int x, int y, int w, int h);
 void astar__grid_fit_free(astar_grid *g);
+
+/* grid.c: sets padded cell 'node' to cost c, keeping the smallest cost and
+** the counts right; the caller then updates the bits and records the edit. */
+void astar__grid_put(astar_grid *g, size_t node, double c);
+/* grid_class.c: frees a class's table. */
+void astar__grid_class_free(astar_grid *g);
 
 /* grid.c: records an edit of the w x h rectangle at (x, y), bumping the version. */
 void astar__grid_edited(astar_grid *g, int x, int y, int w, int h);

@@ -49,6 +49,7 @@ enum {
   ASTAR_OPT_INCLUDE, ASTAR_OPT_EXCLUDE, ASTAR_OPT_SCALE, ASTAR_OPT_TILE,
   ASTAR_OPT_START, ASTAR_OPT_GOAL, ASTAR_OPT_NEIGHBORS, ASTAR_OPT_IS_GOAL, ASTAR_OPT_KEY,
   ASTAR_OPT_DIRECTED, ASTAR_OPT_RATIO, ASTAR_OPT_ONEWAY, ASTAR_OPT_PULL,
+  ASTAR_OPT_OVERLAY, ASTAR_OPT_OVERLAY_SCALE,
   ASTAR_OPT_N
 };
 /* An option an entry point accepts: its id, and where the entry point
@@ -309,7 +310,17 @@ typedef struct lgrid {
   lmap m;              /* the pipeline's head (m.core == g) */
   astar_grid *g;       /* NULL once closed */
   astar_frame world;   /* cell (x, y) in world units (grid_world.c); {1, 1, 0, 0} */
+  int follows;         /* a movement class (grid_class.c): not edited directly */
+  int classes;         /* classes were made of it: its edits go to them */
 } lgrid;
+
+/* Pushes a new grid userdata, closed (g NULL) until the caller gives it a core grid. */
+lgrid *astar_pushgrid(lua_State *L);
+/* grid_class.c: raises unless the grid at index 1 (lg) may be edited now: not
+** busy, not a class, none of its classes busy. */
+void astar_grid_check_editable(lua_State *L, lgrid *lg);
+/* grid_class.c: makes the edit of lg's rectangle to each of its classes. */
+void astar_grid_sync_classes(lua_State *L, lgrid *lg, int x, int y, int w, int h);
 
 /* The open, idle-or-busy grid at stack index 1 (self of a method). */
 lgrid *astar_checkgrid(lua_State *L, const afn *f);
@@ -360,6 +371,10 @@ void astar_pushfield(lua_State *L, const astar_fieldspec *spec, const astar_sear
 /* The Field at idx or NULL; if not NULL, *kind, *nnodes and *dist (per engine
 ** node, HUGE_VAL where unreached) describe it. */
 int astar_tofield(lua_State *L, int idx, int *kind, uint32_t *nnodes, const double **dist);
+/* The options' overlay (a grid Field of a w x h grid, no value below 0) into q's
+** overlay and overlay_scale; raises with the option's message. */
+void astar_setoverlay(lua_State *L, const afn *f, const astar_opts *o, int w, int h,
+                      astar_grid_query *q);
 
 /* ---- time-sliced queries (src/lua/query.c) ---- */
 #define ASTAR_QUERY_MT "astar.Query"
@@ -430,6 +445,7 @@ void astar_query_open(lua_State *L);     /* src/lua/query.c */
 void astar_replanner_open(lua_State *L); /* src/lua/replanner.c (after grid) */
 void astar_grid_open(lua_State *L);
 void astar_grid_load_open(lua_State *L); /* src/lua/grid_load.c */
+void astar_grid_class_open(lua_State *L); /* src/lua/grid_class.c */
 void astar_grid_link_open(lua_State *L); /* src/lua/grid_link.c (after grid) */
 void astar_grid_line_open(lua_State *L); /* src/lua/grid_line.c (after grid and path) */
 void astar_grid_world_open(lua_State *L); /* src/lua/grid_world.c (after grid) */

@@ -34,6 +34,7 @@ typedef struct lfield {
   uint32_t *next;        /* nnodes: next node toward the source, ASTAR_NONE at
                          ** a source or where unreached */
   int diagonal;          /* GRID: the diagonal policy of its steps (for grid:check) */
+  double lo;             /* the smallest finite distance (HUGE_VAL: none) */
 } lfield;
 
 #define NONE ASTAR_NONE
@@ -62,6 +63,7 @@ static void clearfield(lfield *f) {
     f->next[i] = NONE;
   }
   f->reached = 0;
+  f->lo = HUGE_VAL;
   memset(&f->st, 0, sizeof f->st);
 }
 
@@ -95,6 +97,7 @@ static void fillone(void *ud, uint32_t node, double g, uint32_t parent) {
   f->dist[node] = g;
   f->next[node] = parent;
   f->reached++;
+  if (g < f->lo) f->lo = g;
 }
 
 /* Fills f from the closed nodes of the finished search s. */
@@ -117,6 +120,38 @@ int astar_tofield(lua_State *L, int idx, int *kind, uint32_t *nnodes, const doub
   *nnodes = f->nnodes;
   *dist = f->dist;
   return 1;
+}
+
+void astar_setoverlay(lua_State *L, const afn *fn, const astar_opts *o, int w, int h,
+                      astar_grid_query *q) {
+  int idx = o->fn[ASTAR_OPT_OVERLAY];
+  const lfield *f;
+  char buf[32];
+  if (!o->given[ASTAR_OPT_OVERLAY]) {
+    if (o->given[ASTAR_OPT_OVERLAY_SCALE])
+      astar_opterror(L, fn, o, "option 'overlay_scale' needs option 'overlay'");
+    return;
+  }
+  f = (const lfield *)luaL_testudata(L, idx, ASTAR_FIELD_MT);
+  if (f == NULL && luaL_testudata(L, idx, ASTAR_GRID_MT) != NULL)
+    astar_opterror(L, fn, o, "option 'overlay': astar.Field expected, got astar.Grid: make a "
+                   "Field of it with grid:to_field()");
+  if (f == NULL)
+    astar_opterror(L, fn, o, "option 'overlay': astar.Field expected, got %s",
+                   luaL_typename(L, idx));
+  if (f->kind != ASTAR_PATH_GRID)
+    astar_opterror(L, fn, o, "option 'overlay': a grid's Field expected, got a graph's");
+  if (f->w != w || f->h != h)
+    astar_opterror(L, fn, o, "option 'overlay': Field of a %dx%d grid, expected %dx%d",
+                   f->w, f->h, w, h);
+  if (f->lo < 0)
+    astar_opterror(L, fn, o, "option 'overlay': the Field has values below 0 (%s)",
+                   astar_fmtnum(buf, f->lo));
+  q->overlay = f->dist;
+  q->overlay_scale = astar_opt(o, ASTAR_OPT_OVERLAY_SCALE, 1.0);
+  if (astar_big(q->overlay_scale))
+    astar_opterror(L, fn, o, "option 'overlay_scale' is too large: %s (" ASTAR_BIG ")",
+                   astar_fmtnum(buf, q->overlay_scale));
 }
 
 static lfield *checkfield(lua_State *L, const afn *fn) {
@@ -296,7 +331,8 @@ static int field_tostring(lua_State *L) {
 
 static const astar_optuse FIELD_OPTS[] = {
   {ASTAR_OPT_DIAGONAL, 0, NULL}, {ASTAR_OPT_COST, 0, NULL}, {ASTAR_OPT_MAX_COST, 0, NULL},
-  {ASTAR_OPT_SCALE, 0, NULL}, {ASTAR_OPT_RADIUS, 0, NULL}, ASTAR_OPT_END
+  {ASTAR_OPT_SCALE, 0, NULL}, {ASTAR_OPT_RADIUS, 0, NULL}, {ASTAR_OPT_OVERLAY, 0, NULL},
+  {ASTAR_OPT_OVERLAY_SCALE, 0, NULL}, ASTAR_OPT_END
 };
 
 /* Fills f, whose arrays are empty past the n compacted sources, from the
@@ -308,6 +344,7 @@ static void fillcompacted(lfield *f, size_t n, const astar_search *s) {
     f->next[k] = NONE;
   }
   f->reached = 0;
+  f->lo = HUGE_VAL;
   astar_search_each_closed(s, fillone, f);
   astar_search_stats(s, &f->st);
 }
@@ -399,6 +436,7 @@ static int gridfield_held(lua_State *L, void *ud) {
   astar_grid_query_init(&j.q);
   j.q.diagonal = (int)astar_opt(&o, ASTAR_OPT_DIAGONAL, j.q.diagonal);
   j.q.radius = astar_opt(&o, ASTAR_OPT_RADIUS, 0);
+  astar_setoverlay(L, &F_DF, &o, w, h, &j.q);
   astar_opt_params(&o, &j.q.params);
   spec.kind = ASTAR_PATH_GRID;
   spec.w = w;
@@ -654,6 +692,29 @@ static int grid_same_component(lua_State *L) {
   return 1;
 }
 
+/* grid:to_field(): documented in grid.c, with the Grid. */
+static int grid_to_field(lua_State *L) {
+  static const afn F_TOFIELD = {"to_field", 1};
+  lgrid *lg = astar_checkgrid(L, &F_TOFIELD);
+  int w = astar_grid_width(lg->g), h = astar_grid_height(lg->g), x, y;
+  astar_fieldspec spec;
+  lfield *f;
+  spec.kind = ASTAR_PATH_GRID;
+  spec.w = w;
+  spec.h = h;
+  spec.nnodes = (uint32_t)astar_grid_layout_nodes(w, h);
+  spec.xy = NULL;
+  f = newfield(L, &spec);                            /* self field */
+  astar_map_alive(L, &lg->m);                        /* a finalizer may have closed it */
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++) {
+      double v = astar_grid_get(lg->g, x, y);
+      f->dist[astar_grid_layout_node(w, x, y)] = v;
+      if (v < f->lo) f->lo = v;
+    }
+  f->reached = (size_t)w * (size_t)h;
+  return 1;
+}
 
 static const luaL_Reg field_methods[] = {
   {"distance", field_distance},
@@ -675,6 +736,7 @@ static const luaL_Reg grid_methods[] = {
   {"components", grid_components},
   {"component", grid_component},
   {"same_component", grid_same_component},
+  {"to_field", grid_to_field},
   {NULL, NULL}
 };
 

@@ -56,9 +56,12 @@ static lgrid *emptygrid(lua_State *L) {
   lg->g = NULL;
   lg->world.tw = lg->world.th = 1;
   lg->world.ox = lg->world.oy = 0;
+  lg->follows = lg->classes = 0;
   luaL_setmetatable(L, ASTAR_GRID_MT);
   return lg;
 }
+
+lgrid *astar_pushgrid(lua_State *L) { return emptygrid(L); }
 
 /* Gives the empty userdata 'lg' a w x h core grid, raising on failure. */
 static void makegrid(lua_State *L, lgrid *lg, const afn *f, int idx, int w, int h,
@@ -189,8 +192,9 @@ static int grid_set(lua_State *L) {
   int x = astar_checkcoord(L, &F_SET, 2, "x", astar_grid_width(lg->g));
   int y = astar_checkcoord(L, &F_SET, 3, "y", astar_grid_height(lg->g));
   double c = astar_checkcost(L, &F_SET, 4);
-  astar_map_idle(L, &lg->m, "edit");
+  astar_grid_check_editable(L, lg);
   astar_grid_set(lg->g, x, y, c);
+  astar_grid_sync_classes(L, lg, x, y, 1, 1);
   return 0;
 }
 
@@ -212,8 +216,9 @@ static int grid_fill(lua_State *L) {
   int w = astar_checkrange(L, &F_FILL, 4, "width", 0, W - x);
   int h = astar_checkrange(L, &F_FILL, 5, "height", 0, H - y);
   double c = astar_checkcost(L, &F_FILL, 6);
-  astar_map_idle(L, &lg->m, "edit");
+  astar_grid_check_editable(L, lg);
   astar_grid_fill(lg->g, x, y, w, h, c);
+  astar_grid_sync_classes(L, lg, x, y, w, h);
   return 0;
 }
 
@@ -320,7 +325,8 @@ static const char *const HEURISTICS[] = {"octile", "manhattan", "euclidean",
   {ASTAR_OPT_HEURISTIC, 0, HEURISTICS}, {ASTAR_OPT_COST, 0, NULL}, \
   {ASTAR_OPT_WEIGHT, 0, NULL}, {ASTAR_OPT_MAX_EXPANSIONS, 0, NULL}, \
   {ASTAR_OPT_MAX_COST, 0, NULL}, {ASTAR_OPT_PARTIAL, 0, NULL}, \
-  {ASTAR_OPT_GOALS, 0, NULL}, {ASTAR_OPT_WITHIN, 0, NULL}, {ASTAR_OPT_RADIUS, 0, NULL}
+  {ASTAR_OPT_GOALS, 0, NULL}, {ASTAR_OPT_WITHIN, 0, NULL}, {ASTAR_OPT_RADIUS, 0, NULL}, \
+  {ASTAR_OPT_OVERLAY, 0, NULL}, {ASTAR_OPT_OVERLAY_SCALE, 0, NULL}
 static const astar_optuse FIND_OPTS[] = {GRID_OPTS, ASTAR_OPT_END};
 static const astar_optuse QUERY_OPTS[] = {GRID_OPTS, {ASTAR_OPT_ON_CHANGE, 0, NULL},
                                           ASTAR_OPT_END};
@@ -381,6 +387,9 @@ static void setalgorithm(lua_State *L, const afn *f, const astar_opts *o,
                      "algorithm '%s' takes 'euclidean', 'chebyshev', 'zero' or a function", h,
                      ALGORITHMS[alg]);
   }
+  if (o->given[ASTAR_OPT_OVERLAY] && (alg == ALG_JPS || q->theta))
+    astar_opterror(L, f, o, "option 'overlay' cannot be used with algorithm '%s'",
+                   ALGORITHMS[alg]);
   if (alg != ALG_JPS) return;
   if (o->given[ASTAR_OPT_COST])
     astar_opterror(L, f, o, "option 'cost' cannot be used with algorithm 'jps'");
@@ -414,9 +423,18 @@ static int g_args(lua_State *L, const afn *f, lmap *m, void *rec, const astar_op
   q->within = astar_opt(o, ASTAR_OPT_WITHIN, q->within);
   q->radius = astar_opt(o, ASTAR_OPT_RADIUS, 0);
   astar_opt_params(o, &q->params);
-  if (o->given[ASTAR_OPT_GOALS])
-    return readgoals(L, f, o->idx, o->fn[ASTAR_OPT_GOALS], lg, q);
-  return 0;
+  astar_setoverlay(L, f, o, w, h, q);
+  if (o->given[ASTAR_OPT_GOALS]) {
+    int keep = readgoals(L, f, o->idx, o->fn[ASTAR_OPT_GOALS], lg, q);
+    if (!o->given[ASTAR_OPT_OVERLAY]) return keep;
+    lua_createtable(L, 2, 0);                        /* a query keeps both */
+    lua_pushvalue(L, keep);
+    lua_rawseti(L, -2, 1);
+    lua_pushvalue(L, o->fn[ASTAR_OPT_OVERLAY]);
+    lua_rawseti(L, -2, 2);
+    return lua_gettop(L);
+  }
+  return o->fn[ASTAR_OPT_OVERLAY];
 }
 
 /* The cost trampoline (ud: an lcall); -1 if the callback forbids the step. */
@@ -623,6 +641,13 @@ search, return the path to the expanded cell nearest the goal as `path, message,
 centre goes from cell centre to cell centre, and no step may bring it nearer than `radius` to
 a blocked cell (@{Grid:walkable_line}); the start and goal must have room for it. The shortest
 path for that unit; searched cell by cell (no jumps)
+@tparam[opt] Field opts.overlay a cost overlay (danger, influence, cover): a Field of a grid
+of this size with no value below 0 (a @{Grid:distance_field|distance field}, or
+@{Grid:to_field} of a grid of numbers); a step of length `len` into cell `v` then costs
+`len * (cost(v) + overlay_scale * overlay(v))`, and cells the field did not reach are not
+entered. Links are not affected. The shortest path under those costs, by A*: not with `"jps"`,
+`"theta"` or `"lazy_theta"`
+@tparam[opt=1] number opts.overlay_scale the overlay's factor, 0 or more
 @treturn[1] Path the path
 @treturn[2] nil
 @treturn[2] string a message, e.g. `no path from (1, 1) to (10, 3)`
@@ -923,6 +948,9 @@ factor applied to its distances (finite)
 @tparam[opt=0] number opts.radius distances for a unit that is a disc of this radius, as
 @{Grid:find|find}'s `radius`: steps it cannot make are not taken, and sources where it has no
 room are dropped
+@tparam[opt] Field opts.overlay a cost overlay as in @{Grid:find|find}, added to each step
+toward the source
+@tparam[opt=1] number opts.overlay_scale its factor, 0 or more
 @treturn Field
 @usage
 local grid = astar.grid(10, 10)
@@ -931,6 +959,21 @@ print(field:next(1, 1))                             --> 2 2
 print(field:distance(10, 1))                        --> 9
 local flee = grid:distance_field(field, { scale = -1.2 })
 print(flee:next(9, 9))                              --> 8 8
+*/
+
+/***
+A Field holding this grid's cells as its values, 0 where blocked: a snapshot, for a numeric
+layer (danger, influence, cover) built with @{Grid:set|set} and @{Grid:fill|fill} on a grid
+of its own and added to step costs by the `overlay` option of @{Grid:find|find},
+@{Grid:query|query} and @{Grid:distance_field|distance_field}. Its `next` is nil everywhere.
+12 bytes a cell; later edits of the grid do not change it.
+@function Grid:to_field
+@treturn Field
+@usage
+local danger = astar.grid(5, 1, false)             -- 0 everywhere
+danger:set(3, 1, 4)                                -- a watchtower's cell
+local f = danger:to_field()
+print(f:distance(3, 1), f:distance(1, 1))          --> 4.0 0.0
 */
 
 /***

@@ -79,7 +79,9 @@ static const optrow ROWS[ASTAR_OPT_N] = {
   {"directed", OT_BOOLEAN, R_NONE, NULL},
   {"ratio", OT_NUMBER, R_RATIO, NULL},
   {"oneway", OT_BOOLEAN, R_NONE, NULL},
-  {"pull", OT_BOOLEAN, R_NONE, NULL}
+  {"pull", OT_BOOLEAN, R_NONE, NULL},
+  {"overlay", OT_ANY, R_NONE, NULL},
+  {"overlay_scale", OT_NUMBER, R_NONNEG_FINITE, NULL}
 };
 
 const char *const *astar_diagonals(void) { return DIAGONALS; }
