@@ -127,7 +127,7 @@ describe("grid links", function()
   it("find takes the cheapest way through links under every algorithm, heuristic and policy",
     function()
     local rng = H.rng(717)
-    local checked, used_links = 0, 0
+    local checked, used_links, jumped = 0, 0, 0
     for _ = 1, 400 do
       local w, h, cells, links = random_world(rng)
       local grid = build(w, h, cells, links)
@@ -160,8 +160,9 @@ describe("grid links", function()
             assert.is_true(cost >= want * (1 - 1e-9))
           end
           for i = 1, #path - 1 do if path:link(i) then used_links = used_links + 1 end end
-          if #links > 0 and (alg == "jps" or alg == "auto") then
-            assert.are.equal("astar", path:stats().algorithm)  -- jumps do not follow links
+          if alg == "jps" then
+            assert.are.equal("jps", path:stats().algorithm)    -- jumps follow links
+            jumped = jumped + 1
           end
         end
         checked = checked + 1
@@ -169,6 +170,7 @@ describe("grid links", function()
       grid:close()
     end
     assert.is_true(used_links > 100, "link steps taken: " .. used_links)
+    assert.is_true(jumped > 100, "jump point searches: " .. jumped)
   end)
 
   it("bfs takes the cheaper of a walk and a link between the same two cells", function()

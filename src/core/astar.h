@@ -385,8 +385,8 @@ size_t astar_grid_class_size(const astar_grid *k);
 ** (> 0, finite; not multiplied by cell costs), which every search, distance
 ** field and path check takes besides the steps to neighbours, while both
 ** cells are walkable. The built-in heuristic accounts for them (see
-** grid.c), jump point search does not: a grid with links is searched cell
-** by cell. Components (astar_grid_components) ignore links, and find no
+** grid.c); jump point search stops at both ends of every link (jps.c), and
+** JPS+ tables are not used on a grid with links. Components (astar_grid_components) ignore links, and find no
 ** longer uses them to end early. Adding, re-pricing or removing a link is
 ** an edit of the whole grid (astar_grid_changes). A grid keeps 4 bytes a
 ** cell for them once it has had a link, and 24 bytes a link.

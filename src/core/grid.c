@@ -716,10 +716,10 @@ int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
   if (q->overlay != NULL && !(q->overlay_scale >= 0 && q->overlay_scale <= ASTAR_NUM_MAX))
     return ASTAR_EINVAL;
   q->jps = q->jump && q->params.algorithm == ASTAR_ALG_ASTAR && q->cost_fn == NULL &&
-           q->within < 0 && !q->params.partial && g->nlinks == 0 && q->radius == 0 &&
-           !q->theta && q->overlay == NULL;
+           q->within < 0 && !q->params.partial && q->radius == 0 && !q->theta &&
+           q->overlay == NULL;
   if (q->jps && astar__grid_bits(g) != 0) return ASTAR_ENOMEM;
-  if (q->jps && !uniform(g)) {                    /* several costs: jump between boundaries */
+  if (q->jps && (!uniform(g) || g->nlinks > 0)) { /* jump between boundaries (and links) */
     q->jps = q->jump == ASTAR_JUMP_ALWAYS || g->nbnd * JUMP_BOUNDARY_SHARE < g->nwalk ? 3 : 0;
   } else if (q->jps && (q->diagonal == ASTAR_DIAG_NO_CORNER_CUTTING ||
                         q->diagonal == ASTAR_DIAG_NEVER) &&

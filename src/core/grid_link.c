@@ -74,6 +74,8 @@ int astar_grid_link(astar_grid *g, int x0, int y0, int x1, int y1, double cost) 
     g->nlinks++;
   }
   g->link[r].cost = cost;
+  astar__grid_bits_rect(g, x0, y0, 1, 1);           /* its ends stop jumps */
+  astar__grid_bits_rect(g, x1, y1, 1, 1);
   /* a link changes the heuristic's bound everywhere: the whole grid is edited */
   astar__grid_edited(g, 0, 0, g->w, g->h);
   return 0;
@@ -96,6 +98,8 @@ int astar_grid_unlink(astar_grid *g, int x0, int y0, int x1, int y1) {
   g->link[r].next_out = g->link_free;
   g->link_free = r;
   g->nlinks--;
+  astar__grid_bits_rect(g, x0, y0, 1, 1);
+  astar__grid_bits_rect(g, x1, y1, 1, 1);
   astar__grid_edited(g, 0, 0, g->w, g->h);
   return 1;
 }

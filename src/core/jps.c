@@ -42,6 +42,11 @@
 ** whose eight neighbours all cost what they cost; so every cell a jump
 ** enters costs what its first cell costs, and the rules above, which hold
 ** on a grid of one cost, hold there.
+**
+** LINKS. Both ends of every link are boundary cells too: a path that takes
+** a link is a path to its first end, the link, and a path on from its other
+** end, each between boundary cells; the ends expand in every direction (a
+** node reached by a link has no direction to prune by), plus their links.
 */
 #include <stdlib.h>
 #include <string.h>
@@ -109,13 +114,15 @@ static int getbit(const uint64_t *line, size_t i) {
 }
 
 /* Is padded cell c a boundary cell: walkable, with a walkable neighbour
-** (of the eight) of another cost? */
+** (of the eight) of another cost, or an end of a link? */
 static int boundary(const astar_grid *g, size_t c) {
   const double *w = g->cell, v = w[c];
   const size_t W = g->stride;
   const size_t nb[8] = {c - W - 1, c - W, c - W + 1, c - 1, c + 1, c + W - 1, c + W, c + W + 1};
   int i;
   if (!(v > 0)) return 0;
+  if (g->link_out != NULL && (g->link_out[c] != ASTAR_NONE || g->link_in[c] != ASTAR_NONE))
+    return 1;
   for (i = 0; i < 8; i++)
     if (w[nb[i]] > 0 && w[nb[i]] != v) return 1;
   return 0;
@@ -559,6 +566,8 @@ int astar__jps_expand(void *self, uint32_t node, astar_search *s) {
   y = (long)node / j.stride;
   if (from == ASTAR_NONE || (j.weighted && on_boundary(&j, x, y))) {
     rc = from_start(&j, x, y, four);
+    if (rc == 0 && j.g->link_out != NULL && j.g->link_out[node] != ASTAR_NONE)
+      return astar__grid_link_edges(j.g, node, 0, s, j.n);
     return rc != 0 ? rc : j.n;
   }
   dx = x - (long)from % j.stride;
@@ -580,6 +589,8 @@ int astar__jps_expand(void *self, uint32_t node, astar_search *s) {
   } else {
     rc = from_straight(&j, x, y, sign(dx), sign(dy), four);
   }
+  if (rc == 0 && j.g->link_out != NULL && j.g->link_out[node] != ASTAR_NONE)
+    return astar__grid_link_edges(j.g, node, 0, s, j.n);
   return rc != 0 ? rc : j.n;
 }
 

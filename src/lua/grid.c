@@ -481,6 +481,24 @@ static int g_begin(lmap *m, void *rec, astar_search *s) {
   return astar_search_begin(s, &r->q.domain, start, goal, &r->q.params);
 }
 
+/* Did the jump point search go from node a to node b (consecutive on its
+** path) by a link? Yes if there is one and b's cost is a's plus the link's,
+** as the search added them (a walk of exactly that cost is then marked a
+** link: the same cost, and a legal move). */
+static int linkstep(const astar_grid_query *q, const astar_search *s, uint32_t a, uint32_t b) {
+  int ax, ay, bx, by;
+  double ga, gb, c;
+  uint32_t parent;
+  if (astar_grid_link_count(q->grid) == 0) return 0;
+  astar_grid_cell(q->grid, a, &ax, &ay);
+  astar_grid_cell(q->grid, b, &bx, &by);
+  c = astar_grid_link_cost(q->grid, ax, ay, bx, by);
+  if (!(c > 0) || astar_search_node(s, a, &ga, &parent) == 0 ||
+      astar_search_node(s, b, &gb, &parent) == 0)
+    return 0;
+  return ga + c == gb;
+}
+
 /* Pushes the path the search context holds, as a Path; 0 if none is wanted.
 ** A jump point search's nodes are joined by the cells between them; other
 ** searches' nodes are the cells (a step may take a link anywhere). */
@@ -513,6 +531,9 @@ static int g_push(lua_State *L, void *rec, astar_search *s, int rc) {
   if (n > 0) astar_grid_cell(q->grid, nodes[0], &x, &y);
   for (i = 1, cells = n > 0; i < n && q->jps; i++) {          /* count the cells */
     astar_grid_cell(q->grid, nodes[i], &tx, &ty);
+    if (linkstep(q, s, nodes[i - 1], nodes[i])) {
+      x = tx; y = ty; cells++;
+    }
     for (; x != tx || y != ty; cells++) astar_grid_toward(q, &x, &y, tx, ty);
   }
   if (!q->jps) cells = n;
@@ -524,9 +545,14 @@ static int g_push(lua_State *L, void *rec, astar_search *s, int rc) {
   for (k = 0, i = 0; k < cells; k++) {
     if (!q->jps) {
       astar_grid_cell(q->grid, nodes[k], &x, &y);
-    } else {
-      while (x == tx && y == ty && i + 1 < n) astar_grid_cell(q->grid, nodes[++i], &tx, &ty);
-      if (k > 0) astar_grid_toward(q, &x, &y, tx, ty);
+    } else if (k > 0) {                 /* on toward the next node, or by its link */
+      int link = 0;
+      while (x == tx && y == ty && i + 1 < n) {
+        astar_grid_cell(q->grid, nodes[++i], &tx, &ty);
+        link = linkstep(q, s, nodes[i - 1], nodes[i]);
+      }
+      if (link) { x = tx; y = ty; }
+      else astar_grid_toward(q, &x, &y, tx, ty);
     }
     xy[2 * k] = x + 1;
     xy[2 * k + 1] = y + 1;

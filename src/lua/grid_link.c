@@ -34,9 +34,9 @@ Links two cells with a move of a fixed `cost`, besides the steps to neighbours: 
 door between floors, a teleporter, a jump. Both ways unless `oneway`; linking again sets the
 cost. Every search takes links while both cells are walkable (the built-in heuristics stay
 admissible: they allow for them), and so do distance fields, @{Grid:check|check} and
-@{Grid:to_path|to_path}; @{Path:link} tells which steps of a path take one. A grid with links
-is searched cell by cell (jump point search does not follow them), its @{Grid:replanner}
-refuses them, and components ignore them. Adding, re-pricing or removing a link is an edit of
+@{Grid:to_path|to_path}; @{Path:link} tells which steps of a path take one. Jump point
+search stops at both ends of every link (not from @{Grid:prepare|prepare}'s tables); a grid's
+@{Grid:replanner} refuses them, and components ignore them. Adding, re-pricing or removing a link is an edit of
 the whole grid: live queries restart. Raises from a callback of a search running on the grid.
 @function Grid:link
 @int x1 column of one end
