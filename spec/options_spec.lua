@@ -64,6 +64,10 @@ local RULES = {
   { "overlay_scale", -1, "must be a non-negative finite number, got -1" },
   { "overlay_scale", NAN, "must be a non-negative finite number, got nan" },
   { "overlay_scale", INF, "must be a non-negative finite number, got inf" },
+  { "size", "2", "a number or a table {w, h} expected, got string" },
+  { "size", 0, "its side must be an integer in [1, 64], got 0" },
+  { "size", NAN, "its side must be an integer in [1, 64], got nan" },
+  { "size", { 2, 0.5 }, "h must be an integer in [1, 64], got 0.5" },
   { "include", true, "number expected, got boolean" },
   { "include", -1, "flags must be an integer in [0, 2^32 - 1], got -1" },
   { "include", 0.5, "flags must be an integer in [0, 2^32 - 1], got 0.5" },
@@ -125,7 +129,7 @@ local function splice(o)
 end
 
 local FIND = { "algorithm", "diagonal", "heuristic", "cost", "weight", "max_expansions", "max_cost",
-  "partial", "goals", "within", "radius", "overlay", "overlay_scale" }
+  "partial", "goals", "within", "radius", "overlay", "overlay_scale", "size" }
 local GRAPH_FIND = { "algorithm", "heuristic", "cost", "weight", "max_expansions", "max_cost",
   "partial", "goals", "within" }
 local MESH_FIND = { "algorithm", "heuristic", "cost", "weight", "max_expansions", "max_cost",
@@ -171,7 +175,8 @@ local ENTRIES = {
   { label = "grid:query", name = "query", argn = 5, accepts = plus(FIND, { "on_change" }),
     extra = GRID_ENUMS, call = function(o) return grid():query(1, 1, 4, 3, o) end },
   { label = "grid:distance_field", name = "distance_field", argn = 2,
-    accepts = { "diagonal", "cost", "max_cost", "scale", "radius", "overlay", "overlay_scale" },
+    accepts = { "diagonal", "cost", "max_cost", "scale", "radius", "overlay", "overlay_scale",
+      "size" },
     call = function(o) return grid():distance_field({ { 1, 1 } }, o) end },
   { label = "grid:replanner", name = "replanner", argn = 5, accepts = { "diagonal", "radius" },
     call = function(o) return grid():replanner(1, 1, 4, 3, o) end },

@@ -156,6 +156,7 @@
 ---@field radius? number >= 0: the unit is a disc of this radius in cells (default 0)
 ---@field overlay? astar.Field a grid Field of this size, no value below 0: a step of length len into a cell adds len * overlay_scale * its value (unreached cells are not entered); not with "jps", "theta" or "lazy_theta"
 ---@field overlay_scale? number >= 0, finite: the overlay's factor (default 1)
+---@field size? integer|integer[] a unit covering `size` x `size` cells, or `{w, h}`, whose top-left cell is the path's (integers in [1, 64]); not with `radius`, "jps", "theta" or "lazy_theta"
 
 ---Options of `Grid:query`: those of `find`, plus `on_change`.
 ---@class astar.GridQueryOptions: astar.GridFindOptions
@@ -181,6 +182,7 @@
 ---@field radius? number >= 0: distances for a disc of this radius in cells (default 0)
 ---@field overlay? astar.Field as `find`'s: added to each step toward the source
 ---@field overlay_scale? number >= 0, finite (default 1)
+---@field size? integer|integer[] distances for a unit of this footprint, as `find`'s
 
 ---Options of `Grid:replanner`.
 ---@class astar.ReplannerOptions

@@ -441,6 +441,12 @@ typedef struct astar_grid_query {
   double radius;         /* >= 0: the unit is a disc of this radius (cells), which
                          ** must fit at every cell centre of the path and along
                          ** every step (astar_grid_line_clear); no jumps; default 0 */
+  int size_w, size_h;    /* a unit that covers the size_w x size_h cells whose
+                         ** top-left cell is the path's (each in 1 ..
+                         ** ASTAR_GRID_SIZE_MAX; 0, 0 or 1, 1: one cell): each of
+                         ** them walkable wherever it stands, and a diagonal step
+                         ** needs its footprint to fit where the diagonal policy
+                         ** needs a cell walkable; no jumps, not with a radius */
   /* A cost overlay (danger, influence): a step of length len into cell v
   ** costs len * (cost(v) + overlay_scale * overlay[v]), overlay indexed by
   ** engine node (astar_grid_node), every value >= 0 or HUGE_VAL (v is not
@@ -456,6 +462,8 @@ typedef struct astar_grid_query {
   int blocked;           /* after ASTAR_BLOCKED: 1 the start, 2 every goal */
   double (*h_base)(void *self, uint32_t node);  /* the heuristic before links */
   double link_bound;     /* the least a path pays after its last link */
+  double fitkey;         /* the unit's shape for the fit cache (grid_line.c): 0
+                         ** none, the radius, or a box (FIT_BOX) */
   int jps;               /* how the prepared search goes: 0 cell by cell,
                          ** 1 jumping, 2 reading prepared jumps (JPS+),
                          ** 3 jumping between cost boundaries */
@@ -534,11 +542,13 @@ size_t astar_grid_layout_nodes(int w, int h);
 */
 size_t astar_grid_sources(const astar_grid *g, double max_cost, double *dist,
                           uint32_t *nodes);
-/* Keeps, of the n compacted sources, those where a disc of radius r fits
-** (astar_grid_line_clear at the centre), compacted again; the entries of
-** dist it drops become HUGE_VAL. Returns how many remain. */
-size_t astar_grid_sources_fit(astar_grid *g, double r, double *dist, uint32_t *nodes,
-                              size_t n);
+/* Keeps, of the n compacted sources, those where the unit of the query q
+** fits (a disc of q->radius: astar_grid_line_clear at the centre; a
+** footprint of q->size_w x q->size_h: every cell walkable), compacted again;
+** the entries of dist it drops become HUGE_VAL. Returns how many remain. */
+#define ASTAR_GRID_SIZE_MAX 64
+size_t astar_grid_sources_fit(astar_grid *g, const astar_grid_query *q, double *dist,
+                              uint32_t *nodes, size_t n);
 
 /*
 ** Whether the edits made to g since version 'since' may change the answer of

@@ -79,7 +79,7 @@ int astar_grid_new(astar_grid **out, int w, int h, double cost,
   g->nlinkrec = g->clink = g->nlinks = 0;
   g->link_free = ASTAR_NONE;
   g->fit = NULL;
-  g->fit_r = -1;
+  g->fit_r = 0;                        /* no shape */
   g->cmap = NULL;
   g->ncmap = 0;
   memset(g->cell, 0, ncell * sizeof(double));
@@ -230,14 +230,27 @@ void astar_grid_layout_cell(int w, uint32_t node, int *x, int *y) {
   *x = (int)(node % ((uint32_t)w + 2)) - 1;
 }
 
-size_t astar_grid_sources_fit(astar_grid *g, double r, double *dist, uint32_t *nodes,
-                              size_t n) {
+/* The fit cache's key of the query's unit (0: none), or -1 if its shape is
+** not one the grid knows. */
+static double fitkey(const astar_grid_query *q) {
+  int w = q->size_w, h = q->size_h;
+  if (!(q->radius >= 0 && q->radius <= 1e6)) return -1;
+  if (w == 0 && h == 0) return q->radius;
+  if (w < 1 || h < 1 || w > ASTAR_GRID_SIZE_MAX || h > ASTAR_GRID_SIZE_MAX || q->radius > 0)
+    return -1;
+  return w == 1 && h == 1 ? 0 : FIT_BOX(w, h);
+}
+
+size_t astar_grid_sources_fit(astar_grid *g, const astar_grid_query *q, double *dist,
+                              uint32_t *nodes, size_t n) {
   size_t i, k = 0;
-  astar__grid_fit_prepare(g, r);
+  double key = fitkey(q);
+  if (key == 0 || key == -1) return key == 0 ? n : 0;
+  astar__grid_fit_prepare(g, key);
   for (i = 0; i < n; i++) {
     double v = dist[i];
     dist[i] = HUGE_VAL;
-    if (!(astar__grid_fit(g, nodes[i], r) & FIT_HERE)) continue;
+    if (!(astar__grid_fit(g, nodes[i], key) & FIT_HERE)) continue;
     nodes[k] = nodes[i];
     dist[k++] = v;
   }
@@ -515,9 +528,9 @@ static int grid_expand(void *self, uint32_t node, astar_search *s) {
   return k;
 }
 
-/* Does a unit of the query's radius fit at the centre of 'node'? */
+/* Does the query's unit (a disc, a footprint) fit at 'node'? */
 static int fits(const astar_grid_query *q, uint32_t node) {
-  return (astar__grid_fit(q->grid, node, q->radius) & FIT_HERE) != 0;
+  return (astar__grid_fit(q->grid, node, q->fitkey) & FIT_HERE) != 0;
 }
 
 /* The index in the fit bits of the step node -> to, a neighbour. */
@@ -537,11 +550,14 @@ static int fit_steps(const astar_grid_query *q, uint32_t node, astar_search *s) 
   int n = grid_steps(q, node, s), i, k = 0;
   unsigned bits;
   astar_edge *e;
-  if (n <= 0 || q->radius == 0) return n;
-  bits = astar__grid_fit(q->grid, node, q->radius);
+  if (n <= 0 || q->fitkey == 0) return n;
+  bits = astar__grid_fit(q->grid, node, q->fitkey);
   e = astar_search_edges(s, 8);
-  for (i = 0; i < n; i++)
-    if (bits & (1u << fitdir(q->grid->stride, node, e[i].to))) e[k++] = e[i];
+  for (i = 0; i < n; i++) {
+    int d = fitdir(q->grid->stride, node, e[i].to);
+    if (q->fitkey < 0 ? astar__grid_boxstep(bits, d, q->diagonal) : (bits & (1u << d)) != 0)
+      e[k++] = e[i];
+  }
   return k;
 }
 
@@ -552,14 +568,14 @@ static int add_links(const astar_grid_query *q, uint32_t node, astar_search *s, 
   astar_edge *e;
   if (k < 0 || q->grid->link_out == NULL || q->grid->link_out[node] == ASTAR_NONE) return k;
   n = astar__grid_link_edges(q->grid, node, 0, s, k);
-  if (n < 0 || q->radius == 0) return n;
+  if (n < 0 || q->fitkey == 0) return n;
   e = astar_search_edges(s, (size_t)n);
   for (i = k; i < n; i++)
     if (fits(q, e[i].to)) e[j++] = e[i];
   return j;
 }
 
-/* A unit of radius r > 0. */
+/* A unit of radius r > 0, or a footprint. */
 static int grid_expand_radius(void *self, uint32_t node, astar_search *s) {
   const astar_grid_query *q = (const astar_grid_query *)self;
   return add_links(q, node, s, fit_steps(q, node, s));
@@ -708,7 +724,8 @@ int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
   q->gx = gx; q->gy = gy;
   q->goal = astar_grid_node(g, gx, gy);
   q->hscale = astar_grid_min_cost(g);
-  if (!(q->radius >= 0 && q->radius <= 1e6)) return ASTAR_EINVAL;
+  q->fitkey = fitkey(q);
+  if (q->fitkey == -1 || (q->theta && q->fitkey < 0)) return ASTAR_EINVAL;
   if (q->theta && (q->cost_fn != NULL || q->heuristic == ASTAR_H_OCTILE ||
                    q->heuristic == ASTAR_H_MANHATTAN))
     return ASTAR_EINVAL;                         /* they overestimate straight lines */
@@ -716,7 +733,7 @@ int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
   if (q->overlay != NULL && !(q->overlay_scale >= 0 && q->overlay_scale <= ASTAR_NUM_MAX))
     return ASTAR_EINVAL;
   q->jps = q->jump && q->params.algorithm == ASTAR_ALG_ASTAR && q->cost_fn == NULL &&
-           q->within < 0 && !q->params.partial && q->radius == 0 && !q->theta &&
+           q->within < 0 && !q->params.partial && q->fitkey == 0 && !q->theta &&
            q->overlay == NULL;
   if (q->jps && astar__grid_bits(g) != 0) return ASTAR_ENOMEM;
   if (q->jps && (!uniform(g) || g->nlinks > 0)) { /* jump between boundaries (and links) */
@@ -729,10 +746,10 @@ int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
   }
   q->domain.nnodes = (uint32_t)g->ncell;
   q->domain.expand = q->jps ? astar__jps_expand : q->theta ? grid_expand_theta
-                     : q->radius > 0 ? grid_expand_radius : grid_expand;
+                     : q->fitkey != 0 ? grid_expand_radius : grid_expand;
   q->domain.shortcut = q->theta == 1 ? grid_shortcut : q->theta ? grid_shortcut_lazy : NULL;
   q->domain.settle = q->theta == 2 ? grid_settle : NULL;
-  if (q->radius > 0) astar__grid_fit_prepare(g, q->radius);
+  if (q->fitkey != 0) astar__grid_fit_prepare(g, q->fitkey);
   q->domain.heuristic =
       (q->heuristic == ASTAR_H_ZERO && q->h_fn == NULL) ? NULL : grid_h;
   if (q->heuristic == ASTAR_H_OCTILE && q->h_fn == NULL && q->goals == NULL && q->within < 0)
@@ -750,13 +767,13 @@ int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
   if (q->goals != NULL) {
     for (i = 0; i < q->ngoals; i++) {
       uint32_t gn = astar_grid_node(g, q->goals[2 * i], q->goals[2 * i + 1]);
-      if ((g->cell[gn] > 0 && (q->radius == 0 || fits(q, gn))) || q->within >= 0) any = 1;
+      if ((g->cell[gn] > 0 && (q->fitkey == 0 || fits(q, gn))) || q->within >= 0) any = 1;
     }
     if (q->domain.is_goal != NULL) *goal = ASTAR_NONE;
   } else {
-    any = (g->cell[*goal] > 0 && (q->radius == 0 || fits(q, *goal))) || q->within >= 0;
+    any = (g->cell[*goal] > 0 && (q->fitkey == 0 || fits(q, *goal))) || q->within >= 0;
   }
-  q->blocked = g->cell[*start] <= 0 || (q->radius > 0 && !fits(q, *start)) ? 1
+  q->blocked = g->cell[*start] <= 0 || (q->fitkey != 0 && !fits(q, *start)) ? 1
                : !any ? 2 : 0;
   if (q->blocked) return ASTAR_BLOCKED;
   return may_reach(g, q, *start, *goal) ? 0 : ASTAR_NO_PATH;
@@ -815,7 +832,8 @@ int astar_grid_affected(astar_grid *g, const astar_grid_query *q, const astar_se
                         uint64_t since, int sx, int sy) {
   astar_rect edits[ASTAR_GRID_LOG];
   long n = astar_grid_changes(g, since, edits), i;
-  int m = q->radius > 0 ? (int)ceil(q->radius) + 2 : 1;
+  int m = q->radius > 0 ? (int)ceil(q->radius) + 2
+          : q->fitkey < 0 ? (q->size_w > q->size_h ? q->size_w : q->size_h) + 1 : 1;
   size_t k;
   if (n < 0 || q->jps || q->theta || g->nlinks > 0 || astar_grid_min_cost(g) < q->hscale)
     return 1;
@@ -908,10 +926,12 @@ static int grid_expand_back_radius(void *self, uint32_t node, astar_search *s) {
   int n = grid_back_steps(q, node, s), i, k = 0;
   astar_edge *e = astar_search_edges(s, 8);
   if (n < 0) return n;
-  for (i = 0; i < n; i++)
-    if (astar__grid_fit(q->grid, e[i].to, q->radius) &
-        (1u << fitdir(q->grid->stride, e[i].to, node)))
+  for (i = 0; i < n; i++) {
+    unsigned bits = astar__grid_fit(q->grid, e[i].to, q->fitkey);
+    int d = fitdir(q->grid->stride, e[i].to, node);
+    if (q->fitkey < 0 ? astar__grid_boxstep(bits, d, q->diagonal) : (bits & (1u << d)) != 0)
       e[k++] = e[i];
+  }
   if (q->grid->link_in == NULL || q->grid->link_in[node] == ASTAR_NONE) return k;
   n = astar__grid_link_edges(q->grid, node, 1, s, k);
   if (n < 0) return n;
@@ -938,14 +958,15 @@ int astar_grid_field(astar_grid *g, astar_search *s, astar_grid_query *q,
     if (sources[i] >= g->ncell || !(g->cell[sources[i]] > 0)) return ASTAR_EINVAL;
     if (values != NULL && !(values[i] <= q->params.max_cost)) return ASTAR_EINVAL;
   }
-  if (!(q->radius >= 0 && q->radius <= 1e6)) return ASTAR_EINVAL;
+  q->fitkey = fitkey(q);
+  if (q->fitkey == -1) return ASTAR_EINVAL;
   if (q->overlay != NULL && !(q->overlay_scale >= 0 && q->overlay_scale <= ASTAR_NUM_MAX))
     return ASTAR_EINVAL;
   q->grid = g;
   q->params.algorithm = ASTAR_ALG_DIJKSTRA;
   q->domain.nnodes = (uint32_t)g->ncell;
-  q->domain.expand = q->radius > 0 ? grid_expand_back_radius : grid_expand_back;
-  if (q->radius > 0) astar__grid_fit_prepare(g, q->radius);
+  q->domain.expand = q->fitkey != 0 ? grid_expand_back_radius : grid_expand_back;
+  if (q->fitkey != 0) astar__grid_fit_prepare(g, q->fitkey);
   q->domain.heuristic = NULL;
   q->domain.is_goal = NULL;
   q->domain.edge_cost = q->cost_fn != NULL ? grid_edge_cost_back : NULL;

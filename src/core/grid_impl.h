@@ -80,7 +80,16 @@ struct astar_grid {
 ** S, NW, NE, SW, SE; FIT_HERE the centre. */
 #define FIT_HERE  0x100u
 #define FIT_KNOWN 0x8000u
+/* The cache is for one shape at a time, named by a key: a disc of radius
+** r > 0 is r itself; a footprint of w x h cells (anchored at its top-left
+** cell) is FIT_BOX(w, h), below 0. A footprint's bits say where it fits: at
+** the cell (FIT_HERE) and at each neighbour (bit d); the diagonal policy
+** then reads the two orthogonal bits (astar__grid_boxstep). */
+#define FIT_BOX(w, h) (-(double)((w) * 65536 + (h)))
 unsigned astar__grid_fit(astar_grid *g, uint32_t node, double r);
+/* May a footprint whose fit bits are 'bits' step in direction d (0..7, as
+** the bits) under the diagonal policy? */
+int astar__grid_boxstep(unsigned bits, int d, int policy);
 /* grid_line.c: makes the cache hold radius r (emptied if it held another;
 ** made if missing: without memory, nothing is cached). */
 void astar__grid_fit_prepare(astar_grid *g, double r);

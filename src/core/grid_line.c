@@ -401,10 +401,49 @@ size_t astar_grid_pull(const astar_grid *g, double *xy, size_t n, size_t cap, do
 static const int FX[8] = {0, -1, 1, 0, -1, 1, -1, 1};
 static const int FY[8] = {-1, 0, 0, 1, -1, -1, 1, 1};
 
+/* Are the w x h cells from cell (x, y) (0-based, maybe outside) walkable? */
+static int box_fits(const astar_grid *g, long x, long y, long w, long h) {
+  long i, j;
+  if (x < 0 || y < 0 || x + w > g->w || y + h > g->h) return 0;
+  for (j = y; j < y + h; j++)
+    for (i = x; i < x + w; i++)
+      if (g->cell[(size_t)(j + 1) * g->stride + (size_t)(i + 1)] <= 0) return 0;
+  return 1;
+}
+
+/* A footprint's bits (key FIT_BOX(w, h)): where it fits, here and next door. */
+static unsigned box_bits(const astar_grid *g, uint32_t node, double key) {
+  long k = (long)-key, w = k / 65536, h = k % 65536;
+  long x = (long)(node % g->stride) - 1, y = (long)(node / g->stride) - 1;
+  unsigned bits = FIT_KNOWN;
+  int d;
+  if (!box_fits(g, x, y, w, h)) return bits;      /* no room here: no step either */
+  bits |= FIT_HERE;
+  for (d = 0; d < 8; d++)
+    if (box_fits(g, x + FX[d], y + FY[d], w, h)) bits |= 1u << d;
+  return bits;
+}
+
+int astar__grid_boxstep(unsigned bits, int d, int policy) {
+  static const int ORTH[4][2] = {{0, 1}, {0, 2}, {3, 1}, {3, 2}};  /* NW, NE, SW, SE */
+  int a, b;
+  if (!(bits & (1u << d))) return 0;
+  if (d < 4) return 1;
+  a = (bits >> ORTH[d - 4][0]) & 1;
+  b = (bits >> ORTH[d - 4][1]) & 1;
+  switch (policy) {
+    case ASTAR_DIAG_NO_CORNER_CUTTING: return a && b;
+    case ASTAR_DIAG_ONE_OBSTACLE: return a || b;
+    case ASTAR_DIAG_NEVER: return 0;
+    default: return 1;
+  }
+}
+
 static unsigned fit_bits(const astar_grid *g, uint32_t node, double r) {
   double x = (double)(node % g->stride) - 0.5, y = (double)(node / g->stride) - 0.5;
   unsigned bits = FIT_KNOWN;
   int d;
+  if (r < 0) return box_bits(g, node, r);
   if (!astar_grid_line_clear(g, x, y, x, y, r)) return bits;
   bits |= FIT_HERE;
   for (d = 0; d < 8; d++)
@@ -431,9 +470,11 @@ void astar__grid_fit_prepare(astar_grid *g, double r) {
   g->fit_r = r;
 }
 
-/* A cell's bits read the blocked cells within r + 1.5 of its centre. */
+/* A cell's bits read the blocked cells within r + 1.5 of its centre, or, for
+** a footprint, the cells of its own and its neighbours' footprints. */
 void astar__grid_fit_forget(astar_grid *g, int x, int y, int w, int h) {
-  long m = (long)ceil(g->fit_r) + 2, i, j;
+  long k = g->fit_r < 0 ? (long)-g->fit_r : 0, bw = k / 65536, bh = k % 65536;
+  long m = k ? (bw > bh ? bw : bh) + 1 : (long)ceil(g->fit_r) + 2, i, j;
   long x0 = x - m < -1 ? -1 : x - m, y0 = y - m < -1 ? -1 : y - m;
   long x1 = x + w + m > g->w ? g->w : x + w + m, y1 = y + h + m > g->h ? g->h : y + h + m;
   if ((x1 - x0 + 1) * (y1 - y0 + 1) * 2 > (long)g->ncell) {

@@ -49,7 +49,7 @@ enum {
   ASTAR_OPT_INCLUDE, ASTAR_OPT_EXCLUDE, ASTAR_OPT_SCALE, ASTAR_OPT_TILE,
   ASTAR_OPT_START, ASTAR_OPT_GOAL, ASTAR_OPT_NEIGHBORS, ASTAR_OPT_IS_GOAL, ASTAR_OPT_KEY,
   ASTAR_OPT_DIRECTED, ASTAR_OPT_RATIO, ASTAR_OPT_ONEWAY, ASTAR_OPT_PULL,
-  ASTAR_OPT_OVERLAY, ASTAR_OPT_OVERLAY_SCALE,
+  ASTAR_OPT_OVERLAY, ASTAR_OPT_OVERLAY_SCALE, ASTAR_OPT_SIZE,
   ASTAR_OPT_N
 };
 /* An option an entry point accepts: its id, and where the entry point
@@ -80,6 +80,10 @@ void astar_readopts(lua_State *L, const afn *f, int idx, const astar_optuse *use
 double astar_opt(const astar_opts *o, int id, double dflt);
 /* Copies weight, max_expansions, max_cost and partial into p. */
 void astar_opt_params(const astar_opts *o, astar_params *p);
+/* The option 'size' (a number n, or {w, h}; integers in [1, ASTAR_GRID_SIZE_MAX])
+** into *w, *h; 0, 0 when not given. Raises with the option's message, also
+** when 'radius' comes too. */
+void astar_opt_size(lua_State *L, const afn *f, const astar_opts *o, int *w, int *h);
 /* Raises "bad argument #<options> to 'f' (<formatted>)". */
 int astar_opterror(lua_State *L, const afn *f, const astar_opts *o, const char *fmt, ...);
 /* A positional enum argument: "<what>: string expected, got T" or

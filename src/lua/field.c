@@ -332,7 +332,7 @@ static int field_tostring(lua_State *L) {
 static const astar_optuse FIELD_OPTS[] = {
   {ASTAR_OPT_DIAGONAL, 0, NULL}, {ASTAR_OPT_COST, 0, NULL}, {ASTAR_OPT_MAX_COST, 0, NULL},
   {ASTAR_OPT_SCALE, 0, NULL}, {ASTAR_OPT_RADIUS, 0, NULL}, {ASTAR_OPT_OVERLAY, 0, NULL},
-  {ASTAR_OPT_OVERLAY_SCALE, 0, NULL}, ASTAR_OPT_END
+  {ASTAR_OPT_OVERLAY_SCALE, 0, NULL}, {ASTAR_OPT_SIZE, 0, NULL}, ASTAR_OPT_END
 };
 
 /* Fills f, whose arrays are empty past the n compacted sources, from the
@@ -436,6 +436,7 @@ static int gridfield_held(lua_State *L, void *ud) {
   astar_grid_query_init(&j.q);
   j.q.diagonal = (int)astar_opt(&o, ASTAR_OPT_DIAGONAL, j.q.diagonal);
   j.q.radius = astar_opt(&o, ASTAR_OPT_RADIUS, 0);
+  astar_opt_size(L, &F_DF, &o, &j.q.size_w, &j.q.size_h);
   astar_setoverlay(L, &F_DF, &o, w, h, &j.q);
   astar_opt_params(&o, &j.q.params);
   spec.kind = ASTAR_PATH_GRID;
@@ -457,7 +458,7 @@ static int gridfield_held(lua_State *L, void *ud) {
   j.lg = lg; j.f = f;
   f->diagonal = j.q.diagonal;
   j.n = astar_grid_sources(lg->g, j.q.params.max_cost, f->dist, f->next);
-  if (j.q.radius > 0) j.n = astar_grid_sources_fit(lg->g, j.q.radius, f->dist, f->next, j.n);
+  j.n = astar_grid_sources_fit(lg->g, &j.q, f->dist, f->next, j.n);
   if (j.n == 0) return 1;                            /* nothing can start a path */
   runfield(L, astar_lcall(L, &c, o.fn[ASTAR_OPT_COST], 0), &j);
   if (j.rc < 0) return astar_raise(L, j.rc);

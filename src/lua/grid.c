@@ -326,7 +326,7 @@ static const char *const HEURISTICS[] = {"octile", "manhattan", "euclidean",
   {ASTAR_OPT_WEIGHT, 0, NULL}, {ASTAR_OPT_MAX_EXPANSIONS, 0, NULL}, \
   {ASTAR_OPT_MAX_COST, 0, NULL}, {ASTAR_OPT_PARTIAL, 0, NULL}, \
   {ASTAR_OPT_GOALS, 0, NULL}, {ASTAR_OPT_WITHIN, 0, NULL}, {ASTAR_OPT_RADIUS, 0, NULL}, \
-  {ASTAR_OPT_OVERLAY, 0, NULL}, {ASTAR_OPT_OVERLAY_SCALE, 0, NULL}
+  {ASTAR_OPT_OVERLAY, 0, NULL}, {ASTAR_OPT_OVERLAY_SCALE, 0, NULL}, {ASTAR_OPT_SIZE, 0, NULL}
 static const astar_optuse FIND_OPTS[] = {GRID_OPTS, ASTAR_OPT_END};
 static const astar_optuse QUERY_OPTS[] = {GRID_OPTS, {ASTAR_OPT_ON_CHANGE, 0, NULL},
                                           ASTAR_OPT_END};
@@ -387,6 +387,8 @@ static void setalgorithm(lua_State *L, const afn *f, const astar_opts *o,
                      "algorithm '%s' takes 'euclidean', 'chebyshev', 'zero' or a function", h,
                      ALGORITHMS[alg]);
   }
+  if (o->given[ASTAR_OPT_SIZE] && q->theta)
+    astar_opterror(L, f, o, "option 'size' cannot be used with algorithm '%s'", ALGORITHMS[alg]);
   if (o->given[ASTAR_OPT_OVERLAY] && (alg == ALG_JPS || q->theta))
     astar_opterror(L, f, o, "option 'overlay' cannot be used with algorithm '%s'",
                    ALGORITHMS[alg]);
@@ -399,6 +401,8 @@ static void setalgorithm(lua_State *L, const afn *f, const astar_opts *o,
     astar_opterror(L, f, o, "option 'partial' cannot be used with algorithm 'jps'");
   if (astar_opt(o, ASTAR_OPT_RADIUS, 0) > 0)
     astar_opterror(L, f, o, "option 'radius' cannot be used with algorithm 'jps'");
+  if (o->given[ASTAR_OPT_SIZE])
+    astar_opterror(L, f, o, "option 'size' cannot be used with algorithm 'jps'");
 }
 
 /* (sx, sy, gx, gy [, opts]) or (sx, sy, {goals = ...}) */
@@ -422,6 +426,7 @@ static int g_args(lua_State *L, const afn *f, lmap *m, void *rec, const astar_op
     q->heuristic = (int)astar_opt(o, ASTAR_OPT_HEURISTIC, q->heuristic);
   q->within = astar_opt(o, ASTAR_OPT_WITHIN, q->within);
   q->radius = astar_opt(o, ASTAR_OPT_RADIUS, 0);
+  astar_opt_size(L, f, o, &q->size_w, &q->size_h);
   astar_opt_params(o, &q->params);
   astar_setoverlay(L, f, o, w, h, q);
   if (o->given[ASTAR_OPT_GOALS]) {
@@ -575,7 +580,8 @@ static int g_endname(lua_State *L, void *rec, int which) {
 static void g_blocked(lua_State *L, void *rec) {
   const grec *r = (const grec *)rec;
   const char *why = r->q.radius > 0 ? "blocked or too near a blocked cell for the radius"
-                                    : "blocked";
+                   : r->q.size_w > 1 || r->q.size_h > 1
+                   ? "blocked or without room for the unit's size" : "blocked";
   if (r->q.blocked == 1)
     lua_pushfstring(L, "start (%d, %d) is %s", r->sx + 1, r->sy + 1, why);
   else if (r->q.goals != NULL)
@@ -667,6 +673,12 @@ search, return the path to the expanded cell nearest the goal as `path, message,
 centre goes from cell centre to cell centre, and no step may bring it nearer than `radius` to
 a blocked cell (@{Grid:walkable_line}); the start and goal must have room for it. The shortest
 path for that unit; searched cell by cell (no jumps)
+@tparam[opt] int|table opts.size a unit bigger than a cell: it covers the `size` x `size`
+cells (or `{w, h}`: `w` columns, `h` rows; integers in [1, 64]) whose top-left cell is the
+path's. Each of them is walkable wherever it stands (else the start or goal is `"blocked"`), and
+a diagonal step needs its footprint to fit at the two orthogonal neighbours as the diagonal
+policy needs a cell walkable there. A step costs what the cell it enters costs. Searched cell by
+cell (no jumps); not with `radius`
 @tparam[opt] Field opts.overlay a cost overlay (danger, influence, cover): a Field of a grid
 of this size with no value below 0 (a @{Grid:distance_field|distance field}, or
 @{Grid:to_field} of a grid of numbers); a step of length `len` into cell `v` then costs
@@ -974,6 +986,8 @@ factor applied to its distances (finite)
 @tparam[opt=0] number opts.radius distances for a unit that is a disc of this radius, as
 @{Grid:find|find}'s `radius`: steps it cannot make are not taken, and sources where it has no
 room are dropped
+@tparam[opt] int|table opts.size distances for a unit of this footprint, as
+@{Grid:find|find}'s `size`: sources without room for it are dropped
 @tparam[opt] Field opts.overlay a cost overlay as in @{Grid:find|find}, added to each step
 toward the source
 @tparam[opt=1] number opts.overlay_scale its factor, 0 or more

@@ -52,7 +52,7 @@ static int pushclasses(lua_State *L, int gi, int make) {
 ** class); returns how many. Read in one pass (lua_next allocates nothing). */
 static size_t readcosts(lua_State *L, int idx, double *pairs) {
   size_t n = 0, j;
-  char buf[32];
+  char buf[32], buf2[32];
   lua_pushnil(L);
   while (lua_next(L, idx)) {                         /* key value */
     double from = astar_tocost(L, -2), to = astar_tocost(L, -1);
@@ -65,7 +65,7 @@ static size_t readcosts(lua_State *L, int idx, double *pairs) {
       astar_argerror(L, &F_CLASS, 2, "the cost for %s must be a number > 0 (at most "
                      "1e+100), true or false, got %s", astar_fmtnum(buf, from),
                      lua_type(L, -1) == LUA_TNUMBER
-                     ? astar_fmtnum(buf + 16, (double)lua_tonumber(L, -1))
+                     ? astar_fmtnum(buf2, (double)lua_tonumber(L, -1))
                      : luaL_typename(L, -1));
     for (j = 0; j < n; j++)
       if (pairs[2 * j] == from)

@@ -81,7 +81,8 @@ static const optrow ROWS[ASTAR_OPT_N] = {
   {"oneway", OT_BOOLEAN, R_NONE, NULL},
   {"pull", OT_BOOLEAN, R_NONE, NULL},
   {"overlay", OT_ANY, R_NONE, NULL},
-  {"overlay_scale", OT_NUMBER, R_NONNEG_FINITE, NULL}
+  {"overlay_scale", OT_NUMBER, R_NONNEG_FINITE, NULL},
+  {"size", OT_ANY, R_NONE, NULL}
 };
 
 const char *const *astar_diagonals(void) { return DIAGONALS; }
@@ -191,6 +192,38 @@ void astar_opt_params(const astar_opts *o, astar_params *p) {
     p->max_expansions = (uint64_t)o->v[ASTAR_OPT_MAX_EXPANSIONS];
   p->max_cost = astar_opt(o, ASTAR_OPT_MAX_COST, p->max_cost);
   p->partial = (int)astar_opt(o, ASTAR_OPT_PARTIAL, p->partial);
+}
+
+/* One side of the option 'size', the value on top (popped). */
+static int sizeside(lua_State *L, const afn *f, const astar_opts *o, const char *what) {
+  double v = lua_type(L, -1) == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : -1;
+  char buf[32];
+  if (!(v >= 1 && v <= ASTAR_GRID_SIZE_MAX && v == floor(v)))
+    astar_opterror(L, f, o, "option 'size': %s must be an integer in [1, %d], got %s", what,
+                   ASTAR_GRID_SIZE_MAX, lua_type(L, -1) == LUA_TNUMBER ? astar_fmtnum(buf, v)
+                                                                       : luaL_typename(L, -1));
+  lua_pop(L, 1);
+  return (int)v;
+}
+
+void astar_opt_size(lua_State *L, const afn *f, const astar_opts *o, int *w, int *h) {
+  int idx = o->fn[ASTAR_OPT_SIZE];
+  *w = *h = 0;
+  if (!o->given[ASTAR_OPT_SIZE]) return;
+  if (o->given[ASTAR_OPT_RADIUS])
+    astar_opterror(L, f, o, "options 'radius' and 'size' cannot be combined");
+  if (lua_type(L, idx) == LUA_TNUMBER) {
+    lua_pushvalue(L, idx);
+    *w = *h = sizeside(L, f, o, "its side");
+    return;
+  }
+  if (lua_type(L, idx) != LUA_TTABLE)
+    astar_opterror(L, f, o, "option 'size': a number or a table {w, h} expected, got %s",
+                   luaL_typename(L, idx));
+  lua_rawgeti(L, idx, 1);
+  *w = sizeside(L, f, o, "w");
+  lua_rawgeti(L, idx, 2);
+  *h = sizeside(L, f, o, "h");
 }
 
 int astar_opterror(lua_State *L, const afn *f, const astar_opts *o, const char *fmt, ...) {
