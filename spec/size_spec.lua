@@ -138,6 +138,41 @@ describe("the size option", function()
     assert(q:step(5) == "stale")
   end)
 
+  it("keeps several shapes at once, each current through edits", function()
+    -- sizes checked against the reference; radius searches, interleaved to share the cache,
+    -- against a clone of the grid (which has no cache: every check worked out afresh)
+    local rng = H.rng(99)
+    for _ = 1, 30 do
+      local w, h = rng.int(8, 18), rng.int(8, 18)
+      local cells = H.random_cells(rng, w, h, 0.12, { 1, 2 })
+      local grid = astar.grid.from_table(cells)
+      for _ = 1, 12 do
+        local shape = rng.pick({ { 2, 2 }, { 3, 1 }, { 1, 2 }, 0.5, 0.8, 1.2 })
+        local sx, sy, gx, gy = rng.int(1, w), rng.int(1, h), rng.int(1, w), rng.int(1, h)
+        if type(shape) == "table" then
+          local sw, sh = shape[1], shape[2]
+          local path = grid:find(sx, sy, gx, gy, { size = shape })
+          local want = fits(cells, w, h, sx, sy, sw, sh) and fits(cells, w, h, gx, gy, sw, sh)
+            and H.dijkstra_generic({ { (sy - 1) * w + sx, 0 } },
+              succ_of(cells, w, h, sw, sh, "no_corner_cutting"))[(gy - 1) * w + gx] or nil
+          if want then assert(path and H.close(path:cost(), want))
+          else assert(path == nil) end
+        else
+          local a = grid:find(sx, sy, gx, gy, { radius = shape })
+          local copy = grid:clone()
+          local b = copy:find(sx, sy, gx, gy, { radius = shape })
+          copy:close()
+          assert((a == nil) == (b == nil) and (a == nil or H.close(a:cost(), b:cost())))
+        end
+        if rng.float() < 0.5 then
+          H.edit_cells(rng, grid, cells, w, h, rng.int(1, w), rng.int(1, h),
+            rng.pick({ false, 1, 2 }), 0.3, 3)
+        end
+      end
+      grid:close()
+    end
+  end)
+
   it("gives distance fields for the footprint", function()
     local rng = H.rng(3)
     for _ = 1, 40 do

@@ -17,7 +17,7 @@ static void edited(astar_grid *g, int x, int y, int w, int h) {
   astar_rect *r = &g->edits[(g->version + 1) % ASTAR_GRID_LOG];
   r->x = x; r->y = y; r->w = w; r->h = h;
   g->version++;
-  if (g->fit != NULL) astar__grid_fit_forget(g, x, y, w, h);
+  astar__grid_fit_forget(g, x, y, w, h);
 }
 
 void astar__grid_edited(astar_grid *g, int x, int y, int w, int h) { edited(g, x, y, w, h); }
@@ -78,8 +78,10 @@ int astar_grid_new(astar_grid **out, int w, int h, double cost,
   g->link_out = g->link_in = NULL;
   g->nlinkrec = g->clink = g->nlinks = 0;
   g->link_free = ASTAR_NONE;
-  g->fit = NULL;
-  g->fit_r = 0;                        /* no shape */
+  memset(g->fit, 0, sizeof g->fit);
+  memset(g->fit_r, 0, sizeof g->fit_r);  /* no shape */
+  memset(g->fit_used, 0, sizeof g->fit_used);
+  g->fit_clock = 0;
   g->cmap = NULL;
   g->ncmap = 0;
   memset(g->cell, 0, ncell * sizeof(double));

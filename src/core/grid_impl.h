@@ -62,12 +62,16 @@ struct astar_grid {
   size_t nlinkrec, clink, nlinks;
   uint32_t link_free;
   uint32_t *link_out, *link_in;
-  /* what a disc of radius fit_r may do from each padded cell (grid_line.c):
-  ** FIT_KNOWN once worked out, FIT_HERE if it fits at the centre, bit d if
-  ** it may step to neighbour d (astar__grid_fit); NULL until a search with
-  ** a radius, then forgotten around every edit */
-  uint16_t *fit;
-  double fit_r;
+  /* what a unit of shape fit_r[i] (a disc's radius or a footprint: see
+  ** FIT_BOX) may do from each padded cell, for FIT_SLOTS shapes at once
+  ** (grid_line.c): FIT_KNOWN once worked out, FIT_HERE if it fits at the
+  ** cell, bit d if it may step to neighbour d (astar__grid_fit); NULL until
+  ** a search with that shape, then forgotten around every edit; the least
+  ** recently prepared slot goes to a new shape */
+#define FIT_SLOTS 4
+  uint16_t *fit[FIT_SLOTS];
+  double fit_r[FIT_SLOTS];
+  uint64_t fit_used[FIT_SLOTS], fit_clock;
   /* a movement class (grid_class.c): the ncmap pairs (cost in the grid it
   ** follows, cost here), sorted by the first; NULL for a plain grid */
   double *cmap;

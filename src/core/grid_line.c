@@ -451,41 +451,69 @@ static unsigned fit_bits(const astar_grid *g, uint32_t node, double r) {
   return bits;
 }
 
+/* The slot that holds shape r, or -1. */
+static int slot_of(const astar_grid *g, double r) {
+  int i;
+  for (i = 0; i < FIT_SLOTS; i++)
+    if (g->fit[i] != NULL && g->fit_r[i] == r) return i;
+  return -1;
+}
+
 unsigned astar__grid_fit(astar_grid *g, uint32_t node, double r) {
+  int i = g->fit[0] != NULL && g->fit_r[0] == r ? 0 : slot_of(g, r);
   unsigned bits;
-  if (g->fit == NULL || g->fit_r != r) return fit_bits(g, node, r);
-  if (g->fit[node] & FIT_KNOWN) return g->fit[node];
+  if (i < 0) return fit_bits(g, node, r);
+  if (g->fit[i][node] & FIT_KNOWN) return g->fit[i][node];
   bits = fit_bits(g, node, r);
-  g->fit[node] = (uint16_t)bits;
+  g->fit[i][node] = (uint16_t)bits;
   return bits;
 }
 
 void astar__grid_fit_prepare(astar_grid *g, double r) {
-  if (g->fit != NULL && g->fit_r == r) return;
-  if (g->fit == NULL) {
-    g->fit = (uint16_t *)astar__alloc(&g->mem, g->ncell * sizeof(uint16_t));
-    if (g->fit == NULL) return;                  /* no cache: every check worked out */
+  int i = slot_of(g, r), k;
+  if (i < 0) {                                   /* a new shape: a free slot, or the oldest */
+    for (i = 0, k = 1; k < FIT_SLOTS; k++)
+      if (g->fit[i] != NULL && (g->fit[k] == NULL || g->fit_used[k] < g->fit_used[i])) i = k;
+    if (g->fit[i] == NULL) {
+      g->fit[i] = (uint16_t *)astar__alloc(&g->mem, g->ncell * sizeof(uint16_t));
+      if (g->fit[i] == NULL) return;             /* no cache: every check worked out */
+    }
+    memset(g->fit[i], 0, g->ncell * sizeof(uint16_t));
+    g->fit_r[i] = r;
   }
-  memset(g->fit, 0, g->ncell * sizeof(uint16_t));
-  g->fit_r = r;
+  g->fit_used[i] = ++g->fit_clock;
+  if (i != 0) {                                  /* the current shape first */
+    uint16_t *f = g->fit[0]; double fr = g->fit_r[0]; uint64_t u = g->fit_used[0];
+    g->fit[0] = g->fit[i]; g->fit_r[0] = g->fit_r[i]; g->fit_used[0] = g->fit_used[i];
+    g->fit[i] = f; g->fit_r[i] = fr; g->fit_used[i] = u;
+  }
 }
 
 /* A cell's bits read the blocked cells within r + 1.5 of its centre, or, for
 ** a footprint, the cells of its own and its neighbours' footprints. */
 void astar__grid_fit_forget(astar_grid *g, int x, int y, int w, int h) {
-  long k = g->fit_r < 0 ? (long)-g->fit_r : 0, bw = k / 65536, bh = k % 65536;
-  long m = k ? (bw > bh ? bw : bh) + 1 : (long)ceil(g->fit_r) + 2, i, j;
-  long x0 = x - m < -1 ? -1 : x - m, y0 = y - m < -1 ? -1 : y - m;
-  long x1 = x + w + m > g->w ? g->w : x + w + m, y1 = y + h + m > g->h ? g->h : y + h + m;
-  if ((x1 - x0 + 1) * (y1 - y0 + 1) * 2 > (long)g->ncell) {
-    memset(g->fit, 0, g->ncell * sizeof(uint16_t));
-    return;
+  int s;
+  for (s = 0; s < FIT_SLOTS; s++) {
+    double r = g->fit_r[s];
+    long k = r < 0 ? (long)-r : 0, bw = k / 65536, bh = k % 65536;
+    long m = k ? (bw > bh ? bw : bh) + 1 : (long)ceil(r) + 2, i, j;
+    long x0 = x - m < -1 ? -1 : x - m, y0 = y - m < -1 ? -1 : y - m;
+    long x1 = x + w + m > g->w ? g->w : x + w + m, y1 = y + h + m > g->h ? g->h : y + h + m;
+    uint16_t *f = g->fit[s];
+    if (f == NULL) continue;
+    if ((x1 - x0 + 1) * (y1 - y0 + 1) * 2 > (long)g->ncell) {
+      memset(f, 0, g->ncell * sizeof(uint16_t));
+      continue;
+    }
+    for (j = y0; j <= y1; j++)
+      for (i = x0; i <= x1; i++) f[(size_t)(j + 1) * g->stride + (size_t)(i + 1)] = 0;
   }
-  for (j = y0; j <= y1; j++)
-    for (i = x0; i <= x1; i++) g->fit[(size_t)(j + 1) * g->stride + (size_t)(i + 1)] = 0;
 }
 
 void astar__grid_fit_free(astar_grid *g) {
-  astar__free(&g->mem, g->fit, g->fit != NULL ? g->ncell * sizeof(uint16_t) : 0);
-  g->fit = NULL;
+  int s;
+  for (s = 0; s < FIT_SLOTS; s++) {
+    astar__free(&g->mem, g->fit[s], g->fit[s] != NULL ? g->ncell * sizeof(uint16_t) : 0);
+    g->fit[s] = NULL;
+  }
 }
