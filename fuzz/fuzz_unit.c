@@ -1,6 +1,7 @@
 /*
 ** fuzz_unit.c - searches for a unit with a size, and any-angle ones, in the
-** search harness: grid:find with 'radius', and algorithm "theta", checked
+** search harness: grid:find with 'radius' or 'size' (a footprint of 1..3 x
+** 1..3 cells), and algorithm "theta", checked
 ** against references here that call nothing of the library: a segment's
 ** distance to each blocked cell's square (edge by edge), the cost of a
 ** segment clipped cell by cell, and a plain Dijkstra over the steps those
@@ -173,6 +174,114 @@ static int points(int idx, double *pts, int cap) {
   return n;
 }
 
+/* ---- units bigger than a cell (the 'size' option) ---- */
+
+/* Are the sw x sh cells from (x, y) walkable? */
+static int fits(const fz_grid *g, int x, int y, int sw, int sh) {
+  int i, j;
+  for (j = y; j < y + sh; j++)
+    for (i = x; i < x + sw; i++)
+      if (!walkable(g, i, j)) return 0;
+  return 1;
+}
+
+/* May the footprint step from (x, y) by (dx, dy)? It fits where it lands, and
+** a diagonal needs it to fit at the orthogonal neighbours as the policy needs
+** a cell walkable there (README, the 'size' option). */
+static int boxstep(const fz_grid *g, int x, int y, int dx, int dy, int diag, int sw, int sh) {
+  int a, b;
+  if ((dx == 0 && dy == 0) || !fits(g, x + dx, y + dy, sw, sh)) return 0;
+  if (dx == 0 || dy == 0) return 1;
+  if (diag == FZ_NEVER) return 0;
+  if (diag == FZ_ALWAYS) return 1;
+  a = fits(g, x + dx, y, sw, sh);
+  b = fits(g, x, y + dy, sw, sh);
+  return diag == FZ_NOCUT ? a && b : a || b;
+}
+
+static double box_reference(const fz_grid *g, int s, int t, int diag, int sw, int sh) {
+  int n = g->w * g->h, i, k;
+  double *dist = malloc((size_t)n * sizeof *dist), best;
+  char *done = calloc((size_t)n, 1);
+  if (dist == NULL || done == NULL) fz_fail("out of memory");
+  for (i = 0; i < n; i++) dist[i] = HUGE_VAL;
+  if (fits(g, s % g->w, s / g->w, sw, sh)) dist[s] = 0;
+  for (;;) {
+    int u = -1, x, y;
+    for (i = 0; i < n; i++)
+      if (!done[i] && dist[i] < HUGE_VAL && (u < 0 || dist[i] < dist[u])) u = i;
+    if (u < 0) break;
+    done[u] = 1;
+    x = u % g->w; y = u / g->w;
+    for (k = 0; k < 9; k++) {
+      int dx = k % 3 - 1, dy = k / 3 - 1, v = (y + dy) * g->w + x + dx;
+      double c;
+      if (!boxstep(g, x, y, dx, dy, diag, sw, sh) || done[v]) continue;
+      c = fz_stepcost(g, x + dx, y + dy, dx, dy);
+      if (dist[u] + c < dist[v]) dist[v] = dist[u] + c;
+    }
+  }
+  best = fits(g, t % g->w, t / g->w, sw, sh) ? dist[t] : HUGE_VAL;
+  free(dist);
+  free(done);
+  return best;
+}
+
+/* grid:find with size = {sw, sh}: a finding is a step the footprint may not
+** make, a cost other than its steps' or the reference's, or a path where the
+** reference has none (or none where it has one). */
+static void size_op(int grid, const fz_grid *g, int s, int t, int diag, const char *alg,
+                    unsigned b) {
+  int sw = 1 + (int)(b % 3), sh = 1 + (int)(b / 3 % 3), n, i, path;
+  double want, pts[2 * 256], sum = 0, cost;
+  fz_method(fz_L, grid, "find");
+  lua_pushinteger(fz_L, s % g->w + 1);
+  lua_pushinteger(fz_L, s / g->w + 1);
+  lua_pushinteger(fz_L, t % g->w + 1);
+  lua_pushinteger(fz_L, t / g->w + 1);
+  lua_createtable(fz_L, 0, 3);
+  lua_pushstring(fz_L, alg);
+  lua_setfield(fz_L, -2, "algorithm");
+  lua_pushstring(fz_L, fz_diagname(diag));
+  lua_setfield(fz_L, -2, "diagonal");
+  lua_createtable(fz_L, 2, 0);
+  lua_pushinteger(fz_L, sw);
+  lua_rawseti(fz_L, -2, 1);
+  lua_pushinteger(fz_L, sh);
+  lua_rawseti(fz_L, -2, 2);
+  lua_setfield(fz_L, -2, "size");
+  if (fz_pcall(fz_L, 6, 3) != LUA_OK) fz_fail("find with a size: %s", lua_tostring(fz_L, -1));
+  path = lua_gettop(fz_L) - 2;
+  want = box_reference(g, s, t, diag, sw, sh);
+  if (lua_isnil(fz_L, path) != (want == HUGE_VAL))
+    fz_fail("size %dx%d from %d to %d: %s, the reference %s", sw, sh, s, t,
+            lua_isnil(fz_L, path) ? lua_tostring(fz_L, path + 1) : "a path",
+            want == HUGE_VAL ? "none" : "a way");
+  if (lua_isnil(fz_L, path)) {
+    lua_pop(fz_L, 3);
+    return;
+  }
+  n = points(path, pts, g->w * g->h);
+  if (n < 1 || pts[0] != s % g->w || pts[1] != s / g->w || pts[2 * n - 2] != t % g->w ||
+      pts[2 * n - 1] != t / g->w)
+    fz_fail("the path does not run from the start to the goal");
+  for (i = 1; i < n; i++) {
+    int ax = (int)pts[2 * i - 2], ay = (int)pts[2 * i - 1], dx = (int)pts[2 * i] - ax;
+    int dy = (int)pts[2 * i + 1] - ay;
+    if (abs(dx) > 1 || abs(dy) > 1 || !boxstep(g, ax, ay, dx, dy, diag, sw, sh))
+      fz_fail("step %d of a %dx%d path is not one the footprint may make", i, sw, sh);
+    sum += fz_stepcost(g, ax + dx, ay + dy, dx, dy);
+  }
+  fz_method(fz_L, path, "cost");
+  fz_pcall(fz_L, 1, 1);
+  cost = lua_tonumber(fz_L, -1);
+  lua_pop(fz_L, 1);
+  if (!fz_close(cost, sum)) fz_fail("cost() %.17g, its steps %.17g", cost, sum);
+  if (!fz_close(cost, want)) fz_fail("size %dx%d: cost %.17g, the reference %.17g", sw, sh,
+                                     cost, want);
+  lua_pop(fz_L, 3);
+}
+
 void fz_unit_op(int grid, const fz_grid *g, fz_bytes *in) {
   static const double RADII[5] = {0, 0.2, 0.35, 0.5, 0.7};
   static const char *const ALGS[3] = {"astar", "dijkstra", "auto"};
@@ -183,7 +292,10 @@ void fz_unit_op(int grid, const fz_grid *g, fz_bytes *in) {
   double r = RADII[(a >> 1) % 5], want, pts[2 * 256], sum = 0, cost;
   int path;
   if (g->nlink > 0) return;             /* the references here know no links */
-  if (!theta && r == 0) r = 0.5;
+  if (!theta && r == 0) {               /* a footprint instead of a disc */
+    size_op(grid, g, s, t, diag, ALGS[(a >> 6) % 3], fz_byte(in));
+    return;
+  }
   fz_method(fz_L, grid, "find");
   lua_pushinteger(fz_L, s % g->w + 1);
   lua_pushinteger(fz_L, s / g->w + 1);

@@ -535,8 +535,9 @@ static int nm_endname(lua_State *L, void *rec, int which) {
 }
 
 static void nm_blocked(lua_State *L, void *rec) {
-  static const char *const WHY[] = {"is not on the navmesh", "is on a polygon the flags "
-                                    "exclude", "is closer than the radius to a wall"};
+  static const char *const WHY[] = {"is not on the navmesh",
+                                    "is on a polygon the flags exclude",
+                                    "is closer than the radius to a wall"};
   const nmrec *r = (const nmrec *)rec;
   int goal = r->q.blocked != 1;
   nm_endname(L, rec, goal);
