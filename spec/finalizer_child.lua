@@ -95,6 +95,14 @@ local CALLS = {
       return q:explored()
     end,
     function(_, closed, open) assert(#closed == 20 and #open > 0) end },
+  ["grid:class"] = { grid16, function(g) return g:class({ [1] = 2 }) end,
+    function(_, k) assert(k:get(1, 1) == 2 and near(k:find(1, 1, 16, 1):cost(), 30)) end },
+  ["grid:to_field and an overlay"] = { grid16, function(g)
+      return g:find(1, 1, 16, 1, { overlay = g:to_field(), overlay_scale = 2 })
+    end,
+    function(_, p) assert(near(p:cost(), 45)) end },
+  ["grid:find with a size"] = { grid16, function(g) return g:find(1, 1, 15, 15, { size = 2 }) end,
+    function(_, p) assert(near(p:cost(), 14 * SQRT2)) end },
   ["grid:stats"] = { grid16, function(g) return g:stats() end,
     function(_, st) assert(type(st.edits) == "number") end },
   ["navmesh.from_grid"] = { grid16, function(g) return astar.navmesh.from_grid(g) end,

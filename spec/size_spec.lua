@@ -32,7 +32,7 @@ local function succ_of(cells, w, h, sw, sh, pol, back)
     return true
   end
   return function(u, visit)
-    local x, y = (u - 1) % w + 1, (u - 1) // w + 1
+    local x, y = (u - 1) % w + 1, math.floor((u - 1) / w) + 1
     for _, d in ipairs(DIRS) do
       local dx, dy = d[1], d[2]
       local len = (dx ~= 0 and dy ~= 0) and H.SQRT2 or 1
