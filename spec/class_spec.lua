@@ -184,6 +184,11 @@ describe("grid:class", function()
       "got inf)", grid.class, grid, { [2] = math.huge })
     H.checkerr(P .. "the cost for 2 must be a number > 0 (at most 1e+100), true or false, " ..
       "got table)", grid.class, grid, { [2] = {} })
+    H.checkerr(P .. "a key must be a cost (a number > 0, at most 1e+100), true or false, " ..
+      "got 0)", grid.class, grid, { [0] = 1 })
+    local k = grid:class({ [1] = 2 })
+    H.checkerr("a movement class has no classes of its own: make them from the grid it follows",
+      k.class, k, { [2] = 3 })
     local big = {}
     for i = 1, 257 do big[i] = 1 end
     H.checkerr(P .. "at most 256 costs)", grid.class, grid, big)
@@ -195,6 +200,46 @@ describe("grid:class", function()
     grid:close()
     H.checkerr("attempt to use a closed grid", grid.class, grid, { [1] = 2 })
     assert(ghost:get(2, 2) == 4 and ghost:find(1, 1, 4, 4))   -- the class lives on
+  end)
+
+  it("keeps a class a finalizer makes while another is being made", function()
+    -- found in review: the outer call replaced the table of classes the finalizer had made;
+    -- in a fresh process, where the collector runs finalizers inside the call
+    local ok, out = H.isolated([[
+      local astar = require "astar"
+      collectgarbage("setpause", 0); collectgarbage("setstepmul", 1000)
+      local current, made, seen = nil, nil, 0
+      local function gc() if current and not made then made = current:class({ [1] = 5 }) end end
+      for _ = 1, 5000 do
+        local map = astar.grid(3, 1)
+        made = nil
+        if rawget(_G, "newproxy") then getmetatable(newproxy(true)).__gc = gc
+        else setmetatable({}, { __gc = gc }) end
+        current = map
+        local k = map:class({ [1] = 2 })
+        current = nil
+        if made then
+          seen = seen + 1
+          map:set(2, 1, false)
+          assert(made:get(2, 1) == false and k:get(2, 1) == false, "a class lost the edit")
+        end
+      end
+      print("classes made by finalizers: " .. seen)
+    ]])
+    assert(ok and out:find("classes made by finalizers: [1-9]"), out)
+  end)
+
+  it("ignores foreign keys put in its registry table", function()
+    local map = astar.grid(4, 4)
+    local k = map:class({ [1] = 2 })
+    for _, v in pairs(debug.getregistry()) do
+      if type(v) == "table" and type(rawget(v, map)) == "table" then
+        rawget(v, map)[io.stdout] = true
+        rawget(v, map)[astar.grid(2, 2)] = true          -- a grid, but not a class
+      end
+    end
+    map:set(2, 2, false)
+    assert(k:get(2, 2) == false)
   end)
 
   it("lets classes and grids be collected in any order", function()

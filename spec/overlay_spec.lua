@@ -173,6 +173,12 @@ describe("the overlay option", function()
     local flee = grid:distance_field(grid:distance_field({ { 1, 1 } }), { scale = -1 })
     H.checkerr(P .. "overlay': the Field has values below 0 (-6.2426406871193))", grid.find,
       grid, 1, 1, 6, 4, { overlay = flee })
+    local huge = grid:distance_field({ { 1, 1, 1e308 } })
+    H.checkerr(P .. "overlay': the Field has values beyond 1e+100 (1e+308), so that sums " ..
+      "would not stay finite)", grid.find, grid, 1, 1, 6, 4, { overlay = huge })
+    H.checkerr("next: a Field of values (grid:to_field) has no paths", field.next, field, 1, 1)
+    H.checkerr("path_from: a Field of values (grid:to_field) has no paths", field.path_from,
+      field, 2, 1)
     H.checkerr(P .. "overlay_scale' needs option 'overlay')", grid.find, grid, 1, 1, 6, 4,
       { overlay_scale = 2 })
     H.checkerr(P .. "overlay_scale': must be a non-negative finite number, got -1)", grid.find,

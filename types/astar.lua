@@ -162,7 +162,8 @@
 ---@class astar.GridQueryOptions: astar.GridFindOptions
 ---@field on_change? astar.OnChange default "restart"
 
----Options of `Grid:splice`: those of `find` but `goals`, `within` and `partial`, plus `ratio`.
+---Options of `Grid:splice`: those of `find` but `goals`, `within`, `partial`, `radius`, `size`
+---and `overlay`, plus `ratio`.
 ---@class astar.SpliceOptions
 ---@field algorithm? astar.GridAlgorithm
 ---@field diagonal? astar.Diagonal

@@ -34,7 +34,9 @@ typedef struct lfield {
   uint32_t *next;        /* nnodes: next node toward the source, ASTAR_NONE at
                          ** a source or where unreached */
   int diagonal;          /* GRID: the diagonal policy of its steps (for grid:check) */
-  double lo;             /* the smallest finite distance (HUGE_VAL: none) */
+  double lo, hi;         /* the smallest and largest finite distances (none:
+                         ** HUGE_VAL, -HUGE_VAL) */
+  int values;            /* made by grid:to_field: values, no paths */
 } lfield;
 
 #define NONE ASTAR_NONE
@@ -64,6 +66,8 @@ static void clearfield(lfield *f) {
   }
   f->reached = 0;
   f->lo = HUGE_VAL;
+  f->hi = -HUGE_VAL;
+  f->values = 0;
   memset(&f->st, 0, sizeof f->st);
 }
 
@@ -98,6 +102,7 @@ static void fillone(void *ud, uint32_t node, double g, uint32_t parent) {
   f->next[node] = parent;
   f->reached++;
   if (g < f->lo) f->lo = g;
+  if (g > f->hi) f->hi = g;
 }
 
 /* Fills f from the closed nodes of the finished search s. */
@@ -147,6 +152,9 @@ void astar_setoverlay(lua_State *L, const afn *fn, const astar_opts *o, int w, i
   if (f->lo < 0)
     astar_opterror(L, fn, o, "option 'overlay': the Field has values below 0 (%s)",
                    astar_fmtnum(buf, f->lo));
+  if (astar_big(f->hi))
+    astar_opterror(L, fn, o, "option 'overlay': the Field has values beyond 1e+100 (%s), so "
+                   "that sums would not stay finite", astar_fmtnum(buf, f->hi));
   q->overlay = f->dist;
   q->overlay_scale = astar_opt(o, ASTAR_OPT_OVERLAY_SCALE, 1.0);
   if (astar_big(q->overlay_scale))
@@ -216,9 +224,16 @@ cell walks a cheapest path down to a source (a flow field).
 @return `x, y` of the next cell (grid fields) or the next node id (graph fields); `nil` at
 a source or where unreached
 */
+/* Raises for a Field of values (grid:to_field): it has no paths. */
+static void haspaths(lua_State *L, const lfield *f, const char *what) {
+  if (f->values)
+    astar_error(L, "%s: a Field of values (grid:to_field) has no paths", what);
+}
+
 static int field_next(lua_State *L) {
   lfield *f = checkfield(L, &F_NEXT);
   uint32_t v = checknode(L, &F_NEXT, f);
+  haspaths(L, f, "next");
   if (f->next[v] == NONE) {
     lua_pushnil(L);
     return 1;
@@ -242,6 +257,7 @@ static int field_path_from(lua_State *L) {
   uint32_t v = checknode(L, &F_PATH, f), u, root;
   size_t n = 0, i;
   double *p;
+  haspaths(L, f, "path_from");
   if (f->dist[v] == HUGE_VAL) {
     lua_pushnil(L);
     if (f->kind == ASTAR_PATH_GRID)
@@ -345,6 +361,7 @@ static void fillcompacted(lfield *f, size_t n, const astar_search *s) {
   }
   f->reached = 0;
   f->lo = HUGE_VAL;
+  f->hi = -HUGE_VAL;
   astar_search_each_closed(s, fillone, f);
   astar_search_stats(s, &f->st);
 }
@@ -712,8 +729,10 @@ static int grid_to_field(lua_State *L) {
       double v = astar_grid_get(lg->g, x, y);
       f->dist[astar_grid_layout_node(w, x, y)] = v;
       if (v < f->lo) f->lo = v;
+      if (v > f->hi) f->hi = v;
     }
   f->reached = (size_t)w * (size_t)h;
+  f->values = 1;
   return 1;
 }
 

@@ -921,8 +921,8 @@ walkable.
 @tparam Path path a path found on this grid
 @int[opt=1] at the index of the agent's point
 @int[opt=8] n how many steps to re-plan
-@tparam[opt] table opts the options of @{Grid:find|find} but `goals`, `within` and
-`partial`, and:
+@tparam[opt] table opts the options of @{Grid:find|find} but `goals`, `within`, `partial`,
+`radius`, `size` and `overlay` (for those, search afresh with `find`), and:
 @tparam[opt=3] number opts.ratio the longest detour kept, in steps, as a multiple of the
 steps it replaces (at least 1)
 @return a Path (its `stats().algorithm` is `"to_path"` when spliced), or `nil, message, code`
@@ -1005,7 +1005,8 @@ print(flee:next(9, 9))                              --> 8 8
 A Field holding this grid's cells as its values, 0 where blocked: a snapshot, for a numeric
 layer (danger, influence, cover) built with @{Grid:set|set} and @{Grid:fill|fill} on a grid
 of its own and added to step costs by the `overlay` option of @{Grid:find|find},
-@{Grid:query|query} and @{Grid:distance_field|distance_field}. Its `next` is nil everywhere.
+@{Grid:query|query} and @{Grid:distance_field|distance_field}. It holds values, not paths: its
+@{Field:next|next} and @{Field:path_from|path_from} raise.
 12 bytes a cell; later edits of the grid do not change it.
 @function Grid:to_field
 @treturn Field

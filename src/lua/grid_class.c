@@ -41,11 +41,26 @@ static int pushclasses(lua_State *L, int gi, int make) {
   lua_pushliteral(L, "k");
   lua_setfield(L, -2, "__mode");
   lua_setmetatable(L, -2);
+  lua_pushvalue(L, gi);                              /* all t grid */
+  lua_rawget(L, -3);                                 /* a finalizer may have made one */
+  if (lua_istable(L, -1)) {                          /* all t t' */
+    lua_remove(L, -2);
+    lua_remove(L, -2);
+    return 1;
+  }
+  lua_pop(L, 1);
   lua_pushvalue(L, gi);
   lua_pushvalue(L, -2);                              /* all t grid t */
   lua_rawset(L, -4);
   lua_remove(L, -2);
   return 1;
+}
+
+/* The class at the key on top of the stack: a grid (the registry is open to
+** debug.getregistry, so the key is checked), or NULL. */
+static lgrid *classat(lua_State *L, int idx) {
+  lgrid *k = (lgrid *)luaL_testudata(L, idx, ASTAR_GRID_MT);
+  return k != NULL && k->g != NULL && k->follows ? k : NULL;
 }
 
 /* Reads the table of costs at idx into pairs (cost in the grid, cost in the
@@ -56,7 +71,6 @@ static size_t readcosts(lua_State *L, int idx, double *pairs) {
   lua_pushnil(L);
   while (lua_next(L, idx)) {                         /* key value */
     double from = astar_tocost(L, -2), to = astar_tocost(L, -1);
-    if (lua_type(L, -2) == LUA_TNUMBER && (double)lua_tonumber(L, -2) == 0) from = 0;
     if (from < 0)
       astar_argerror(L, &F_CLASS, 2, "a key must be a cost (a number > 0, at most 1e+100), "
                      "true or false, got %s", lua_type(L, -2) == LUA_TNUMBER
@@ -110,6 +124,9 @@ static int grid_class(lua_State *L) {
   double pairs[2 * ASTAR_GRID_CLASS_MAX];
   size_t n;
   int rc;
+  if (lg->follows)
+    astar_error(L, "a movement class has no classes of its own: make them from the grid it "
+                "follows");
   if (lua_type(L, 2) != LUA_TTABLE)
     astar_argerror(L, &F_CLASS, 2, "table expected, got %s", luaL_typename(L, 2));
   lua_settop(L, 2);
@@ -138,9 +155,9 @@ void astar_grid_check_editable(lua_State *L, lgrid *lg) {
   if (!pushclasses(L, 1, 0)) return;
   lua_pushnil(L);
   while (lua_next(L, -2)) {                          /* t k true */
-    lgrid *k = (lgrid *)lua_touserdata(L, -2);
+    lgrid *k = classat(L, -2);
     lua_pop(L, 1);
-    if (k->g != NULL && k->m.busy)
+    if (k != NULL && k->m.busy)
       astar_error(L, "cannot edit the grid: a search on one of its movement classes is "
                   "running");
   }
@@ -151,9 +168,9 @@ void astar_grid_sync_classes(lua_State *L, lgrid *lg, int x, int y, int w, int h
   if (!lg->classes || !pushclasses(L, 1, 0)) return;
   lua_pushnil(L);
   while (lua_next(L, -2)) {                          /* t k true */
-    lgrid *k = (lgrid *)lua_touserdata(L, -2);
+    lgrid *k = classat(L, -2);
     lua_pop(L, 1);
-    if (k->g != NULL) astar_grid_class_sync(k->g, lg->g, x, y, w, h);
+    if (k != NULL) astar_grid_class_sync(k->g, lg->g, x, y, w, h);
   }
   lua_pop(L, 1);
 }
