@@ -6,20 +6,12 @@
 --   lua5.4 bench/link_bench.lua [--every N] [--links N] [set/name ...]   (default every 10th
 --   scenario of dao/arena2, dao/brc202d, dao/orz900d; 10 links)
 local astar = require "astar"
+local B = require "bench.common"
 
-local ok, system = pcall(require, "system")
-local now = (ok and system.monotime) or os.clock
-
-local dir = os.getenv("ASTAR_MOVINGAI") or "../shared/benchmarks/movingai"
-local every, nlinks, names = 10, 10, {}
-local i = 1
-while arg[i] do
-  if arg[i] == "--every" then every = tonumber(arg[i + 1]); i = i + 1
-  elseif arg[i] == "--links" then nlinks = tonumber(arg[i + 1]); i = i + 1
-  else names[#names + 1] = arg[i] end
-  i = i + 1
-end
-if #names == 0 then names = { "dao/arena2", "dao/brc202d", "dao/orz900d" } end
+local dir, timed = B.dir, B.timed
+local opts, names = B.args({ every = 10, links = 10 },
+  { "dao/arena2", "dao/brc202d", "dao/orz900d" })
+local every, nlinks = opts.every, opts.links
 
 print(("# %s on %s, %s, every %dth scenario, %d links; mean us per query")
   :format(astar._VERSION, jit and jit.version or _VERSION, os.date("!%Y-%m-%d"), every, nlinks))
@@ -45,14 +37,11 @@ for _, name in ipairs(names) do
   local ta, tj, q, alg = 0, 0, 0, nil
   for k = 1, #scen, every do
     local s = scen[k]
-    local t0 = now()
-    local a = grid:find(s.sx, s.sy, s.gx, s.gy, { algorithm = "astar" })
-    local t1 = now()
-    local j = grid:find(s.sx, s.sy, s.gx, s.gy)
-    local t2 = now()
+    local a, t1 = timed(grid.find, grid, s.sx, s.sy, s.gx, s.gy, { algorithm = "astar" })
+    local j, t2 = timed(grid.find, grid, s.sx, s.sy, s.gx, s.gy)
     assert(math.abs(a:cost() - j:cost()) <= 1e-9 * a:cost(), "the costs differ")
     alg = j:stats().algorithm
-    ta, tj, q = ta + (t1 - t0), tj + (t2 - t1), q + 1
+    ta, tj, q = ta + t1, tj + t2, q + 1
   end
   print(("| %s | %d | %.0f | %.0f | %.1f | %s |"):format(name, q, ta / q * 1e6, tj / q * 1e6,
     ta / tj, alg))

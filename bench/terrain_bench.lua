@@ -11,19 +11,11 @@
 --   lua5.4 bench/terrain_bench.lua [--every N] [set/name ...]     (default every 10th
 --   scenario of dao/arena2, dao/brc202d)
 local astar = require "astar"
+local B = require "bench.common"
 
-local ok, system = pcall(require, "system")
-local now = (ok and system.monotime) or os.clock
-
-local dir = os.getenv("ASTAR_MOVINGAI") or "../shared/benchmarks/movingai"
-local every, names = 10, {}
-local i = 1
-while arg[i] do
-  if arg[i] == "--every" then every = tonumber(arg[i + 1]); i = i + 1
-  else names[#names + 1] = arg[i] end
-  i = i + 1
-end
-if #names == 0 then names = { "dao/arena2", "dao/brc202d" } end
+local dir, timed = B.dir, B.timed
+local opts, names = B.args({ every = 10 }, { "dao/arena2", "dao/brc202d" })
+local every = opts.every
 
 local seed = 12345
 local function rand(n)                       -- the same patches on every VM
@@ -44,12 +36,6 @@ local function terrain(grid, danger)
     local d = rand(5)
     danger:fill(x, y, math.min(pw, w - x + 1), math.min(ph, h - y + 1), d)
   end
-end
-
-local function timed(f, ...)
-  local t0 = now()
-  local r = f(...)
-  return r, now() - t0
 end
 
 print(("# %s on %s, %s, every %dth scenario; mean us per A* query")

@@ -118,64 +118,6 @@ static double segcost(const fz_grid *g, double ax, double ay, double bx, double 
   return sum * hypot(bx - ax, by - ay);
 }
 
-/* The cheapest way from s to t by steps the policy allows (and, for r > 0,
-** that are clear for r), priced by the step rule (theta: along the segment);
-** HUGE_VAL if none. */
-static double reference(const fz_grid *g, int s, int t, int diag, double r, int theta,
-                        int *unsure) {
-  int n = g->w * g->h, i, k;
-  double *dist = malloc((size_t)n * sizeof *dist), best;
-  char *done = calloc((size_t)n, 1);
-  if (dist == NULL || done == NULL) fz_fail("out of memory");
-  for (i = 0; i < n; i++) dist[i] = HUGE_VAL;
-  if (walkable(g, s % g->w, s / g->w) &&
-      clear(g, s % g->w, s / g->w, s % g->w, s / g->w, r, unsure) != 0)
-    dist[s] = 0;
-  for (;;) {
-    int u = -1, x, y;
-    for (i = 0; i < n; i++)
-      if (!done[i] && dist[i] < HUGE_VAL && (u < 0 || dist[i] < dist[u])) u = i;
-    if (u < 0) break;
-    done[u] = 1;
-    x = u % g->w; y = u / g->w;
-    for (k = 0; k < 9; k++) {
-      int dx = k % 3 - 1, dy = k / 3 - 1, v = (y + dy) * g->w + x + dx;
-      double c;
-      if (!fz_legal(g, x, y, dx, dy, diag) || done[v] ||
-          (r > 0 && clear(g, x, y, x + dx, y + dy, r, unsure) == 0))
-        continue;
-      c = theta ? segcost(g, x, y, x + dx, y + dy) : fz_stepcost(g, x + dx, y + dy, dx, dy);
-      if (dist[u] + c < dist[v]) dist[v] = dist[u] + c;
-    }
-  }
-  best = dist[t];
-  if (!(walkable(g, t % g->w, t / g->w) &&
-        clear(g, t % g->w, t / g->w, t % g->w, t / g->w, r, unsure) != 0))
-    best = HUGE_VAL;
-  free(dist);
-  free(done);
-  return best;
-}
-
-/* The points of the Path at idx (path:flat()), 0-based, into pts (2 a point);
-** returns how many. */
-static int points(int idx, double *pts, int cap) {
-  int n, i;
-  fz_method(fz_L, idx, "flat");
-  fz_pcall(fz_L, 1, 1);
-  n = (int)lua_rawlen(fz_L, -1) / 2;
-  if (n > cap) fz_fail("a path of %d points on a grid of %d cells", n, cap);
-  for (i = 0; i < 2 * n; i++) {
-    lua_rawgeti(fz_L, -1, i + 1);
-    pts[i] = lua_tonumber(fz_L, -1) - 1;
-    lua_pop(fz_L, 1);
-  }
-  lua_pop(fz_L, 1);
-  return n;
-}
-
-/* ---- units bigger than a cell (the 'size' option) ---- */
-
 /* Are the sw x sh cells from (x, y) walkable? */
 static int fits(const fz_grid *g, int x, int y, int sw, int sh) {
   int i, j;
@@ -199,13 +141,21 @@ static int boxstep(const fz_grid *g, int x, int y, int dx, int dy, int diag, int
   return diag == FZ_NOCUT ? a && b : a || b;
 }
 
-static double box_reference(const fz_grid *g, int s, int t, int diag, int sw, int sh) {
+/* The cheapest way from s to t by steps the policy allows (and, for r > 0,
+** that are clear for r; for sw > 0, that a footprint of sw x sh cells may
+** make), priced by the step rule (theta: along the segment); HUGE_VAL if
+** none. */
+static double reference(const fz_grid *g, int s, int t, int diag, double r, int theta, int sw,
+                        int sh, int *unsure) {
   int n = g->w * g->h, i, k;
   double *dist = malloc((size_t)n * sizeof *dist), best;
   char *done = calloc((size_t)n, 1);
   if (dist == NULL || done == NULL) fz_fail("out of memory");
   for (i = 0; i < n; i++) dist[i] = HUGE_VAL;
-  if (fits(g, s % g->w, s / g->w, sw, sh)) dist[s] = 0;
+  if (sw > 0 ? fits(g, s % g->w, s / g->w, sw, sh)
+             : walkable(g, s % g->w, s / g->w) &&
+               clear(g, s % g->w, s / g->w, s % g->w, s / g->w, r, unsure) != 0)
+    dist[s] = 0;
   for (;;) {
     int u = -1, x, y;
     for (i = 0; i < n; i++)
@@ -216,24 +166,46 @@ static double box_reference(const fz_grid *g, int s, int t, int diag, int sw, in
     for (k = 0; k < 9; k++) {
       int dx = k % 3 - 1, dy = k / 3 - 1, v = (y + dy) * g->w + x + dx;
       double c;
-      if (!boxstep(g, x, y, dx, dy, diag, sw, sh) || done[v]) continue;
-      c = fz_stepcost(g, x + dx, y + dy, dx, dy);
+      if (sw > 0 ? !boxstep(g, x, y, dx, dy, diag, sw, sh)
+                 : !fz_legal(g, x, y, dx, dy, diag) ||
+                   (r > 0 && clear(g, x, y, x + dx, y + dy, r, unsure) == 0))
+        continue;
+      if (done[v]) continue;
+      c = theta ? segcost(g, x, y, x + dx, y + dy) : fz_stepcost(g, x + dx, y + dy, dx, dy);
       if (dist[u] + c < dist[v]) dist[v] = dist[u] + c;
     }
   }
-  best = fits(g, t % g->w, t / g->w, sw, sh) ? dist[t] : HUGE_VAL;
+  best = dist[t];
+  if (sw > 0 ? !fits(g, t % g->w, t / g->w, sw, sh)
+             : !(walkable(g, t % g->w, t / g->w) &&
+                 clear(g, t % g->w, t / g->w, t % g->w, t / g->w, r, unsure) != 0))
+    best = HUGE_VAL;
   free(dist);
   free(done);
   return best;
 }
 
-/* grid:find with size = {sw, sh}: a finding is a step the footprint may not
-** make, a cost other than its steps' or the reference's, or a path where the
-** reference has none (or none where it has one). */
-static void size_op(int grid, const fz_grid *g, int s, int t, int diag, const char *alg,
-                    unsigned b) {
-  int sw = 1 + (int)(b % 3), sh = 1 + (int)(b / 3 % 3), n, i, path;
-  double want, pts[2 * 256], sum = 0, cost;
+/* The points of the Path at idx (path:flat()), 0-based, into pts (2 a point);
+** returns how many. */
+static int points(int idx, double *pts, int cap) {
+  int n, i;
+  fz_method(fz_L, idx, "flat");
+  fz_pcall(fz_L, 1, 1);
+  n = (int)lua_rawlen(fz_L, -1) / 2;
+  if (n > cap) fz_fail("a path of %d points on a grid of %d cells", n, cap);
+  for (i = 0; i < 2 * n; i++) {
+    lua_rawgeti(fz_L, -1, i + 1);
+    pts[i] = lua_tonumber(fz_L, -1) - 1;
+    lua_pop(fz_L, 1);
+  }
+  lua_pop(fz_L, 1);
+  return n;
+}
+
+/* Pushes grid:find from cell s to cell t with the algorithm and diagonal
+** policy; the options table is left on top for the caller's other options,
+** then find_run calls it. */
+static void find_push(int grid, const fz_grid *g, int s, int t, const char *alg, int diag) {
   fz_method(fz_L, grid, "find");
   lua_pushinteger(fz_L, s % g->w + 1);
   lua_pushinteger(fz_L, s / g->w + 1);
@@ -244,27 +216,65 @@ static void size_op(int grid, const fz_grid *g, int s, int t, int diag, const ch
   lua_setfield(fz_L, -2, "algorithm");
   lua_pushstring(fz_L, fz_diagname(diag));
   lua_setfield(fz_L, -2, "diagonal");
+}
+
+/* Calls the find find_push made ('what' names it in findings) and judges
+** whether there is a path against the reference's 'want' (HUGE_VAL: none;
+** NaN: too near a tie to judge). Returns the path's points into pts (*n of
+** them, from s to t, checked) and leaves find's 3 results on the stack; or
+** returns 0 with the stack as before find_push. */
+static int find_run(const fz_grid *g, int s, int t, double want, const char *what, double *pts,
+                    int *n) {
+  int path;
+  if (fz_pcall(fz_L, 6, 3) != LUA_OK) fz_fail("%s: %s", what, lua_tostring(fz_L, -1));
+  path = lua_gettop(fz_L) - 2;
+  if (want != want) {
+    lua_pop(fz_L, 3);
+    return 0;
+  }
+  if (lua_isnil(fz_L, path) != (want == HUGE_VAL))
+    fz_fail("%s from %d to %d: %s, the reference %s", what, s, t,
+            lua_isnil(fz_L, path) ? lua_tostring(fz_L, path + 1) : "a path",
+            want == HUGE_VAL ? "none" : "a way");
+  if (lua_isnil(fz_L, path)) {
+    lua_pop(fz_L, 3);
+    return 0;
+  }
+  *n = points(path, pts, g->w * g->h);
+  if (*n < 1 || pts[0] != s % g->w || pts[1] != s / g->w || pts[2 * *n - 2] != t % g->w ||
+      pts[2 * *n - 1] != t / g->w)
+    fz_fail("the path does not run from the start to the goal");
+  return path;
+}
+
+/* The cost() of the Path at idx. */
+static double pathcost(int idx) {
+  double c;
+  fz_method(fz_L, idx, "cost");
+  fz_pcall(fz_L, 1, 1);
+  c = lua_tonumber(fz_L, -1);
+  lua_pop(fz_L, 1);
+  return c;
+}
+
+/* ---- units bigger than a cell (the 'size' option) ---- */
+
+/* grid:find with size = {sw, sh}: a finding is a step the footprint may not
+** make, a cost other than its steps' or the reference's, or a path where the
+** reference has none (or none where it has one). */
+static void size_op(int grid, const fz_grid *g, int s, int t, int diag, const char *alg,
+                    unsigned b) {
+  int sw = 1 + (int)(b % 3), sh = 1 + (int)(b / 3 % 3), n, i, path;
+  int unsure = 0;
+  double want = reference(g, s, t, diag, 0, 0, sw, sh, &unsure), pts[2 * 256], sum = 0, cost;
+  find_push(grid, g, s, t, alg, diag);
   lua_createtable(fz_L, 2, 0);
   lua_pushinteger(fz_L, sw);
   lua_rawseti(fz_L, -2, 1);
   lua_pushinteger(fz_L, sh);
   lua_rawseti(fz_L, -2, 2);
   lua_setfield(fz_L, -2, "size");
-  if (fz_pcall(fz_L, 6, 3) != LUA_OK) fz_fail("find with a size: %s", lua_tostring(fz_L, -1));
-  path = lua_gettop(fz_L) - 2;
-  want = box_reference(g, s, t, diag, sw, sh);
-  if (lua_isnil(fz_L, path) != (want == HUGE_VAL))
-    fz_fail("size %dx%d from %d to %d: %s, the reference %s", sw, sh, s, t,
-            lua_isnil(fz_L, path) ? lua_tostring(fz_L, path + 1) : "a path",
-            want == HUGE_VAL ? "none" : "a way");
-  if (lua_isnil(fz_L, path)) {
-    lua_pop(fz_L, 3);
-    return;
-  }
-  n = points(path, pts, g->w * g->h);
-  if (n < 1 || pts[0] != s % g->w || pts[1] != s / g->w || pts[2 * n - 2] != t % g->w ||
-      pts[2 * n - 1] != t / g->w)
-    fz_fail("the path does not run from the start to the goal");
+  if ((path = find_run(g, s, t, want, "find with a size", pts, &n)) == 0) return;
   for (i = 1; i < n; i++) {
     int ax = (int)pts[2 * i - 2], ay = (int)pts[2 * i - 1], dx = (int)pts[2 * i] - ax;
     int dy = (int)pts[2 * i + 1] - ay;
@@ -272,10 +282,7 @@ static void size_op(int grid, const fz_grid *g, int s, int t, int diag, const ch
       fz_fail("step %d of a %dx%d path is not one the footprint may make", i, sw, sh);
     sum += fz_stepcost(g, ax + dx, ay + dy, dx, dy);
   }
-  fz_method(fz_L, path, "cost");
-  fz_pcall(fz_L, 1, 1);
-  cost = lua_tonumber(fz_L, -1);
-  lua_pop(fz_L, 1);
+  cost = pathcost(path);
   if (!fz_close(cost, sum)) fz_fail("cost() %.17g, its steps %.17g", cost, sum);
   if (!fz_close(cost, want)) fz_fail("size %dx%d: cost %.17g, the reference %.17g", sw, sh,
                                      cost, want);
@@ -296,37 +303,13 @@ void fz_unit_op(int grid, const fz_grid *g, fz_bytes *in) {
     size_op(grid, g, s, t, diag, ALGS[(a >> 6) % 3], fz_byte(in));
     return;
   }
-  fz_method(fz_L, grid, "find");
-  lua_pushinteger(fz_L, s % g->w + 1);
-  lua_pushinteger(fz_L, s / g->w + 1);
-  lua_pushinteger(fz_L, t % g->w + 1);
-  lua_pushinteger(fz_L, t / g->w + 1);
-  lua_createtable(fz_L, 0, 3);
-  lua_pushstring(fz_L, theta ? (lazy ? "lazy_theta" : "theta") : ALGS[(a >> 6) % 3]);
-  lua_setfield(fz_L, -2, "algorithm");
-  lua_pushstring(fz_L, fz_diagname(diag));
-  lua_setfield(fz_L, -2, "diagonal");
+  find_push(grid, g, s, t, theta ? (lazy ? "lazy_theta" : "theta") : ALGS[(a >> 6) % 3], diag);
   lua_pushnumber(fz_L, r);
   lua_setfield(fz_L, -2, "radius");
-  if (fz_pcall(fz_L, 6, 3) != LUA_OK) fz_fail("find with a radius: %s", lua_tostring(fz_L, -1));
-  path = lua_gettop(fz_L) - 2;
-  want = reference(g, s, t, diag, r, theta, &unsure);
-  if (unsure) {
-    lua_pop(fz_L, 3);
+  want = reference(g, s, t, diag, r, theta, 0, 0, &unsure);
+  if ((path = find_run(g, s, t, unsure ? NAN : want, theta ? "theta" : "find with a radius",
+                       pts, &n)) == 0)
     return;
-  }
-  if (lua_isnil(fz_L, path) != (want == HUGE_VAL))
-    fz_fail("%s radius %g from %d to %d: %s, the reference %s", theta ? "theta" : "find", r, s, t,
-            lua_isnil(fz_L, path) ? lua_tostring(fz_L, path + 1) : "a path",
-            want == HUGE_VAL ? "none" : "a way");
-  if (lua_isnil(fz_L, path)) {
-    lua_pop(fz_L, 3);
-    return;
-  }
-  n = points(path, pts, g->w * g->h);
-  if (n < 1 || pts[0] != s % g->w || pts[1] != s / g->w || pts[2 * n - 2] != t % g->w ||
-      pts[2 * n - 1] != t / g->w)
-    fz_fail("the path does not run from the start to the goal");
   for (i = 1; i < n; i++) {
     double ax = pts[2 * i - 2], ay = pts[2 * i - 1], bx = pts[2 * i], by = pts[2 * i + 1];
     int dx = (int)(bx - ax), dy = (int)(by - ay);
@@ -340,10 +323,7 @@ void fz_unit_op(int grid, const fz_grid *g, fz_bytes *in) {
       fz_fail("step %d of the path is not a step of the policy", i);
     else sum += fz_stepcost(g, (int)bx, (int)by, dx, dy);
   }
-  fz_method(fz_L, path, "cost");
-  fz_pcall(fz_L, 1, 1);
-  cost = lua_tonumber(fz_L, -1);
-  lua_pop(fz_L, 1);
+  cost = pathcost(path);
   if (!fz_close(cost, sum)) fz_fail("cost() %.17g, its steps %.17g", cost, sum);
   if (theta ? cost > want * (1 + 1e-9) + 1e-9 : !fz_close(cost, want))
     fz_fail("%s radius %g: cost %.17g, the reference %.17g", theta ? "theta" : "find", r, cost,
@@ -448,14 +428,6 @@ static int smoothed(int grid, int path, double r, int pull) {
   return lua_gettop(fz_L);
 }
 
-static double costof(int idx) {
-  double c;
-  fz_method(fz_L, idx, "cost");
-  fz_pcall(fz_L, 1, 1);
-  c = lua_tonumber(fz_L, -1);
-  lua_pop(fz_L, 1);
-  return c;
-}
 
 /* The cheapest and dearest price of a-b cut at every cell boundary: a piece
 ** pays the cell its midpoint is in, or, within 1e-8 of a boundary, either
@@ -504,7 +476,7 @@ static void pulled_check(int grid, int path, const fz_grid *g, const smooth *sm,
                          double pinter) {
   static double q[2 * 512];
   int sp = smoothed(grid, path, r, 1), m = points(sp, q, 512), j, k, unsure = 0;
-  double sum = 0, top = 0, cost = costof(sp), lo, hi;
+  double sum = 0, top = 0, cost = pathcost(sp), lo, hi;
   if (m < 1 || q[0] != sm->pts[0] || q[1] != sm->pts[1] || q[2 * m - 2] != sm->pts[2 * sm->n - 2]
       || q[2 * m - 1] != sm->pts[2 * sm->n - 1])
     fz_fail("the pulled path does not run from the path's start to its end");
@@ -551,7 +523,7 @@ void fz_smooth_check(int grid, int path, const fz_grid *g, int diag, double r) {
   match(&sm);
   for (j = 1; j < sm.m; j++) sum += segment(g, &sm, sp, j, r, &unsure);
   for (j = 1; j < sm.n; j++) orig += sm.price[j];
-  cost = costof(sp);
+  cost = pathcost(sp);
   lua_pop(fz_L, 1);
   if (!fz_close(cost, sum)) fz_fail("smoothed cost() %.17g, its segments %.17g", cost, sum);
   if (cost > orig * (1 + 1e-7) + 1e-7)

@@ -68,25 +68,21 @@ end
 
 describe("grid:class", function()
   it("follows its grid through every edit, and searches it as a plain grid would", function()
-    local rng = H.rng(2024)
     local found = 0
-    for _ = 1, 120 do
-      local w, h = rng.int(3, 20), rng.int(3, 20)
-      local cells = H.random_cells(rng, w, h, rng.pick({ 0, 0.1, 0.3 }), COSTS)
-      local grid = astar.grid.from_table(cells)
-      local t = random_table(rng)
-      local k = grid:class(t)
-      same_cells(k, mapped(cells, w, h, t), w, h)
-      found = found + check_searches(rng, k, mapped(cells, w, h, t), w, h, 3)
-      for _ = 1, 6 do                                   -- edits of the grid reach the class
-        local v = rng.pick({ false, 1, 2, 3, 0.5 })
-        H.edit_cells(rng, grid, cells, w, h, rng.int(1, w), rng.int(1, h), v, 0.4, 4)
-      end
-      same_cells(grid, cells, w, h)
-      same_cells(k, mapped(cells, w, h, t), w, h)
-      found = found + check_searches(rng, k, mapped(cells, w, h, t), w, h, 3)
-      grid:close()
-    end
+    H.each_random_grid(2024, 120, 3, 20, { 0, 0.1, 0.3 }, COSTS,
+      function(rng, w, h, cells, grid)
+        local t = random_table(rng)
+        local k = grid:class(t)
+        same_cells(k, mapped(cells, w, h, t), w, h)
+        found = found + check_searches(rng, k, mapped(cells, w, h, t), w, h, 3)
+        for _ = 1, 6 do                                   -- edits of the grid reach the class
+          local v = rng.pick({ false, 1, 2, 3, 0.5 })
+          H.edit_cells(rng, grid, cells, w, h, rng.int(1, w), rng.int(1, h), v, 0.4, 4)
+        end
+        same_cells(grid, cells, w, h)
+        same_cells(k, mapped(cells, w, h, t), w, h)
+        found = found + check_searches(rng, k, mapped(cells, w, h, t), w, h, 3)
+    end)
     assert(found > 300, "too few paths found: " .. found)
   end)
 

@@ -69,6 +69,19 @@ function H.random_cells(rng, w, h, p_blocked, cost_values)
   return cells
 end
 
+-- Calls f(rng, w, h, cells, grid) for n random grids from seed: sides in [lo, hi], blocked
+-- with a probability picked from p_list, costs from cost_values; each grid is closed after.
+function H.each_random_grid(seed, n, lo, hi, p_list, cost_values, f)
+  local rng = H.rng(seed)
+  for _ = 1, n do
+    local w, h = rng.int(lo, hi), rng.int(lo, hi)
+    local cells = H.random_cells(rng, w, h, rng.pick(p_list), cost_values)
+    local grid = require("astar").grid.from_table(cells)
+    f(rng, w, h, cells, grid)
+    grid:close()
+  end
+end
+
 -- Sets cell (x, y) of both grid and model cells to v, or with probability p_fill a rectangle
 -- of up to side x side cells from there (inside the grid).
 function H.edit_cells(rng, grid, cells, w, h, x, y, v, p_fill, side)

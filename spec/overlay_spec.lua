@@ -32,43 +32,39 @@ end
 
 describe("the overlay option", function()
   it("adds the overlay to every step of find and query, under every policy", function()
-    local rng = H.rng(99)
     local found, differs = 0, 0
-    for _ = 1, 150 do
-      local w, h = rng.int(3, 18), rng.int(3, 18)
-      local cells = H.random_cells(rng, w, h, rng.pick({ 0, 0.15, 0.3 }), { 1, 1, 2, 0.5 })
-      local grid = astar.grid.from_table(cells)
-      local ov, field = random_overlay(rng, w, h)
-      local scale = rng.pick({ 1, 0.25, 3, 0 })
-      local costfn = with_overlay(ov, scale)
-      for _ = 1, 3 do
-        local sx, sy, gx, gy = rng.int(1, w), rng.int(1, h), rng.int(1, w), rng.int(1, h)
-        local pol = rng.pick(H.POLICIES)
-        local alg = rng.pick({ "auto", "astar", "dijkstra" })
-        local opts = { diagonal = pol, algorithm = alg, overlay = field, overlay_scale = scale }
-        local want = H.dijkstra(cells, w, h, sx, sy, gx, gy, pol, costfn)
-        local plain = H.dijkstra(cells, w, h, sx, sy, gx, gy, pol)
-        local path = grid:find(sx, sy, gx, gy, opts)
-        if want == nil then
-          assert(path == nil)
-        else
-          assert(path, "no path where the reference has one")
-          local c = H.check_path(cells, w, h, path, sx, sy, gx, gy, pol, costfn)
-          assert(H.close(c, want) and H.close(path:cost(), want),
-            ("%s under %s: %.17g, expected %.17g"):format(alg, pol, path:cost(), want))
-          assert(path:stats().algorithm ~= "jps")
-          found = found + 1
-          if not H.close(want, plain) then differs = differs + 1 end
-          if rng.float() < 0.3 then                  -- the same through a query
-            opts.algorithm = "astar"
-            local q = grid:query(sx, sy, gx, gy, opts)
-            repeat collectgarbage() until q:step(3) ~= "running"
-            assert(H.close(q:result():cost(), want))
+    H.each_random_grid(99, 150, 3, 18, { 0, 0.15, 0.3 }, { 1, 1, 2, 0.5 },
+      function(rng, w, h, cells, grid)
+        local ov, field = random_overlay(rng, w, h)
+        local scale = rng.pick({ 1, 0.25, 3, 0 })
+        local costfn = with_overlay(ov, scale)
+        for _ = 1, 3 do
+          local sx, sy, gx, gy = rng.int(1, w), rng.int(1, h), rng.int(1, w), rng.int(1, h)
+          local pol = rng.pick(H.POLICIES)
+          local alg = rng.pick({ "auto", "astar", "dijkstra" })
+          local opts = { diagonal = pol, algorithm = alg, overlay = field, overlay_scale = scale }
+          local want = H.dijkstra(cells, w, h, sx, sy, gx, gy, pol, costfn)
+          local plain = H.dijkstra(cells, w, h, sx, sy, gx, gy, pol)
+          local path = grid:find(sx, sy, gx, gy, opts)
+          if want == nil then
+            assert(path == nil)
+          else
+            assert(path, "no path where the reference has one")
+            local c = H.check_path(cells, w, h, path, sx, sy, gx, gy, pol, costfn)
+            assert(H.close(c, want) and H.close(path:cost(), want),
+              ("%s under %s: %.17g, expected %.17g"):format(alg, pol, path:cost(), want))
+            assert(path:stats().algorithm ~= "jps")
+            found = found + 1
+            if not H.close(want, plain) then differs = differs + 1 end
+            if rng.float() < 0.3 then                  -- the same through a query
+              opts.algorithm = "astar"
+              local q = grid:query(sx, sy, gx, gy, opts)
+              repeat collectgarbage() until q:step(3) ~= "running"
+              assert(H.close(q:result():cost(), want))
+            end
           end
         end
-      end
-      grid:close()
-    end
+    end)
     assert(found > 250 and differs > 100, ("found %d, differs %d"):format(found, differs))
   end)
 

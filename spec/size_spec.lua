@@ -53,50 +53,46 @@ end
 
 describe("the size option", function()
   it("finds the cheapest path for the footprint under every policy and algorithm", function()
-    local rng = H.rng(4242)
     local found, none = 0, 0
-    for _ = 1, 300 do
-      local w, h = rng.int(3, 16), rng.int(3, 16)
-      local cells = H.random_cells(rng, w, h, rng.pick({ 0.05, 0.15, 0.3 }), { 1, 1, 2, 0.5 })
-      local grid = astar.grid.from_table(cells)
-      for _ = 1, 3 do
-        local size, sw, sh = random_size(rng)
-        local pol = rng.pick(H.POLICIES)
-        local alg = rng.pick({ "auto", "astar", "dijkstra" })
-        local sx, sy, gx, gy = rng.int(1, w), rng.int(1, h), rng.int(1, w), rng.int(1, h)
-        local path, _, code = grid:find(sx, sy, gx, gy, { size = size, diagonal = pol,
-          algorithm = alg })
-        local want
-        if fits(cells, w, h, sx, sy, sw, sh) and fits(cells, w, h, gx, gy, sw, sh) then
-          want = H.dijkstra_generic({ { (sy - 1) * w + sx, 0 } },
-            succ_of(cells, w, h, sw, sh, pol))[(gy - 1) * w + gx]
-        else
-          assert(code == "blocked", "an end without room is not 'blocked': " .. tostring(code))
-        end
-        if want == nil then
-          assert(path == nil, "found a path where the reference has none")
-          none = none + 1
-        else
-          assert(path, "no path where the reference has one: " .. tostring(code))
-          assert(H.close(path:cost(), want), ("%s %s size %s: %.17g, expected %.17g"):format(
-            alg, pol, sw .. "x" .. sh, path:cost(), want))
-          local succ = succ_of(cells, w, h, sw, sh, pol)
-          local sum = 0
-          for i = 2, #path do                        -- every step is one the reference allows
-            local x1, y1 = path:get(i - 1)
-            local x2, y2 = path:get(i)
-            local c
-            succ((y1 - 1) * w + x1, function(v, cost) if v == (y2 - 1) * w + x2 then c = cost end end)
-            assert(c, ("step %d (%d, %d) -> (%d, %d) is not allowed"):format(i - 1, x1, y1, x2, y2))
-            sum = sum + c
+    H.each_random_grid(4242, 300, 3, 16, { 0.05, 0.15, 0.3 }, { 1, 1, 2, 0.5 },
+      function(rng, w, h, cells, grid)
+        for _ = 1, 3 do
+          local size, sw, sh = random_size(rng)
+          local pol = rng.pick(H.POLICIES)
+          local alg = rng.pick({ "auto", "astar", "dijkstra" })
+          local sx, sy, gx, gy = rng.int(1, w), rng.int(1, h), rng.int(1, w), rng.int(1, h)
+          local path, _, code = grid:find(sx, sy, gx, gy, { size = size, diagonal = pol,
+            algorithm = alg })
+          local want
+          if fits(cells, w, h, sx, sy, sw, sh) and fits(cells, w, h, gx, gy, sw, sh) then
+            want = H.dijkstra_generic({ { (sy - 1) * w + sx, 0 } },
+              succ_of(cells, w, h, sw, sh, pol))[(gy - 1) * w + gx]
+          else
+            assert(code == "blocked", "an end without room is not 'blocked': " .. tostring(code))
           end
-          assert(H.close(sum, want))
-          assert(path:stats().algorithm ~= "jps")
-          found = found + 1
+          if want == nil then
+            assert(path == nil, "found a path where the reference has none")
+            none = none + 1
+          else
+            assert(path, "no path where the reference has one: " .. tostring(code))
+            assert(H.close(path:cost(), want), ("%s %s size %s: %.17g, expected %.17g"):format(
+              alg, pol, sw .. "x" .. sh, path:cost(), want))
+            local succ = succ_of(cells, w, h, sw, sh, pol)
+            local sum = 0
+            for i = 2, #path do                        -- every step is one the reference allows
+              local x1, y1 = path:get(i - 1)
+              local x2, y2 = path:get(i)
+              local c
+              succ((y1 - 1) * w + x1, function(v, cost) if v == (y2 - 1) * w + x2 then c = cost end end)
+              assert(c, ("step %d (%d, %d) -> (%d, %d) is not allowed"):format(i - 1, x1, y1, x2, y2))
+              sum = sum + c
+            end
+            assert(H.close(sum, want))
+            assert(path:stats().algorithm ~= "jps")
+            found = found + 1
+          end
         end
-      end
-      grid:close()
-    end
+    end)
     assert(found > 200 and none > 50, ("found %d, none %d"):format(found, none))
   end)
 

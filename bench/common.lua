@@ -1,0 +1,33 @@
+-- common.lua - what the benches share: the clock, where the Moving AI maps are, their
+-- arguments, and timing one call. `local B = require "bench.common"` (run from the checkout).
+local B = {}
+
+local ok, system = pcall(require, "system")
+B.now = (ok and system.monotime) or os.clock
+B.dir = os.getenv("ASTAR_MOVINGAI") or "../shared/benchmarks/movingai"
+
+-- The command line: `--name value` sets opts.name (a number) where opts has a default for it,
+-- anything else is a map name ("set/name"); names default to the list given.
+function B.args(opts, names)
+  local given, i = {}, 1
+  while arg[i] do
+    local name = arg[i]:match("^%-%-(.+)$")
+    if name and opts[name] ~= nil then
+      opts[name] = tonumber(arg[i + 1])
+      i = i + 1
+    else
+      given[#given + 1] = arg[i]
+    end
+    i = i + 1
+  end
+  return opts, #given > 0 and given or names
+end
+
+-- f(...)'s first result and the seconds it took.
+function B.timed(f, ...)
+  local t0 = B.now()
+  local r = f(...)
+  return r, B.now() - t0
+end
+
+return B
