@@ -29,15 +29,16 @@ build = {
     ["astar.core"] = {
       sources = {
         "src/core/curve.c", "src/core/dstar.c", "src/core/graph.c", "src/core/grid.c",
-        "src/core/grid_class.c", "src/core/grid_line.c", "src/core/grid_link.c",
-        "src/core/jps.c", "src/core/jps_plus.c", "src/core/mem.c", "src/core/navmesh.c",
-        "src/core/navmesh_exact.c", "src/core/navmesh_funnel.c", "src/core/navmesh_grid.c",
-        "src/core/navmesh_locate.c", "src/core/navmesh_portal.c", "src/core/search.c",
-        "src/lua/core.c", "src/lua/curve.c", "src/lua/field.c", "src/lua/find.c",
-        "src/lua/graph.c", "src/lua/grid.c", "src/lua/grid_class.c", "src/lua/grid_line.c",
-        "src/lua/grid_link.c", "src/lua/grid_load.c", "src/lua/grid_world.c",
-        "src/lua/implicit.c", "src/lua/navmesh.c", "src/lua/options.c", "src/lua/path.c",
-        "src/lua/query.c", "src/lua/replanner.c"
+        "src/core/grid_class.c", "src/core/grid_hex.c", "src/core/grid_line.c",
+        "src/core/grid_link.c", "src/core/jps.c", "src/core/jps_plus.c", "src/core/mem.c",
+        "src/core/navmesh.c", "src/core/navmesh_exact.c", "src/core/navmesh_funnel.c",
+        "src/core/navmesh_grid.c", "src/core/navmesh_locate.c", "src/core/navmesh_portal.c",
+        "src/core/search.c", "src/lua/core.c", "src/lua/curve.c", "src/lua/field.c",
+        "src/lua/find.c", "src/lua/graph.c", "src/lua/grid.c", "src/lua/grid_class.c",
+        "src/lua/grid_hex.c", "src/lua/grid_line.c", "src/lua/grid_link.c",
+        "src/lua/grid_load.c", "src/lua/grid_world.c", "src/lua/implicit.c",
+        "src/lua/navmesh.c", "src/lua/options.c", "src/lua/path.c", "src/lua/query.c",
+        "src/lua/replanner.c"
       },
       incdirs = { "src/core" },
     },

@@ -49,6 +49,8 @@ astar.grid = setmetatable({
   __call = function(_, ...) return core.grid_new(...) end,
 })
 
+astar.hexgrid = core.hexgrid_new
+
 astar.graph = core.graph_new
 
 -- astar.navmesh.from_polygons is documented with the NavMesh (src/lua/navmesh.c).

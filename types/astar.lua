@@ -435,6 +435,32 @@ function Grid:links() end
 ---@return astar.Grid
 function Grid:class(costs) end
 
+---A hex grid's cell in axial coordinates (cell (1, 1) is (0, 0)).
+---@param x integer
+---@param y integer
+---@return integer q
+---@return integer r
+function Grid:to_axial(x, y) end
+
+---The cell of axial coordinates q, r, or nil outside the grid.
+---@param q integer
+---@param r integer
+---@return integer? x
+---@return integer? y
+function Grid:from_axial(q, r) end
+
+---Steps between two cells of a hex grid with nothing in the way.
+---@param x1 integer
+---@param y1 integer
+---@param x2 integer
+---@param y2 integer
+---@return integer
+function Grid:hex_distance(x1, y1, x2, y2) end
+
+---A hex grid's layout, or nil for a square grid.
+---@return ("odd-r"|"even-r"|"odd-q"|"even-q")?
+function Grid:hex() end
+
 ---A Field holding this grid's cells as values (0 where blocked), for the `overlay` option.
 ---@return astar.Field
 function Grid:to_field() end
@@ -1273,6 +1299,15 @@ function astar.follow(route, speed, opts) end
 ---@param opts? astar.GraphOptions
 ---@return astar.Graph
 function astar.graph(opts) end
+
+---A hexagonal grid in offset coordinates (Amit Patel's layouts): six neighbours a cell, a step
+---costs the cell it enters; a Grid without the square-only options and methods.
+---@param w integer columns, >= 1
+---@param h integer rows, >= 1
+---@param cost? astar.Cost every cell's cost (default 1), or `false`
+---@param opts? {layout?: "odd-r"|"even-r"|"odd-q"|"even-q"} default "odd-r"
+---@return astar.Grid
+function astar.hexgrid(w, h, cost, opts) end
 
 ---Searches a graph described by callbacks (any state space whose nodes are Lua values).
 ---The path's points are the node values. Callback errors propagate unchanged.

@@ -359,6 +359,30 @@ size_t astar_grid_smooth(const astar_grid *g, const double *xy, size_t n, double
                          const double *stretch, const unsigned char *link, size_t *keep);
 
 /*
+** HEXAGONAL GRIDS (src/core/grid_hex.c): a grid whose cells are hexagons in
+** offset coordinates (0-based column x, row y): ODD_R shoves the odd rows
+** half a cell right (pointy tops), EVEN_R the even rows, ODD_Q the odd
+** columns half a cell down (flat tops), EVEN_Q the even columns. A cell has
+** six neighbours; a step costs the cost of the cell it enters (every step
+** has length 1); the heuristics are the hex distance (ZERO aside) times the
+** smallest cost. Not for hex grids: the diagonal policies, jumps, Theta*,
+** radius and size, lines, JPS+, the replanner, navmesh_from_grid (EINVAL).
+** astar_grid_set_hex: 0 (square) or a layout; an edit of the whole grid.
+** astar_grid_hex_adjacent: is (x1, y1) one of (x0, y0)'s neighbours?
+** astar_grid_hex_axial / _offset: Amit Patel's axial coordinates (q, r) of
+**   offset cell (x, y), and back; astar_grid_hex_distance: steps between two
+**   cells with nothing in the way.
+*/
+enum { ASTAR_HEX_NONE = 0, ASTAR_HEX_ODD_R, ASTAR_HEX_EVEN_R, ASTAR_HEX_ODD_Q,
+       ASTAR_HEX_EVEN_Q };
+int astar_grid_set_hex(astar_grid *g, int layout);
+int astar_grid_hex(const astar_grid *g);
+int astar_grid_hex_adjacent(const astar_grid *g, int x0, int y0, int x1, int y1);
+void astar_grid_hex_axial(const astar_grid *g, int x, int y, int *q, int *r);
+void astar_grid_hex_offset(const astar_grid *g, int q, int r, int *x, int *y);
+int astar_grid_hex_distance(const astar_grid *g, int x0, int y0, int x1, int y1);
+
+/*
 ** MOVEMENT CLASSES (src/core/grid_class.c): a class is a grid of g's size
 ** that follows g through a table of n pairs (cost in g, cost here), each
 ** cost >= 0 (0: blocked) and at most ASTAR_NUM_MAX, no cost twice; a cost

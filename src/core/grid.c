@@ -84,6 +84,7 @@ int astar_grid_new(astar_grid **out, int w, int h, double cost,
   g->fit_clock = 0;
   g->cmap = NULL;
   g->ncmap = 0;
+  g->hex = 0;
   memset(g->cell, 0, ncell * sizeof(double));
   for (y = 0; y < h; y++) {
     double *row = g->cell + at(g, 0, y);
@@ -126,6 +127,7 @@ int astar_grid_clone(astar_grid **out, const astar_grid *src) {
   (*out)->min_count = src->min_count;
   (*out)->min_dirty = src->min_dirty;
   (*out)->nwalk = src->nwalk;
+  (*out)->hex = src->hex;
   return 0;
 }
 
@@ -299,6 +301,9 @@ static double hdist(const astar_grid_query *q, uint32_t a, uint32_t b) {
   double dx = fabs((double)(a % stride) - (double)(b % stride));
   double dy = fabs((double)(a / stride) - (double)(b / stride));
   double hi = dx < dy ? dy : dx;
+  if (q->grid->hex && q->heuristic != ASTAR_H_ZERO)
+    return astar_grid_hex_distance(q->grid, (int)(a % stride) - 1, (int)(a / stride) - 1,
+                                   (int)(b % stride) - 1, (int)(b / stride) - 1);
   switch (q->heuristic) {
     case ASTAR_H_OCTILE: return octile(dx, dy);
     case ASTAR_H_MANHATTAN: return dx + dy;
@@ -441,6 +446,10 @@ static int diag_ok(int policy, int a, int b) {
 /* A step to a neighbour under the policy, links aside. */
 static int plain_step(const astar_grid *g, int diagonal, int x0, int y0, int x1, int y1) {
   int dx = x1 > x0 ? x1 - x0 : x0 - x1, dy = y1 > y0 ? y1 - y0 : y0 - y1;
+  if (g->hex) {
+    if (!astar_grid_hex_adjacent(g, x0, y0, x1, y1)) return ASTAR_STEP_FAR;
+    return g->cell[at(g, x1, y1)] <= 0 ? ASTAR_STEP_BLOCKED : ASTAR_STEP_OK;
+  }
   if (dx > 1 || dy > 1 || dx + dy == 0 || (dx && dy && diagonal == ASTAR_DIAG_NEVER))
     return ASTAR_STEP_FAR;
   if (g->cell[at(g, x1, y1)] <= 0) return ASTAR_STEP_BLOCKED;
@@ -462,7 +471,7 @@ double astar_grid_move_cost(const astar_grid *g, int diagonal, int x0, int y0, i
   *link = 0;
   if (g->cell[at(g, x1, y1)] <= 0) return -1.0;
   if (plain_step(g, diagonal, x0, y0, x1, y1) == ASTAR_STEP_OK)
-    c = g->cell[at(g, x1, y1)] * (x0 != x1 && y0 != y1 ? SQRT2 : 1.0);
+    c = g->cell[at(g, x1, y1)] * (x0 != x1 && y0 != y1 && !g->hex ? SQRT2 : 1.0);
   if (l > 0 && (c < 0 || l < c)) {
     *link = 1;
     return l;
@@ -480,7 +489,8 @@ static int add_overlay(const astar_grid_query *q, uint32_t node, astar_edge *e, 
   int i, j = 0;
   for (i = 0; i < k; i++) {
     uint32_t to = e[i].to;
-    int orth = to + 1 == node || to == node + 1 || to + W == node || to == node + W;
+    int orth = q->grid->hex || to + 1 == node || to == node + 1 || to + W == node ||
+               to == node + W;
     double v = c[to] + s * o[to];
     if (!(v < HUGE_VAL)) continue;
     e[j].to = to;
@@ -520,6 +530,23 @@ static int grid_steps(const astar_grid_query *q, uint32_t node, astar_search *s)
     }
   }
   return q->overlay != NULL ? add_overlay(q, node, e, k) : k;
+}
+
+/* The steps of a hex grid out of 'node' (each of length 1), and its links. */
+static int hex_expand(void *self, uint32_t node, astar_search *s) {
+  const astar_grid_query *q = (const astar_grid_query *)self;
+  const double *c = q->grid->cell;
+  astar_edge *e = astar_search_edges(s, 6);
+  uint32_t nb[6];
+  int i, k = 0;
+  if (e == NULL) return ASTAR_ENOMEM;
+  astar__hex_neighbours(q->grid, node, nb);
+  for (i = 0; i < 6; i++)
+    if (c[nb[i]] > 0) { e[k].to = nb[i]; e[k++].cost = c[nb[i]]; }
+  if (q->overlay != NULL) k = add_overlay(q, node, e, k);
+  if (q->grid->link_out != NULL && q->grid->link_out[node] != ASTAR_NONE)
+    return astar__grid_link_edges(q->grid, node, 0, s, k);
+  return k;
 }
 
 static int grid_expand(void *self, uint32_t node, astar_search *s) {
@@ -727,7 +754,9 @@ int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
   q->goal = astar_grid_node(g, gx, gy);
   q->hscale = astar_grid_min_cost(g);
   q->fitkey = fitkey(q);
-  if (q->fitkey == -1 || (q->theta && q->fitkey < 0)) return ASTAR_EINVAL;
+  if (q->fitkey == -1 || (q->theta && q->fitkey < 0) ||
+      (g->hex && (q->fitkey != 0 || q->theta)))
+    return ASTAR_EINVAL;
   if (q->theta && (q->cost_fn != NULL || q->heuristic == ASTAR_H_OCTILE ||
                    q->heuristic == ASTAR_H_MANHATTAN))
     return ASTAR_EINVAL;                         /* they overestimate straight lines */
@@ -736,7 +765,7 @@ int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
     return ASTAR_EINVAL;
   q->jps = q->jump && q->params.algorithm == ASTAR_ALG_ASTAR && q->cost_fn == NULL &&
            q->within < 0 && !q->params.partial && q->fitkey == 0 && !q->theta &&
-           q->overlay == NULL;
+           q->overlay == NULL && !g->hex;
   if (q->jps && astar__grid_bits(g) != 0) return ASTAR_ENOMEM;
   if (q->jps && (!uniform(g) || g->nlinks > 0)) { /* jump between boundaries (and links) */
     q->jps = q->jump == ASTAR_JUMP_ALWAYS || g->nbnd * JUMP_BOUNDARY_SHARE < g->nwalk ? 3 : 0;
@@ -747,14 +776,16 @@ int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
     q->jps = 2;
   }
   q->domain.nnodes = (uint32_t)g->ncell;
-  q->domain.expand = q->jps ? astar__jps_expand : q->theta ? grid_expand_theta
+  q->domain.expand = g->hex ? hex_expand : q->jps ? astar__jps_expand
+                     : q->theta ? grid_expand_theta
                      : q->fitkey != 0 ? grid_expand_radius : grid_expand;
   q->domain.shortcut = q->theta == 1 ? grid_shortcut : q->theta ? grid_shortcut_lazy : NULL;
   q->domain.settle = q->theta == 2 ? grid_settle : NULL;
   if (q->fitkey != 0) astar__grid_fit_prepare(g, q->fitkey);
   q->domain.heuristic =
       (q->heuristic == ASTAR_H_ZERO && q->h_fn == NULL) ? NULL : grid_h;
-  if (q->heuristic == ASTAR_H_OCTILE && q->h_fn == NULL && q->goals == NULL && q->within < 0)
+  if (q->heuristic == ASTAR_H_OCTILE && q->h_fn == NULL && q->goals == NULL && q->within < 0 &&
+      !g->hex)
     q->domain.heuristic = grid_h_octile;
   if (g->nlinks > 0 && q->domain.heuristic != NULL && q->h_fn == NULL) {
     q->h_base = q->domain.heuristic;
@@ -897,6 +928,14 @@ static int grid_back_steps(const astar_grid_query *q, uint32_t node, astar_searc
     cu += q->overlay_scale * q->overlay[node];
     if (!(cu < HUGE_VAL)) return 0;
   }
+  if (q->grid->hex) {                           /* six steps of length 1 */
+    uint32_t nb[6];
+    int i;
+    astar__hex_neighbours(q->grid, node, nb);
+    for (i = 0; i < 6; i++)
+      if (c[nb[i]] > 0) { e[k].to = nb[i]; e[k++].cost = cu; }
+    return k;
+  }
   cd = cu * SQRT2;
   if (cn > 0) { e[k].to = (uint32_t)n; e[k++].cost = cu; }
   if (cw > 0) { e[k].to = (uint32_t)w; e[k++].cost = cu; }
@@ -961,7 +1000,7 @@ int astar_grid_field(astar_grid *g, astar_search *s, astar_grid_query *q,
     if (values != NULL && !(values[i] <= q->params.max_cost)) return ASTAR_EINVAL;
   }
   q->fitkey = fitkey(q);
-  if (q->fitkey == -1) return ASTAR_EINVAL;
+  if (q->fitkey == -1 || (g->hex && q->fitkey != 0)) return ASTAR_EINVAL;
   if (q->overlay != NULL && !(q->overlay_scale >= 0 && q->overlay_scale <= ASTAR_NUM_MAX))
     return ASTAR_EINVAL;
   q->grid = g;
@@ -1050,6 +1089,15 @@ static void relabel(astar_grid *g, int k) {
     for (; i < end; i++) {
       uint32_t r = ASTAR_NONE;
       if (!(c[i] > 0)) { p[i] = 0; continue; }
+      if (g->hex) {                      /* the neighbours already scanned */
+        uint32_t nb[6];
+        int j;
+        astar__hex_neighbours(g, (uint32_t)i, nb);
+        for (j = 0; j < 6; j++)
+          if (nb[j] < i && c[nb[j]] > 0) r = join(p, r, root(p, nb[j]));
+        p[i] = r == ASTAR_NONE ? (uint32_t)i : r;
+        continue;
+      }
       if (c[i - 1] > 0) r = root(p, (uint32_t)(i - 1));
       if (c[i - W] > 0) r = join(p, r, root(p, (uint32_t)(i - W)));
       if (k) {

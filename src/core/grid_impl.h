@@ -76,6 +76,7 @@ struct astar_grid {
   ** follows, cost here), sorted by the first; NULL for a plain grid */
   double *cmap;
   size_t ncmap;
+  int hex;             /* ASTAR_HEX_*: 0 square, else a hexagonal layout */
 };
 
 /* grid_line.c: the fit bits of padded cell 'node' for radius r, worked out
@@ -104,6 +105,9 @@ void astar__grid_fit_free(astar_grid *g);
 /* grid.c: sets padded cell 'node' to cost c, keeping the smallest cost and
 ** the counts right; the caller then updates the bits and records the edit. */
 void astar__grid_put(astar_grid *g, size_t node, double c);
+/* grid_hex.c: the six neighbours of padded cell 'node' of a hex grid (any
+** may be the blocked border); returns 6. */
+int astar__hex_neighbours(const astar_grid *g, uint32_t node, uint32_t out[6]);
 /* grid_class.c: frees a class's table. */
 void astar__grid_class_free(astar_grid *g);
 

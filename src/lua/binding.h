@@ -318,6 +318,13 @@ typedef struct lgrid {
   int classes;         /* classes were made of it: its edits go to them */
 } lgrid;
 
+/* Pushes a new grid of the size and cost at 1..3 (astar.grid's rules; f names the
+** function, 'world' is the index of a world table to skip, or 0). */
+lgrid *astar_grid_construct(lua_State *L, const afn *f, int world);
+/* grid_hex.c: raises "<what>: not for a hex grid" when lg is one. */
+void astar_grid_square(lua_State *L, const lgrid *lg, const char *what);
+/* grid_hex.c: raises for the options a hex grid has no use for (lg at index 1). */
+void astar_grid_hexopts(lua_State *L, const afn *f, const lgrid *lg, const astar_opts *o);
 /* Pushes a new grid userdata, closed (g NULL) until the caller gives it a core grid. */
 lgrid *astar_pushgrid(lua_State *L);
 /* grid_class.c: raises unless the grid at index 1 (lg) may be edited now: not
@@ -450,6 +457,7 @@ void astar_replanner_open(lua_State *L); /* src/lua/replanner.c (after grid) */
 void astar_grid_open(lua_State *L);
 void astar_grid_load_open(lua_State *L); /* src/lua/grid_load.c */
 void astar_grid_class_open(lua_State *L); /* src/lua/grid_class.c */
+void astar_grid_hex_open(lua_State *L);   /* src/lua/grid_hex.c */
 void astar_grid_link_open(lua_State *L); /* src/lua/grid_link.c (after grid) */
 void astar_grid_line_open(lua_State *L); /* src/lua/grid_line.c (after grid and path) */
 void astar_grid_world_open(lua_State *L); /* src/lua/grid_world.c (after grid) */

@@ -444,6 +444,7 @@ static int gridfield_held(lua_State *L, void *ud) {
                    luaL_typename(L, 2));
   }
   astar_readopts(L, &F_DF, 3, FIELD_OPTS, &o);
+  astar_grid_hexopts(L, &F_DF, lg, &o);
   if (src != NULL && !o.given[ASTAR_OPT_SCALE])
     astar_argerror(L, &F_DF, 3, "option 'scale' is required when the sources are a Field");
   if (src == NULL && o.given[ASTAR_OPT_SCALE])

@@ -116,16 +116,20 @@ grid:fill(4, 1, 1, 4, false)                 -- a wall, open at the bottom
 local path = assert(grid:find(1, 1, 10, 1))
 print(#path, grid:walkable(4, 5))            --> 12 true
 */
+lgrid *astar_grid_construct(lua_State *L, const afn *f, int world) {
+  int w = checksize(L, f, 1, "width");
+  int h = checksize(L, f, 2, "height");
+  double cost = lua_isnoneornil(L, 3) || world == 3 ? 1.0 : astar_checkcost(L, f, 3);
+  return astar_newgrid(L, f, 1, w, h, cost);
+}
+
 static int grid_new(lua_State *L) {
-  int w = checksize(L, &F_NEW, 1, "width");
-  int h = checksize(L, &F_NEW, 2, "height");
   int world = lua_istable(L, 3) ? 3 : lua_istable(L, 4) ? 4 : 0;
-  double cost = lua_isnoneornil(L, 3) || world == 3 ? 1.0 : astar_checkcost(L, &F_NEW, 3);
   lgrid *lg;
   if (world == 3 && !lua_isnoneornil(L, 4))
     astar_argerror(L, &F_NEW, 4, "nothing expected after the world table, got %s",
                    luaL_typename(L, 4));
-  lg = astar_newgrid(L, &F_NEW, 1, w, h, cost);
+  lg = astar_grid_construct(L, &F_NEW, world);
   if (world) astar_grid_setworld(L, &F_NEW, world, lg);
   astar_gc_settle(L);
   return 1;
@@ -247,6 +251,7 @@ static int grid_prepare(lua_State *L) {
   int rc;
   if (policy != ASTAR_DIAG_NO_CORNER_CUTTING && policy != ASTAR_DIAG_NEVER)
     astar_argerror(L, &F_PREPARE, 2, "diagonal: jumps are prepared for 'no_corner_cutting' or 'never'");
+  astar_grid_square(L, lg, "prepare");
   astar_map_idle(L, &lg->m, "edit");
   rc = astar_grid_prepare_jumps(lg->g, policy);
   if (rc == ASTAR_EINVAL)
@@ -422,6 +427,10 @@ static int g_args(lua_State *L, const afn *f, lmap *m, void *rec, const astar_op
   }
   astar_grid_query_init(q);
   setalgorithm(L, f, o, q);
+  astar_grid_hexopts(L, f, lg, o);
+  if (astar_grid_hex(lg->g) && (q->jump == ASTAR_JUMP_ALWAYS || q->theta))
+    astar_opterror(L, f, o, "option 'algorithm': '%s' does not apply to a hex grid",
+                   q->theta == 2 ? "lazy_theta" : q->theta ? "theta" : "jps");
   if (!o->fn[ASTAR_OPT_HEURISTIC])
     q->heuristic = (int)astar_opt(o, ASTAR_OPT_HEURISTIC, q->heuristic);
   q->within = astar_opt(o, ASTAR_OPT_WITHIN, q->within);

@@ -55,7 +55,9 @@ print(grid:walkable_line(1, 4, 10, 4, 0.6))      --> false
 static int grid_walkable_line(lua_State *L) {
   lgrid *lg = astar_checkgrid(L, &F_LINE);
   int w = astar_grid_width(lg->g), h = astar_grid_height(lg->g);
-  double ax = coord(L, &F_LINE, 2, "x", w), ay = coord(L, &F_LINE, 3, "y", h);
+  double ax, ay;
+  astar_grid_square(L, lg, "walkable_line");
+  ax = coord(L, &F_LINE, 2, "x", w); ay = coord(L, &F_LINE, 3, "y", h);
   double bx = coord(L, &F_LINE, 4, "x", w), by = coord(L, &F_LINE, 5, "y", h);
   double r = lua_isnoneornil(L, 6) ? 0 : astar_checknumber(L, &F_LINE, 6);
   char buf[32];
@@ -110,6 +112,7 @@ static int path_smooth(lua_State *L) {
   if (lg == NULL)
     astar_argerror(L, &F_SMOOTH, 2, "astar.Grid expected, got %s", luaL_typename(L, 2));
   if (lg->g == NULL) astar_error(L, "attempt to use a closed grid");
+  astar_grid_square(L, lg, "smooth");
   astar_readopts(L, &F_SMOOTH, 3, OPTS, &o);
   r = astar_opt(&o, ASTAR_OPT_RADIUS, 0);
   w = astar_grid_width(lg->g); h = astar_grid_height(lg->g);

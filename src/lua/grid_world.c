@@ -113,6 +113,7 @@ print(grid:to_world(1, 1))            --> 116 66
 */
 static int grid_set_world(lua_State *L) {
   lgrid *lg = astar_checkgrid(L, &F_SET_WORLD);
+  astar_grid_square(L, lg, "set_world");
   astar_grid_setworld(L, &F_SET_WORLD, 2, lg);
   lua_settop(L, 1);
   return 1;
@@ -128,6 +129,7 @@ The grid's world frame.
 */
 static int grid_world(lua_State *L) {
   lgrid *lg = astar_checkgrid(L, &F_WORLD);
+  astar_grid_square(L, lg, "world");
   lua_pushnumber(L, (lua_Number)lg->world.tw);
   lua_pushnumber(L, (lua_Number)lg->world.th);
   lua_pushnumber(L, (lua_Number)lg->world.ox);
@@ -154,6 +156,7 @@ of a smoothed or any-angle path (cell numbers, centre at whole values) convert t
 */
 static int grid_to_world(lua_State *L) {
   lgrid *lg = astar_checkgrid(L, &F_TO_WORLD);
+  astar_grid_square(L, lg, "to_world");
   double x = checkfinite(L, &F_TO_WORLD, 2), y = checkfinite(L, &F_TO_WORLD, 3);
   lua_pushnumber(L, (lua_Number)(lg->world.ox + (x - 0.5) * lg->world.tw));
   lua_pushnumber(L, (lua_Number)(lg->world.oy + (y - 0.5) * lg->world.th));
@@ -175,6 +178,7 @@ print(grid:to_cell(-1, 5))            --> nil
 */
 static int grid_to_cell(lua_State *L) {
   lgrid *lg = astar_checkgrid(L, &F_TO_CELL);
+  astar_grid_square(L, lg, "to_cell");
   double wx = astar_checknumber(L, &F_TO_CELL, 2), wy = astar_checknumber(L, &F_TO_CELL, 3);
   double x = floor((wx - lg->world.ox) / lg->world.tw) + 1;
   double y = floor((wy - lg->world.oy) / lg->world.th) + 1;
@@ -205,6 +209,7 @@ print(#pts, pts[1], pts[2], pts[5])   --> 6 16 16 80
 */
 static int grid_world_points(lua_State *L) {
   lgrid *lg = astar_checkgrid(L, &F_WORLD_POINTS);
+  astar_grid_square(L, lg, "world_points");
   size_t n = 0, i;
   const double *v = astar_path_cellpoints(L, 2, &n);
   lua_Integer k, old;

@@ -387,6 +387,7 @@ static int mesh_from_grid(lua_State *L) {
   lgrid *lg = (lgrid *)luaL_testudata(L, 1, ASTAR_GRID_MT);
   astar_opts o;
   astar_frame frame;
+  astar_grid_square(L, lg, "from_grid");
   lmesh *lm;
   void *ud;
   astar_alloc fn = astar_allocator(L, &ud);

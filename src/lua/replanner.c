@@ -54,6 +54,7 @@ static int grid_replanner(lua_State *L) {
   lgrid *lg = astar_checkgrid(L, &F_NEW);
   astar_opts o;
   int w = astar_grid_width(lg->g), h = astar_grid_height(lg->g), diag = 0, rc;
+  astar_grid_square(L, lg, "replanner");
   int sx = astar_checkcoord(L, &F_NEW, 2, "x", w);
   int sy = astar_checkcoord(L, &F_NEW, 3, "y", h);
   int gx = astar_checkcoord(L, &F_NEW, 4, "x", w);
