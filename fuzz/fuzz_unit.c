@@ -1,7 +1,8 @@
 /*
 ** fuzz_unit.c - searches for a unit with a size, and any-angle ones, in the
 ** search harness: grid:find with 'radius' or 'size' (a footprint of 1..3 x
-** 1..3 cells), and algorithm "theta", checked
+** 1..3 cells), algorithm "theta", and find on a hex grid of the same cells
+** (astar.hexgrid, every layout), checked
 ** against references here that call nothing of the library: a segment's
 ** distance to each blocked cell's square (edge by edge), the cost of a
 ** segment clipped cell by cell, and a plain Dijkstra over the steps those
@@ -289,6 +290,109 @@ static void size_op(int grid, const fz_grid *g, int s, int t, int diag, const ch
   lua_pop(fz_L, 3);
 }
 
+/* ---- hexagonal grids ---- */
+
+/* The six neighbour offsets (dx, dy) of the four offset layouts (odd-r,
+** even-r, odd-q, even-q), by the parity of the row (-r) or column (-q):
+** Amit Patel's hexagon guide, written here afresh. */
+static const int HEXNB[4][2][6][2] = {
+  {{{1, 0}, {0, -1}, {-1, -1}, {-1, 0}, {-1, 1}, {0, 1}},
+   {{1, 0}, {1, -1}, {0, -1}, {-1, 0}, {0, 1}, {1, 1}}},
+  {{{1, 0}, {1, -1}, {0, -1}, {-1, 0}, {0, 1}, {1, 1}},
+   {{1, 0}, {0, -1}, {-1, -1}, {-1, 0}, {-1, 1}, {0, 1}}},
+  {{{1, 0}, {1, -1}, {0, -1}, {-1, -1}, {-1, 0}, {0, 1}},
+   {{1, 1}, {1, 0}, {0, -1}, {-1, 0}, {-1, 1}, {0, 1}}},
+  {{{1, 1}, {1, 0}, {0, -1}, {-1, 0}, {-1, 1}, {0, 1}},
+   {{1, 0}, {1, -1}, {0, -1}, {-1, -1}, {-1, 0}, {0, 1}}},
+};
+
+/* Is (x1, y1) a neighbour of (x0, y0) in layout k (0..3)? */
+static int hexnb(int k, int x0, int y0, int x1, int y1) {
+  const int (*d)[2] = HEXNB[k][(k < 2 ? y0 : x0) & 1];
+  int i;
+  for (i = 0; i < 6; i++)
+    if (x0 + d[i][0] == x1 && y0 + d[i][1] == y1) return 1;
+  return 0;
+}
+
+static double hex_reference(const fz_grid *g, int k, int s, int t) {
+  int n = g->w * g->h, i, j;
+  double *dist = malloc((size_t)n * sizeof *dist), best;
+  char *done = calloc((size_t)n, 1);
+  if (dist == NULL || done == NULL) fz_fail("out of memory");
+  for (i = 0; i < n; i++) dist[i] = HUGE_VAL;
+  if (g->cell[s] > 0) dist[s] = 0;
+  for (;;) {
+    int u = -1, x, y;
+    for (i = 0; i < n; i++)
+      if (!done[i] && dist[i] < HUGE_VAL && (u < 0 || dist[i] < dist[u])) u = i;
+    if (u < 0) break;
+    done[u] = 1;
+    x = u % g->w; y = u / g->w;
+    for (j = 0; j < 6; j++) {
+      const int *d = HEXNB[k][(k < 2 ? y : x) & 1][j];
+      int vx = x + d[0], vy = y + d[1], v = vy * g->w + vx;
+      if (!walkable(g, vx, vy) || done[v]) continue;
+      if (dist[u] + g->cell[v] < dist[v]) dist[v] = dist[u] + g->cell[v];
+    }
+  }
+  best = g->cell[t] > 0 ? dist[t] : HUGE_VAL;
+  free(dist);
+  free(done);
+  return best;
+}
+
+/* astar.hexgrid with g's cells, in layout k: find from s to t against the
+** reference; a finding is a step that is not to one of the six neighbours,
+** a cost other than its steps' or the reference's, or a path where the
+** reference has none (or none where it has one). */
+static void hex_op(const fz_grid *g, int k, int s, int t, const char *alg) {
+  static const char *const LAYOUT[4] = {"odd-r", "even-r", "odd-q", "even-q"};
+  int hex, path, n, i;
+  double want = hex_reference(g, k, s, t), pts[2 * 256], sum = 0, cost;
+  fz_getlib(fz_L, "hexgrid");
+  lua_pushinteger(fz_L, g->w);
+  lua_pushinteger(fz_L, g->h);
+  lua_createtable(fz_L, 0, 1);
+  lua_pushstring(fz_L, LAYOUT[k]);
+  lua_setfield(fz_L, -2, "layout");
+  if (fz_pcall(fz_L, 3, 1) != LUA_OK) fz_fail("hexgrid: %s", lua_tostring(fz_L, -1));
+  hex = lua_gettop(fz_L);
+  for (i = 0; i < g->w * g->h; i++) {
+    fz_method(fz_L, hex, "set");
+    lua_pushinteger(fz_L, i % g->w + 1);
+    lua_pushinteger(fz_L, i / g->w + 1);
+    if (g->cell[i] > 0) lua_pushnumber(fz_L, g->cell[i]);
+    else lua_pushboolean(fz_L, 0);
+    if (fz_pcall(fz_L, 4, 0) != LUA_OK) fz_fail("hex set: %s", lua_tostring(fz_L, -1));
+  }
+  fz_method(fz_L, hex, "find");
+  lua_pushinteger(fz_L, s % g->w + 1);
+  lua_pushinteger(fz_L, s / g->w + 1);
+  lua_pushinteger(fz_L, t % g->w + 1);
+  lua_pushinteger(fz_L, t / g->w + 1);
+  lua_createtable(fz_L, 0, 1);
+  lua_pushstring(fz_L, alg);
+  lua_setfield(fz_L, -2, "algorithm");
+  if ((path = find_run(g, s, t, want, "find on a hex grid", pts, &n)) != 0) {
+    for (i = 1; i < n; i++) {
+      int ax = (int)pts[2 * i - 2], ay = (int)pts[2 * i - 1];
+      int bx = (int)pts[2 * i], by = (int)pts[2 * i + 1];
+      if (!hexnb(k, ax, ay, bx, by) || !walkable(g, bx, by))
+        fz_fail("step %d of a %s path is not to a walkable neighbour", i, LAYOUT[k]);
+      sum += g->cell[by * g->w + bx];
+    }
+    cost = pathcost(path);
+    if (!fz_close(cost, sum)) fz_fail("hex cost() %.17g, its steps %.17g", cost, sum);
+    if (!fz_close(cost, want)) fz_fail("%s: cost %.17g, the reference %.17g", LAYOUT[k], cost,
+                                       want);
+    lua_pop(fz_L, 3);
+  }
+  fz_method(fz_L, hex, "close");
+  fz_pcall(fz_L, 1, 0);
+  lua_pop(fz_L, 1);
+}
+
 void fz_unit_op(int grid, const fz_grid *g, fz_bytes *in) {
   static const double RADII[5] = {0, 0.2, 0.35, 0.5, 0.7};
   static const char *const ALGS[3] = {"astar", "dijkstra", "auto"};
@@ -299,6 +403,10 @@ void fz_unit_op(int grid, const fz_grid *g, fz_bytes *in) {
   double r = RADII[(a >> 1) % 5], want, pts[2 * 256], sum = 0, cost;
   int path;
   if (g->nlink > 0) return;             /* the references here know no links */
+  if (theta && lazy && (a >> 1) % 5 == 4) {   /* a hex grid of the same cells */
+    hex_op(g, (int)(a >> 4) & 3, s, t, ALGS[fz_byte(in) % 3]);
+    return;
+  }
   if (!theta && r == 0) {               /* a footprint instead of a disc */
     size_op(grid, g, s, t, diag, ALGS[(a >> 6) % 3], fz_byte(in));
     return;
