@@ -49,7 +49,18 @@ astar.grid = setmetatable({
   __call = function(_, ...) return core.grid_new(...) end,
 })
 
-astar.hexgrid = core.hexgrid_new
+-- astar.hexgrid.parse and .from_table are documented with the hex grid (src/lua/grid_hex.c).
+astar.hexgrid = setmetatable({
+  new = core.hexgrid_new,
+  parse = function(text, legend, opts)
+    return core.hexgrid_of(core.grid_parse(text, legend), opts, "parse", 3)
+  end,
+  from_table = function(rows, f, opts)
+    return core.hexgrid_of(core.grid_from_table(rows, f), opts, "from_table", 3)
+  end,
+}, {
+  __call = function(_, ...) return core.hexgrid_new(...) end,
+})
 
 astar.graph = core.graph_new
 

@@ -210,6 +210,13 @@ describe("hex grids", function()
       { offset = "odd-r" })
     H.checkerr("bad argument #1 to 'hexgrid' (width must be at least 1, got 0)", astar.hexgrid,
       0, 3)
+    H.checkerr("bad argument #3 to 'parse' (option 'layout': string expected, got number)",
+      astar.hexgrid.parse, "..", { ["."] = 1 }, { layout = 3 })
+    local parsed = astar.hexgrid.parse("..#\n...", { ["."] = 1, ["#"] = false },
+      { layout = "even-r" })
+    assert(parsed:hex() == "even-r" and parsed:get(3, 1) == false and parsed:get(3, 2) == 1)
+    local rows = astar.hexgrid.from_table({ { 1, 2 }, { false, 1 } })
+    assert(rows:hex() == "odd-r" and rows:get(2, 1) == 2 and rows:get(1, 2) == false)
     local square = astar.grid(3, 3)
     assert(square:hex() == nil)
     H.checkerr("to_axial: a hex grid's method", square.to_axial, square, 1, 1)

@@ -33,6 +33,7 @@ local TYPES = arg[1] or "types"
 -- Functions that are deliberately not part of the annotated API.
 local INTERNAL = {
   ["astar.core.grid_splice_options"] = "Grid:splice's option check",
+  ["astar.core.hexgrid_of"] = "astar.hexgrid.parse and .from_table's layout",
   ["astar.scheduler.show"] = "number formatting for error messages",
 }
 

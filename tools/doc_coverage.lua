@@ -104,6 +104,7 @@ end
 -- What `require "astar"` exports. Aliases: the name a function is documented under.
 local ALIASES = {
   ["astar.grid.new"] = "astar.grid",
+  ["astar.hexgrid.new"] = "astar.hexgrid",
   ["astar.navmesh.new"] = "astar.navmesh",
   ["astar.grid.load_movingai"] = "load_map",
   ["astar.grid.parse_movingai"] = "parse_map",

@@ -1250,6 +1250,39 @@ function gridlib.load_movingai(path) end
 ---@return astar.Grid
 function gridlib.parse_movingai(text) end
 
+---Options of the hex grid constructors.
+---@class astar.HexOptions
+---@field layout? "odd-r"|"even-r"|"odd-q"|"even-q" default "odd-r"
+
+---`astar.hexgrid(w, h [, cost] [, opts])` makes a hex grid; the other constructors are fields.
+---@class astar.hexgridlib
+---@overload fun(w: integer, h: integer, cost?: astar.Cost, opts?: astar.HexOptions): astar.Grid
+---@overload fun(w: integer, h: integer, opts: astar.HexOptions): astar.Grid
+local hexgridlib = {}
+
+---A hexagonal grid in offset coordinates (Amit Patel's layouts): six neighbours a cell, a step
+---costs the cell it enters; a Grid without the square-only options and methods.
+---@param w integer columns, >= 1
+---@param h integer rows, >= 1
+---@param cost? astar.Cost every cell's cost (default 1), or `false`
+---@param opts? astar.HexOptions
+---@return astar.Grid
+function hexgridlib.new(w, h, cost, opts) end
+
+---A hex grid from text, as `astar.grid.parse` reads it.
+---@param text string
+---@param legend table<string, astar.Cost>
+---@param opts? astar.HexOptions
+---@return astar.Grid
+function hexgridlib.parse(text, legend, opts) end
+
+---A hex grid from `rows[y][x]`, as `astar.grid.from_table` reads it.
+---@param rows any[][]
+---@param f? (fun(value: any, x: integer, y: integer): astar.Cost)|string|number|boolean|table
+---@param opts? astar.HexOptions
+---@return astar.Grid
+function hexgridlib.from_table(rows, f, opts) end
+
 ---`astar.navmesh{vertices = , polygons = }` makes a mesh; the builders are fields.
 ---@class astar.navmeshlib
 ---@overload fun(desc: astar.NavMeshDesc): astar.NavMesh
@@ -1283,6 +1316,7 @@ function navmeshlib.from_polygons(outline, holes) end
 ---@field version string the library's version
 ---@field _VERSION string `"astar " .. version`
 ---@field grid astar.gridlib `astar.grid(w, h [, cost])`, `astar.grid.parse`, ...
+---@field hexgrid astar.hexgridlib `astar.hexgrid(w, h [, cost] [, opts])`, `.parse`, `.from_table`
 ---@field navmesh astar.navmeshlib `astar.navmesh{...}`, `astar.navmesh.from_grid`, ...
 ---@field love astar.love_module debug drawing for LÖVE, loaded on first use
 ---@field tiled astar.tiled_module `astar.tiled.grid`, `astar.tiled.navmesh`: Tiled maps
@@ -1300,14 +1334,6 @@ function astar.follow(route, speed, opts) end
 ---@return astar.Graph
 function astar.graph(opts) end
 
----A hexagonal grid in offset coordinates (Amit Patel's layouts): six neighbours a cell, a step
----costs the cell it enters; a Grid without the square-only options and methods.
----@param w integer columns, >= 1
----@param h integer rows, >= 1
----@param cost? astar.Cost every cell's cost (default 1), or `false`
----@param opts? {layout?: "odd-r"|"even-r"|"odd-q"|"even-q"} default "odd-r"
----@return astar.Grid
-function astar.hexgrid(w, h, cost, opts) end
 
 ---Searches a graph described by callbacks (any state space whose nodes are Lua values).
 ---The path's points are the node values. Callback errors propagate unchanged.

@@ -64,37 +64,88 @@ local path = assert(hex:find(1, 1, 8, 1))
 print(#path - 1, hex:hex_distance(1, 1, 8, 1))   --> 12 7
 print(hex:to_axial(3, 2))                      --> 2 1
 */
+/* The layout (ASTAR_HEX_*) the options table at 'optidx' (0: none) names. */
+static int layoutof(lua_State *L, const afn *f, int optidx) {
+  int layout = 0;
+  if (optidx == 0) return ASTAR_HEX_ODD_R;
+  if (lua_type(L, optidx) != LUA_TTABLE)
+    astar_argerror(L, f, optidx, "table expected, got %s", luaL_typename(L, optidx));
+  lua_getfield(L, optidx, "layout");
+  if (!lua_isnil(L, -1)) {
+    if (lua_type(L, -1) != LUA_TSTRING)
+      astar_argerror(L, f, optidx, "option 'layout': string expected, got %s",
+                     luaL_typename(L, -1));
+    for (layout = 0; LAYOUTS[layout] != NULL &&
+                     strcmp(LAYOUTS[layout], lua_tostring(L, -1)) != 0; layout++) {}
+    if (LAYOUTS[layout] == NULL)
+      astar_argerror(L, f, optidx, "option 'layout': invalid value '%s'", lua_tostring(L, -1));
+  }
+  lua_pop(L, 1);
+  lua_pushnil(L);
+  while (lua_next(L, optidx)) {
+    if (lua_type(L, -2) != LUA_TSTRING || strcmp(lua_tostring(L, -2), "layout") != 0)
+      astar_argerror(L, f, optidx, "unknown option '%s'",
+                     lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?");
+    lua_pop(L, 1);
+  }
+  return layout + 1;
+}
+
+static void makehex(lua_State *L, lgrid *lg, int layout) {
+  int rc = astar_grid_set_hex(lg->g, layout);
+  if (rc != 0) astar_raise(L, rc);
+}
+
 static int hex_new(lua_State *L) {
-  int optidx = lua_istable(L, 3) ? 3 : lua_istable(L, 4) ? 4 : 0, layout = 0, rc;
+  int optidx = lua_istable(L, 3) ? 3 : lua_istable(L, 4) ? 4 : 0, layout;
   lgrid *lg;
   if (optidx == 3 && !lua_isnoneornil(L, 4))
     astar_argerror(L, &F_HEX, 4, "nothing expected after the options, got %s",
                    luaL_typename(L, 4));
-  if (optidx) {
-    lua_getfield(L, optidx, "layout");
-    if (!lua_isnil(L, -1)) {
-      if (lua_type(L, -1) != LUA_TSTRING)
-        astar_argerror(L, &F_HEX, optidx, "option 'layout': string expected, got %s",
-                       luaL_typename(L, -1));
-      for (layout = 0; LAYOUTS[layout] != NULL &&
-                       strcmp(LAYOUTS[layout], lua_tostring(L, -1)) != 0; layout++) {}
-      if (LAYOUTS[layout] == NULL)
-        astar_argerror(L, &F_HEX, optidx, "option 'layout': invalid value '%s'",
-                       lua_tostring(L, -1));
-    }
-    lua_pop(L, 1);
-    lua_pushnil(L);
-    while (lua_next(L, optidx)) {
-      if (lua_type(L, -2) != LUA_TSTRING || strcmp(lua_tostring(L, -2), "layout") != 0)
-        astar_argerror(L, &F_HEX, optidx, "unknown option '%s'",
-                       lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?");
-      lua_pop(L, 1);
-    }
-  }
+  layout = layoutof(L, &F_HEX, optidx);
   lg = astar_grid_construct(L, &F_HEX, optidx);
-  rc = astar_grid_set_hex(lg->g, layout + 1);
-  if (rc != 0) astar_raise(L, rc);
+  makehex(L, lg, layout);
   astar_gc_settle(L);
+  return 1;
+}
+
+/***
+A hex grid from text, one line per row, as @{astar.grid.parse} reads it; `opts.layout` as
+@{astar.hexgrid}'s.
+@function astar.hexgrid.parse
+@string text
+@tparam table legend each character's cost or `false`
+@tparam[opt] table opts `layout = "odd-r"` (the default), `"even-r"`, `"odd-q"` or `"even-q"`
+@treturn Grid
+@usage
+local hex = astar.hexgrid.parse("..#..\n..#..\n.....", { ["."] = 1, ["#"] = false },
+  { layout = "odd-q" })
+print(hex:hex(), hex:find(1, 1, 5, 1):cost())     --> odd-q 6.0
+*/
+
+/***
+A hex grid from `rows[y][x]`, as @{astar.grid.from_table} reads it (with its optional `f`);
+`opts.layout` as @{astar.hexgrid}'s.
+@function astar.hexgrid.from_table
+@tparam table rows
+@param[opt] f as @{astar.grid.from_table}'s
+@tparam[opt] table opts `layout`
+@treturn Grid
+@usage
+local hex = astar.hexgrid.from_table({ { 1, 1, 1 }, { 1, false, 1 } }, nil, { layout = "even-r" })
+print(hex:hex(), hex:walkable(2, 2))             --> even-r false
+*/
+
+/* core.hexgrid_of(grid, opts, name, argn): makes the grid just built by a
+** square constructor a hex grid with the layout of opts (argument argn of
+** 'name' in messages). */
+static int hex_of(lua_State *L) {
+  afn f;
+  lgrid *lg = (lgrid *)luaL_checkudata(L, 1, ASTAR_GRID_MT);
+  f.name = luaL_checkstring(L, 3);
+  f.self = 2 - (int)luaL_checkinteger(L, 4);        /* opts (index 2) is argument #argn */
+  makehex(L, lg, layoutof(L, &f, lua_isnoneornil(L, 2) ? 0 : 2));
+  lua_settop(L, 1);
   return 1;
 }
 
@@ -191,6 +242,7 @@ static const luaL_Reg hex_methods[] = {
 
 static const luaL_Reg hex_funcs[] = {
   {"hexgrid_new", hex_new},
+  {"hexgrid_of", hex_of},
   {NULL, NULL}
 };
 
