@@ -457,6 +457,15 @@ function Grid:from_axial(q, r) end
 ---@return integer
 function Grid:hex_distance(x1, y1, x2, y2) end
 
+---Makes the grid wrap around: "x" (a cylinder), "y", "xy" (a torus) or "none".
+---@param mode "x"|"y"|"xy"|"none"
+---@return astar.Grid self
+function Grid:set_wrap(mode) end
+
+---How the grid wraps ("x", "y", "xy"), or nil.
+---@return ("x"|"y"|"xy")?
+function Grid:wrap() end
+
 ---A hex grid's layout, or nil for a square grid.
 ---@return ("odd-r"|"even-r"|"odd-q"|"even-q")?
 function Grid:hex() end

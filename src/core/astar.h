@@ -375,6 +375,19 @@ size_t astar_grid_smooth(const astar_grid *g, const double *xy, size_t n, double
 */
 enum { ASTAR_HEX_NONE = 0, ASTAR_HEX_ODD_R, ASTAR_HEX_EVEN_R, ASTAR_HEX_ODD_Q,
        ASTAR_HEX_EVEN_Q };
+/*
+** WRAPPING GRIDS (src/core/grid_wrap.c): square grids whose x axis (a
+** cylinder), y axis or both (a torus) wrap around: a step off an edge enters
+** the opposite edge, under the diagonal policy as anywhere else. The
+** built-in heuristics measure a wrapped axis the shorter way round. Not for
+** wrapping grids: jumps, Theta*, radius and size, lines, JPS+, the replanner,
+** navmesh_from_grid (EINVAL); hex grids do not wrap.
+** astar_grid_set_wrap: ASTAR_WRAP_X | ASTAR_WRAP_Y bits (0: none); an edit
+** of the whole grid.
+*/
+enum { ASTAR_WRAP_X = 1, ASTAR_WRAP_Y = 2 };
+int astar_grid_set_wrap(astar_grid *g, int wrap);
+int astar_grid_wrap(const astar_grid *g);
 int astar_grid_set_hex(astar_grid *g, int layout);
 int astar_grid_hex(const astar_grid *g);
 int astar_grid_hex_adjacent(const astar_grid *g, int x0, int y0, int x1, int y1);

@@ -202,7 +202,7 @@ int astar_dstar_new(astar_dstar **out, astar_grid *g, int sx, int sy, int gx, in
   *out = NULL;
   if (sx < 0 || sy < 0 || gx < 0 || gy < 0 || sx >= w || gx >= w || sy >= h || gy >= h ||
       diagonal < ASTAR_DIAG_NO_CORNER_CUTTING || diagonal > ASTAR_DIAG_ONE_OBSTACLE ||
-      astar_grid_hex(g))
+      astar_grid_hex(g) || astar_grid_wrap(g))
     return ASTAR_EINVAL;
   n = ((size_t)w + 2) * ((size_t)h + 2);
   if (n > SIZE_MAX / sizeof(double)) return ASTAR_ENOMEM;

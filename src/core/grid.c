@@ -85,6 +85,7 @@ int astar_grid_new(astar_grid **out, int w, int h, double cost,
   g->cmap = NULL;
   g->ncmap = 0;
   g->hex = 0;
+  g->wrap = 0;
   memset(g->cell, 0, ncell * sizeof(double));
   for (y = 0; y < h; y++) {
     double *row = g->cell + at(g, 0, y);
@@ -128,6 +129,7 @@ int astar_grid_clone(astar_grid **out, const astar_grid *src) {
   (*out)->min_dirty = src->min_dirty;
   (*out)->nwalk = src->nwalk;
   (*out)->hex = src->hex;
+  (*out)->wrap = src->wrap;
   return 0;
 }
 
@@ -304,6 +306,11 @@ static double hdist(const astar_grid_query *q, uint32_t a, uint32_t b) {
   if (q->grid->hex && q->heuristic != ASTAR_H_ZERO)
     return astar_grid_hex_distance(q->grid, (int)(a % stride) - 1, (int)(a / stride) - 1,
                                    (int)(b % stride) - 1, (int)(b / stride) - 1);
+  if (q->grid->wrap) {                        /* the shorter way round */
+    dx = astar__wrap_axis(q->grid, dx, 0);
+    dy = astar__wrap_axis(q->grid, dy, 1);
+    hi = dx < dy ? dy : dx;
+  }
   switch (q->heuristic) {
     case ASTAR_H_OCTILE: return octile(dx, dy);
     case ASTAR_H_MANHATTAN: return dx + dy;
@@ -446,6 +453,20 @@ static int diag_ok(int policy, int a, int b) {
 /* A step to a neighbour under the policy, links aside. */
 static int plain_step(const astar_grid *g, int diagonal, int x0, int y0, int x1, int y1) {
   int dx = x1 > x0 ? x1 - x0 : x0 - x1, dy = y1 > y0 ? y1 - y0 : y0 - y1;
+  if (g->wrap) {                          /* across a seam: the neighbour's step */
+    int sx, sy;
+    astar__wrap_delta(g, x0, y0, x1, y1, &sx, &sy);
+    if (sx < -1 || sx > 1 || sy < -1 || sy > 1 || (sx == 0 && sy == 0) ||
+        (sx && sy && diagonal == ASTAR_DIAG_NEVER))
+      return ASTAR_STEP_FAR;
+    if (g->cell[at(g, x1, y1)] <= 0) return ASTAR_STEP_BLOCKED;
+    if (sx && sy) {
+      int ox = (x0 + sx + g->w) % g->w, oy = (y0 + sy + g->h) % g->h;
+      if (!diag_ok(diagonal, g->cell[at(g, ox, y0)] > 0, g->cell[at(g, x0, oy)] > 0))
+        return ASTAR_STEP_CORNER;
+    }
+    return ASTAR_STEP_OK;
+  }
   if (g->hex) {
     if (!astar_grid_hex_adjacent(g, x0, y0, x1, y1)) return ASTAR_STEP_FAR;
     return g->cell[at(g, x1, y1)] <= 0 ? ASTAR_STEP_BLOCKED : ASTAR_STEP_OK;
@@ -530,6 +551,46 @@ static int grid_steps(const astar_grid_query *q, uint32_t node, astar_search *s)
     }
   }
   return q->overlay != NULL ? add_overlay(q, node, e, k) : k;
+}
+
+/* The steps of a wrapping grid between 'node' and its neighbours (across a
+** seam where an axis wraps), under the policy: forward (the cost of the cell
+** entered) or back (the cost of 'node', which every step enters), the
+** overlay added; then the links. */
+static int wrap_steps(const astar_grid_query *q, uint32_t node, astar_search *s, int back) {
+  const double *c = q->grid->cell, *o = q->overlay;
+  astar_edge *e = astar_search_edges(s, 8);
+  uint32_t nb[8];
+  int d, k = 0, open[4];
+  if (e == NULL) return ASTAR_ENOMEM;
+  astar__wrap_neighbours(q->grid, node, nb);
+  for (d = 0; d < 4; d++) open[d] = c[nb[d]] > 0;
+  for (d = 0; d < 8; d++) {
+    uint32_t to = nb[d], enters = back ? node : to;
+    double v;
+    if (!(c[to] > 0)) continue;
+    if (d >= 4) {                               /* NW, NE, SW, SE: N or S, then W or E */
+      int ns = d < 6 ? open[0] : open[3], we = d % 2 == 0 ? open[1] : open[2];
+      if (q->diagonal == ASTAR_DIAG_NEVER || !diag_ok(q->diagonal, ns, we)) continue;
+    }
+    v = c[enters] + (o != NULL ? q->overlay_scale * o[enters] : 0);
+    if (!(v < HUGE_VAL)) continue;
+    e[k].to = to;
+    e[k++].cost = d >= 4 ? v * SQRT2 : v;
+  }
+  if (!back && q->grid->link_out != NULL && q->grid->link_out[node] != ASTAR_NONE)
+    return astar__grid_link_edges(q->grid, node, 0, s, k);
+  if (back && q->grid->link_in != NULL && q->grid->link_in[node] != ASTAR_NONE)
+    return astar__grid_link_edges(q->grid, node, 1, s, k);
+  return k;
+}
+
+static int wrap_expand(void *self, uint32_t node, astar_search *s) {
+  return wrap_steps((const astar_grid_query *)self, node, s, 0);
+}
+
+static int wrap_expand_back(void *self, uint32_t node, astar_search *s) {
+  return wrap_steps((const astar_grid_query *)self, node, s, 1);
 }
 
 /* The steps of a hex grid out of 'node' (each of length 1), and its links. */
@@ -755,7 +816,7 @@ int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
   q->hscale = astar_grid_min_cost(g);
   q->fitkey = fitkey(q);
   if (q->fitkey == -1 || (q->theta && q->fitkey < 0) ||
-      (g->hex && (q->fitkey != 0 || q->theta)))
+      ((g->hex || g->wrap) && (q->fitkey != 0 || q->theta)))
     return ASTAR_EINVAL;
   if (q->theta && (q->cost_fn != NULL || q->heuristic == ASTAR_H_OCTILE ||
                    q->heuristic == ASTAR_H_MANHATTAN))
@@ -765,7 +826,7 @@ int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
     return ASTAR_EINVAL;
   q->jps = q->jump && q->params.algorithm == ASTAR_ALG_ASTAR && q->cost_fn == NULL &&
            q->within < 0 && !q->params.partial && q->fitkey == 0 && !q->theta &&
-           q->overlay == NULL && !g->hex;
+           q->overlay == NULL && !g->hex && !g->wrap;
   if (q->jps && astar__grid_bits(g) != 0) return ASTAR_ENOMEM;
   if (q->jps && (!uniform(g) || g->nlinks > 0)) { /* jump between boundaries (and links) */
     q->jps = q->jump == ASTAR_JUMP_ALWAYS || g->nbnd * JUMP_BOUNDARY_SHARE < g->nwalk ? 3 : 0;
@@ -776,7 +837,7 @@ int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
     q->jps = 2;
   }
   q->domain.nnodes = (uint32_t)g->ncell;
-  q->domain.expand = g->hex ? hex_expand : q->jps ? astar__jps_expand
+  q->domain.expand = g->hex ? hex_expand : g->wrap ? wrap_expand : q->jps ? astar__jps_expand
                      : q->theta ? grid_expand_theta
                      : q->fitkey != 0 ? grid_expand_radius : grid_expand;
   q->domain.shortcut = q->theta == 1 ? grid_shortcut : q->theta ? grid_shortcut_lazy : NULL;
@@ -785,7 +846,7 @@ int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
   q->domain.heuristic =
       (q->heuristic == ASTAR_H_ZERO && q->h_fn == NULL) ? NULL : grid_h;
   if (q->heuristic == ASTAR_H_OCTILE && q->h_fn == NULL && q->goals == NULL && q->within < 0 &&
-      !g->hex)
+      !g->hex && !g->wrap)
     q->domain.heuristic = grid_h_octile;
   if (g->nlinks > 0 && q->domain.heuristic != NULL && q->h_fn == NULL) {
     q->h_base = q->domain.heuristic;
@@ -868,7 +929,8 @@ int astar_grid_affected(astar_grid *g, const astar_grid_query *q, const astar_se
   int m = q->radius > 0 ? (int)ceil(q->radius) + 2
           : q->fitkey < 0 ? (q->size_w > q->size_h ? q->size_w : q->size_h) + 1 : 1;
   size_t k;
-  if (n < 0 || q->jps || q->theta || g->nlinks > 0 || astar_grid_min_cost(g) < q->hscale)
+  if (n < 0 || q->jps || q->theta || g->nlinks > 0 || g->wrap ||
+      astar_grid_min_cost(g) < q->hscale)
     return 1;
   for (i = 0; i < n; i++) {
     const astar_rect *r = &edits[i];
@@ -1000,13 +1062,14 @@ int astar_grid_field(astar_grid *g, astar_search *s, astar_grid_query *q,
     if (values != NULL && !(values[i] <= q->params.max_cost)) return ASTAR_EINVAL;
   }
   q->fitkey = fitkey(q);
-  if (q->fitkey == -1 || (g->hex && q->fitkey != 0)) return ASTAR_EINVAL;
+  if (q->fitkey == -1 || ((g->hex || g->wrap) && q->fitkey != 0)) return ASTAR_EINVAL;
   if (q->overlay != NULL && !(q->overlay_scale >= 0 && q->overlay_scale <= ASTAR_NUM_MAX))
     return ASTAR_EINVAL;
   q->grid = g;
   q->params.algorithm = ASTAR_ALG_DIJKSTRA;
   q->domain.nnodes = (uint32_t)g->ncell;
-  q->domain.expand = q->fitkey != 0 ? grid_expand_back_radius : grid_expand_back;
+  q->domain.expand = g->wrap ? wrap_expand_back : q->fitkey != 0 ? grid_expand_back_radius
+                     : grid_expand_back;
   if (q->fitkey != 0) astar__grid_fit_prepare(g, q->fitkey);
   q->domain.heuristic = NULL;
   q->domain.is_goal = NULL;
@@ -1089,11 +1152,12 @@ static void relabel(astar_grid *g, int k) {
     for (; i < end; i++) {
       uint32_t r = ASTAR_NONE;
       if (!(c[i] > 0)) { p[i] = 0; continue; }
-      if (g->hex) {                      /* the neighbours already scanned */
-        uint32_t nb[6];
-        int j;
-        astar__hex_neighbours(g, (uint32_t)i, nb);
-        for (j = 0; j < 6; j++)
+      if (g->hex || g->wrap) {           /* the neighbours already scanned */
+        uint32_t nb[8];
+        int j, m = g->hex ? 6 : k ? 8 : 4;
+        if (g->hex) astar__hex_neighbours(g, (uint32_t)i, nb);
+        else astar__wrap_neighbours(g, (uint32_t)i, nb);
+        for (j = 0; j < m; j++)
           if (nb[j] < i && c[nb[j]] > 0) r = join(p, r, root(p, nb[j]));
         p[i] = r == ASTAR_NONE ? (uint32_t)i : r;
         continue;

@@ -39,6 +39,7 @@ int astar_grid_class(astar_grid **out, const astar_grid *g, const double *pairs,
   rc = astar_grid_new(&k, g->w, g->h, 0.0, g->mem.fn, g->mem.ud);
   if (rc != 0) return rc;
   k->hex = g->hex;
+  k->wrap = g->wrap;
   bytes = 2 * n * sizeof(double);
   k->cmap = (double *)astar__alloc(&k->mem, bytes);
   if (k->cmap == NULL) {

@@ -77,6 +77,7 @@ struct astar_grid {
   double *cmap;
   size_t ncmap;
   int hex;             /* ASTAR_HEX_*: 0 square, else a hexagonal layout */
+  int wrap;            /* ASTAR_WRAP_* bits: the axes that wrap around */
 };
 
 /* grid_line.c: the fit bits of padded cell 'node' for radius r, worked out
@@ -108,6 +109,16 @@ void astar__grid_put(astar_grid *g, size_t node, double c);
 /* grid_hex.c: the six neighbours of padded cell 'node' of a hex grid (any
 ** may be the blocked border); returns 6. */
 int astar__hex_neighbours(const astar_grid *g, uint32_t node, uint32_t out[6]);
+/* grid_wrap.c: the eight neighbours of padded cell 'node' of a wrapping grid,
+** N, W, E, S, NW, NE, SW, SE (across a seam where an axis wraps; the blocked
+** border where it does not). */
+void astar__wrap_neighbours(const astar_grid *g, uint32_t node, uint32_t out[8]);
+/* grid_wrap.c: the step (dx, dy) from cell (x0, y0) to (x1, y1), across a
+** seam where that is the neighbour. */
+void astar__wrap_delta(const astar_grid *g, int x0, int y0, int x1, int y1, int *dx, int *dy);
+/* grid_wrap.c: a distance d >= 0 along axis 0 (x) or 1 (y), the shorter way
+** round where the axis wraps. */
+double astar__wrap_axis(const astar_grid *g, double d, int axis);
 /* grid_class.c: frees a class's table. */
 void astar__grid_class_free(astar_grid *g);
 

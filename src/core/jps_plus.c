@@ -82,7 +82,7 @@ int astar_grid_prepare_jumps(astar_grid *g, int diagonal) {
   int k = diagonal == ASTAR_DIAG_NEVER;
   size_t n;
   if ((diagonal != ASTAR_DIAG_NO_CORNER_CUTTING && diagonal != ASTAR_DIAG_NEVER) ||
-      g->stride > 32767 || (size_t)g->h + 2 > 32767 || g->hex)
+      g->stride > 32767 || (size_t)g->h + 2 > 32767 || g->hex || g->wrap)
     return ASTAR_EINVAL;
   if (g->jt[k] != NULL) return 0;
   n = g->ncell * (size_t)ASTAR_JT_STRIDE(k);

@@ -23,7 +23,8 @@ int astar_navmesh_from_grid(astar_navmesh **out, const astar_grid *g, const asta
   grect *r = NULL;
   *out = NULL;
   if (!(f->tw > 0 && f->tw < HUGE_VAL && f->th > 0 && f->th < HUGE_VAL &&
-        fabs(f->ox) < HUGE_VAL && fabs(f->oy) < HUGE_VAL) || astar_grid_hex(g))
+        fabs(f->ox) < HUGE_VAL && fabs(f->oy) < HUGE_VAL) || astar_grid_hex(g) ||
+      astar_grid_wrap(g))
     return ASTAR_EINVAL;
   a.fn = alloc; a.ud = ud; a.allocs = 0;
   if (own == NULL && (own = (uint32_t *)astar__alloc(&a, cells * sizeof(uint32_t))) == NULL)

@@ -458,6 +458,7 @@ void astar_grid_open(lua_State *L);
 void astar_grid_load_open(lua_State *L); /* src/lua/grid_load.c */
 void astar_grid_class_open(lua_State *L); /* src/lua/grid_class.c */
 void astar_grid_hex_open(lua_State *L);   /* src/lua/grid_hex.c */
+void astar_grid_wrap_open(lua_State *L);  /* src/lua/grid_wrap.c */
 void astar_grid_link_open(lua_State *L); /* src/lua/grid_link.c (after grid) */
 void astar_grid_line_open(lua_State *L); /* src/lua/grid_line.c (after grid and path) */
 void astar_grid_world_open(lua_State *L); /* src/lua/grid_world.c (after grid) */

@@ -428,9 +428,11 @@ static int g_args(lua_State *L, const afn *f, lmap *m, void *rec, const astar_op
   astar_grid_query_init(q);
   setalgorithm(L, f, o, q);
   astar_grid_hexopts(L, f, lg, o);
-  if (astar_grid_hex(lg->g) && (q->jump == ASTAR_JUMP_ALWAYS || q->theta))
-    astar_opterror(L, f, o, "option 'algorithm': '%s' does not apply to a hex grid",
-                   q->theta == 2 ? "lazy_theta" : q->theta ? "theta" : "jps");
+  if ((astar_grid_hex(lg->g) || astar_grid_wrap(lg->g)) &&
+      (q->jump == ASTAR_JUMP_ALWAYS || q->theta))
+    astar_opterror(L, f, o, "option 'algorithm': '%s' does not apply to a %s grid",
+                   q->theta == 2 ? "lazy_theta" : q->theta ? "theta" : "jps",
+                   astar_grid_hex(lg->g) ? "hex" : "wrapping");
   if (!o->fn[ASTAR_OPT_HEURISTIC])
     q->heuristic = (int)astar_opt(o, ASTAR_OPT_HEURISTIC, q->heuristic);
   q->within = astar_opt(o, ASTAR_OPT_WITHIN, q->within);

@@ -22,12 +22,20 @@ static const char *const LAYOUTS[] = {"odd-r", "even-r", "odd-q", "even-q", NULL
 void astar_grid_square(lua_State *L, const lgrid *lg, const char *what) {
   if (lg != NULL && lg->g != NULL && astar_grid_hex(lg->g))
     astar_error(L, "%s: not for a hex grid (square grids only)", what);
+  if (lg != NULL && lg->g != NULL && astar_grid_wrap(lg->g))
+    astar_error(L, "%s: not for a wrapping grid", what);
 }
 
 void astar_grid_hexopts(lua_State *L, const afn *f, const lgrid *lg, const astar_opts *o) {
   static const int SQUARE[] = {ASTAR_OPT_DIAGONAL, ASTAR_OPT_RADIUS, ASTAR_OPT_SIZE};
   static const char *const NAMES[] = {"diagonal", "radius", "size"};
   int i;
+  if (astar_grid_wrap(lg->g)) {                      /* square, but no lines or discs */
+    for (i = 1; i < 3; i++)
+      if (o->given[SQUARE[i]])
+        astar_opterror(L, f, o, "option '%s' does not apply to a wrapping grid", NAMES[i]);
+    return;
+  }
   if (!astar_grid_hex(lg->g)) return;
   for (i = 0; i < 3; i++)
     if (o->given[SQUARE[i]])
