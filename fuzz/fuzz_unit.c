@@ -142,21 +142,66 @@ static int boxstep(const fz_grid *g, int x, int y, int dx, int dy, int diag, int
   return diag == FZ_NOCUT ? a && b : a || b;
 }
 
-/* The cheapest way from s to t by steps the policy allows (and, for r > 0,
-** that are clear for r; for sw > 0, that a footprint of sw x sh cells may
-** make), priced by the step rule (theta: along the segment); HUGE_VAL if
-** none. */
-static double reference(const fz_grid *g, int s, int t, int diag, double r, int theta, int sw,
-                        int sh, int *unsure) {
+/* What a reference search moves: a disc of radius r (0: a point), Theta*
+** pricing, a footprint of sw x sh cells (sw > 0), or a hex grid (hex: its
+** layout 1..4, in the order of HEXNB below). */
+typedef struct unit {
+  int diag, theta, sw, sh, hex;
+  double r;
+} unit;
+
+/* The six neighbour offsets (dx, dy) of the four offset layouts (odd-r,
+** even-r, odd-q, even-q), by the parity of the row (-r) or column (-q):
+** Amit Patel's hexagon guide, written here afresh. */
+static const int HEXNB[4][2][6][2] = {
+  {{{1, 0}, {0, -1}, {-1, -1}, {-1, 0}, {-1, 1}, {0, 1}},
+   {{1, 0}, {1, -1}, {0, -1}, {-1, 0}, {0, 1}, {1, 1}}},
+  {{{1, 0}, {1, -1}, {0, -1}, {-1, 0}, {0, 1}, {1, 1}},
+   {{1, 0}, {0, -1}, {-1, -1}, {-1, 0}, {-1, 1}, {0, 1}}},
+  {{{1, 0}, {1, -1}, {0, -1}, {-1, -1}, {-1, 0}, {0, 1}},
+   {{1, 1}, {1, 0}, {0, -1}, {-1, 0}, {-1, 1}, {0, 1}}},
+  {{{1, 1}, {1, 0}, {0, -1}, {-1, 0}, {-1, 1}, {0, 1}},
+   {{1, 0}, {1, -1}, {0, -1}, {-1, -1}, {-1, 0}, {0, 1}}},
+};
+
+/* Can the unit stand on cell (x, y)? */
+static int stands(const fz_grid *g, const unit *u, int x, int y, int *unsure) {
+  if (u->sw > 0) return fits(g, x, y, u->sw, u->sh);
+  return walkable(g, x, y) && (u->hex || clear(g, x, y, x, y, u->r, unsure) != 0);
+}
+
+/* The unit's k-th possible step out of (x, y) (k < 9): 1 with its cell and
+** cost, or 0 if it may not make it. */
+static int step(const fz_grid *g, const unit *u, int x, int y, int k, int *vx, int *vy,
+                double *c, int *unsure) {
+  int dx = k % 3 - 1, dy = k / 3 - 1;
+  if (u->hex) {
+    if (k >= 6) return 0;
+    dx = HEXNB[u->hex - 1][(u->hex <= 2 ? y : x) & 1][k][0];
+    dy = HEXNB[u->hex - 1][(u->hex <= 2 ? y : x) & 1][k][1];
+    if (!walkable(g, x + dx, y + dy)) return 0;
+    *c = g->cell[(y + dy) * g->w + x + dx];
+  } else {
+    if (u->sw > 0 ? !boxstep(g, x, y, dx, dy, u->diag, u->sw, u->sh)
+                  : !fz_legal(g, x, y, dx, dy, u->diag) ||
+                    (u->r > 0 && clear(g, x, y, x + dx, y + dy, u->r, unsure) == 0))
+      return 0;
+    *c = u->theta ? segcost(g, x, y, x + dx, y + dy) : fz_stepcost(g, x + dx, y + dy, dx, dy);
+  }
+  *vx = x + dx;
+  *vy = y + dy;
+  return 1;
+}
+
+/* The cheapest way from s to t by the unit's steps (for a disc, those clear
+** for r; Theta*: priced along the segment); HUGE_VAL if none. */
+static double reference(const fz_grid *g, const unit *un, int s, int t, int *unsure) {
   int n = g->w * g->h, i, k;
   double *dist = malloc((size_t)n * sizeof *dist), best;
   char *done = calloc((size_t)n, 1);
   if (dist == NULL || done == NULL) fz_fail("out of memory");
   for (i = 0; i < n; i++) dist[i] = HUGE_VAL;
-  if (sw > 0 ? fits(g, s % g->w, s / g->w, sw, sh)
-             : walkable(g, s % g->w, s / g->w) &&
-               clear(g, s % g->w, s / g->w, s % g->w, s / g->w, r, unsure) != 0)
-    dist[s] = 0;
+  if (stands(g, un, s % g->w, s / g->w, unsure)) dist[s] = 0;
   for (;;) {
     int u = -1, x, y;
     for (i = 0; i < n; i++)
@@ -165,22 +210,14 @@ static double reference(const fz_grid *g, int s, int t, int diag, double r, int 
     done[u] = 1;
     x = u % g->w; y = u / g->w;
     for (k = 0; k < 9; k++) {
-      int dx = k % 3 - 1, dy = k / 3 - 1, v = (y + dy) * g->w + x + dx;
+      int vx, vy, v;
       double c;
-      if (sw > 0 ? !boxstep(g, x, y, dx, dy, diag, sw, sh)
-                 : !fz_legal(g, x, y, dx, dy, diag) ||
-                   (r > 0 && clear(g, x, y, x + dx, y + dy, r, unsure) == 0))
-        continue;
-      if (done[v]) continue;
-      c = theta ? segcost(g, x, y, x + dx, y + dy) : fz_stepcost(g, x + dx, y + dy, dx, dy);
-      if (dist[u] + c < dist[v]) dist[v] = dist[u] + c;
+      if (!step(g, un, x, y, k, &vx, &vy, &c, unsure)) continue;
+      v = vy * g->w + vx;
+      if (!done[v] && dist[u] + c < dist[v]) dist[v] = dist[u] + c;
     }
   }
-  best = dist[t];
-  if (sw > 0 ? !fits(g, t % g->w, t / g->w, sw, sh)
-             : !(walkable(g, t % g->w, t / g->w) &&
-                 clear(g, t % g->w, t / g->w, t % g->w, t / g->w, r, unsure) != 0))
-    best = HUGE_VAL;
+  best = stands(g, un, t % g->w, t / g->w, unsure) ? dist[t] : HUGE_VAL;
   free(dist);
   free(done);
   return best;
@@ -204,8 +241,8 @@ static int points(int idx, double *pts, int cap) {
 }
 
 /* Pushes grid:find from cell s to cell t with the algorithm and diagonal
-** policy; the options table is left on top for the caller's other options,
-** then find_run calls it. */
+** policy (none if diag < 0); the options table is left on top for the
+** caller's other options, then find_run calls it. */
 static void find_push(int grid, const fz_grid *g, int s, int t, const char *alg, int diag) {
   fz_method(fz_L, grid, "find");
   lua_pushinteger(fz_L, s % g->w + 1);
@@ -215,6 +252,7 @@ static void find_push(int grid, const fz_grid *g, int s, int t, const char *alg,
   lua_createtable(fz_L, 0, 3);
   lua_pushstring(fz_L, alg);
   lua_setfield(fz_L, -2, "algorithm");
+  if (diag < 0) return;
   lua_pushstring(fz_L, fz_diagname(diag));
   lua_setfield(fz_L, -2, "diagonal");
 }
@@ -267,7 +305,10 @@ static void size_op(int grid, const fz_grid *g, int s, int t, int diag, const ch
                     unsigned b) {
   int sw = 1 + (int)(b % 3), sh = 1 + (int)(b / 3 % 3), n, i, path;
   int unsure = 0;
-  double want = reference(g, s, t, diag, 0, 0, sw, sh, &unsure), pts[2 * 256], sum = 0, cost;
+  unit u = {0, 0, 0, 0, 0, 0};
+  double want, pts[2 * 256], sum = 0, cost;
+  u.diag = diag; u.sw = sw; u.sh = sh;
+  want = reference(g, &u, s, t, &unsure);
   find_push(grid, g, s, t, alg, diag);
   lua_createtable(fz_L, 2, 0);
   lua_pushinteger(fz_L, sw);
@@ -292,20 +333,6 @@ static void size_op(int grid, const fz_grid *g, int s, int t, int diag, const ch
 
 /* ---- hexagonal grids ---- */
 
-/* The six neighbour offsets (dx, dy) of the four offset layouts (odd-r,
-** even-r, odd-q, even-q), by the parity of the row (-r) or column (-q):
-** Amit Patel's hexagon guide, written here afresh. */
-static const int HEXNB[4][2][6][2] = {
-  {{{1, 0}, {0, -1}, {-1, -1}, {-1, 0}, {-1, 1}, {0, 1}},
-   {{1, 0}, {1, -1}, {0, -1}, {-1, 0}, {0, 1}, {1, 1}}},
-  {{{1, 0}, {1, -1}, {0, -1}, {-1, 0}, {0, 1}, {1, 1}},
-   {{1, 0}, {0, -1}, {-1, -1}, {-1, 0}, {-1, 1}, {0, 1}}},
-  {{{1, 0}, {1, -1}, {0, -1}, {-1, -1}, {-1, 0}, {0, 1}},
-   {{1, 1}, {1, 0}, {0, -1}, {-1, 0}, {-1, 1}, {0, 1}}},
-  {{{1, 1}, {1, 0}, {0, -1}, {-1, 0}, {-1, 1}, {0, 1}},
-   {{1, 0}, {1, -1}, {0, -1}, {-1, -1}, {-1, 0}, {0, 1}}},
-};
-
 /* Is (x1, y1) a neighbour of (x0, y0) in layout k (0..3)? */
 static int hexnb(int k, int x0, int y0, int x1, int y1) {
   const int (*d)[2] = HEXNB[k][(k < 2 ? y0 : x0) & 1];
@@ -315,33 +342,6 @@ static int hexnb(int k, int x0, int y0, int x1, int y1) {
   return 0;
 }
 
-static double hex_reference(const fz_grid *g, int k, int s, int t) {
-  int n = g->w * g->h, i, j;
-  double *dist = malloc((size_t)n * sizeof *dist), best;
-  char *done = calloc((size_t)n, 1);
-  if (dist == NULL || done == NULL) fz_fail("out of memory");
-  for (i = 0; i < n; i++) dist[i] = HUGE_VAL;
-  if (g->cell[s] > 0) dist[s] = 0;
-  for (;;) {
-    int u = -1, x, y;
-    for (i = 0; i < n; i++)
-      if (!done[i] && dist[i] < HUGE_VAL && (u < 0 || dist[i] < dist[u])) u = i;
-    if (u < 0) break;
-    done[u] = 1;
-    x = u % g->w; y = u / g->w;
-    for (j = 0; j < 6; j++) {
-      const int *d = HEXNB[k][(k < 2 ? y : x) & 1][j];
-      int vx = x + d[0], vy = y + d[1], v = vy * g->w + vx;
-      if (!walkable(g, vx, vy) || done[v]) continue;
-      if (dist[u] + g->cell[v] < dist[v]) dist[v] = dist[u] + g->cell[v];
-    }
-  }
-  best = g->cell[t] > 0 ? dist[t] : HUGE_VAL;
-  free(dist);
-  free(done);
-  return best;
-}
-
 /* astar.hexgrid with g's cells, in layout k: find from s to t against the
 ** reference; a finding is a step that is not to one of the six neighbours,
 ** a cost other than its steps' or the reference's, or a path where the
@@ -349,7 +349,11 @@ static double hex_reference(const fz_grid *g, int k, int s, int t) {
 static void hex_op(const fz_grid *g, int k, int s, int t, const char *alg) {
   static const char *const LAYOUT[4] = {"odd-r", "even-r", "odd-q", "even-q"};
   int hex, path, n, i;
-  double want = hex_reference(g, k, s, t), pts[2 * 256], sum = 0, cost;
+  unit u = {0, 0, 0, 0, 0, 0};
+  int unsure = 0;
+  double want, pts[2 * 256], sum = 0, cost;
+  u.hex = k + 1;
+  want = reference(g, &u, s, t, &unsure);
   fz_getlib(fz_L, "hexgrid");
   lua_pushinteger(fz_L, g->w);
   lua_pushinteger(fz_L, g->h);
@@ -366,14 +370,7 @@ static void hex_op(const fz_grid *g, int k, int s, int t, const char *alg) {
     else lua_pushboolean(fz_L, 0);
     if (fz_pcall(fz_L, 4, 0) != LUA_OK) fz_fail("hex set: %s", lua_tostring(fz_L, -1));
   }
-  fz_method(fz_L, hex, "find");
-  lua_pushinteger(fz_L, s % g->w + 1);
-  lua_pushinteger(fz_L, s / g->w + 1);
-  lua_pushinteger(fz_L, t % g->w + 1);
-  lua_pushinteger(fz_L, t / g->w + 1);
-  lua_createtable(fz_L, 0, 1);
-  lua_pushstring(fz_L, alg);
-  lua_setfield(fz_L, -2, "algorithm");
+  find_push(hex, g, s, t, alg, -1);
   if ((path = find_run(g, s, t, want, "find on a hex grid", pts, &n)) != 0) {
     for (i = 1; i < n; i++) {
       int ax = (int)pts[2 * i - 2], ay = (int)pts[2 * i - 1];
@@ -401,6 +398,7 @@ void fz_unit_op(int grid, const fz_grid *g, fz_bytes *in) {
   int t = (int)(fz_byte(in) % (unsigned)(g->w * g->h));
   int theta = a & 1, lazy = (int)(a >> 6) & 1, diag = (int)(a >> 4) & 3, unsure = 0, n, i;
   double r = RADII[(a >> 1) % 5], want, pts[2 * 256], sum = 0, cost;
+  unit un = {0, 0, 0, 0, 0, 0};
   int path;
   if (g->nlink > 0) return;             /* the references here know no links */
   if (theta && lazy && (a >> 1) % 5 == 4) {   /* a hex grid of the same cells */
@@ -414,7 +412,8 @@ void fz_unit_op(int grid, const fz_grid *g, fz_bytes *in) {
   find_push(grid, g, s, t, theta ? (lazy ? "lazy_theta" : "theta") : ALGS[(a >> 6) % 3], diag);
   lua_pushnumber(fz_L, r);
   lua_setfield(fz_L, -2, "radius");
-  want = reference(g, s, t, diag, r, theta, 0, 0, &unsure);
+  un.diag = diag; un.r = r; un.theta = theta;
+  want = reference(g, &un, s, t, &unsure);
   if ((path = find_run(g, s, t, unsure ? NAN : want, theta ? "theta" : "find with a radius",
                        pts, &n)) == 0)
     return;
