@@ -86,66 +86,58 @@ describe("the overlay option", function()
   end)
 
   it("takes a distance field as it is: cells it did not reach are not entered", function()
-    local rng = H.rng(31)
-    for _ = 1, 60 do
-      local w, h = rng.int(4, 16), rng.int(4, 16)
-      local cells = H.random_cells(rng, w, h, 0.15, { 1, 2 })
-      local grid = astar.grid.from_table(cells)
-      local ox, oy = rng.int(1, w), rng.int(1, h)
-      if H.walk(cells, w, h, ox, oy) then
-        local limit = rng.int(2, 10)
-        local leash = grid:distance_field({ { ox, oy } }, { max_cost = limit })
-        local ov = {}                                -- each cell's way to (ox, oy)
-        for y = 1, h do
-          ov[y] = {}
-          for x = 1, w do
-            local v = H.dijkstra(cells, w, h, x, y, ox, oy, "no_corner_cutting")
-            ov[y][x] = (v and v <= limit) and v or math.huge
+    H.each_random_grid(31, 60, 4, 16, { 0.15 }, { 1, 2 },
+      function(rng, w, h, cells, grid)
+        local ox, oy = rng.int(1, w), rng.int(1, h)
+        if H.walk(cells, w, h, ox, oy) then
+          local limit = rng.int(2, 10)
+          local leash = grid:distance_field({ { ox, oy } }, { max_cost = limit })
+          local ov = {}                                -- each cell's way to (ox, oy)
+          for y = 1, h do
+            ov[y] = {}
+            for x = 1, w do
+              local v = H.dijkstra(cells, w, h, x, y, ox, oy, "no_corner_cutting")
+              ov[y][x] = (v and v <= limit) and v or math.huge
+            end
+          end
+          local scale = rng.pick({ 0, 1, 0.5 })
+          local sx, sy, gx, gy = rng.int(1, w), rng.int(1, h), rng.int(1, w), rng.int(1, h)
+          local costfn = with_overlay(ov, scale)
+          local want = H.dijkstra(cells, w, h, sx, sy, gx, gy, "always", costfn)
+          local path = grid:find(sx, sy, gx, gy, { overlay = leash, overlay_scale = scale,
+            diagonal = "always" })
+          if want then
+            assert(path and H.close(path:cost(), want), ("%s, expected %.17g"):format(
+              path and path:cost(), want))
+            H.check_path(cells, w, h, path, sx, sy, gx, gy, "always", costfn)
+          else
+            assert(path == nil)
           end
         end
-        local scale = rng.pick({ 0, 1, 0.5 })
-        local sx, sy, gx, gy = rng.int(1, w), rng.int(1, h), rng.int(1, w), rng.int(1, h)
-        local costfn = with_overlay(ov, scale)
-        local want = H.dijkstra(cells, w, h, sx, sy, gx, gy, "always", costfn)
-        local path = grid:find(sx, sy, gx, gy, { overlay = leash, overlay_scale = scale,
-          diagonal = "always" })
-        if want then
-          assert(path and H.close(path:cost(), want), ("%s, expected %.17g"):format(
-            path and path:cost(), want))
-          H.check_path(cells, w, h, path, sx, sy, gx, gy, "always", costfn)
-        else
-          assert(path == nil)
-        end
-      end
-      grid:close()
-    end
+      end)
   end)
 
   it("adds it to distance fields: each cell's distance is the reference's to the source",
     function()
-    local rng = H.rng(8)
-    for _ = 1, 40 do
-      local w, h = rng.int(3, 10), rng.int(3, 10)
-      local cells = H.random_cells(rng, w, h, 0.2, { 1, 3 })
-      local grid = astar.grid.from_table(cells)
-      local ov, field = random_overlay(rng, w, h)
-      local gx, gy = rng.int(1, w), rng.int(1, h)
-      local pol = rng.pick(H.POLICIES)
-      if H.walk(cells, w, h, gx, gy) then
-        local f = grid:distance_field({ { gx, gy } }, { overlay = field, diagonal = pol })
-        local costfn = with_overlay(ov, 1)
-        for y = 1, h do
-          for x = 1, w do
-            local want = H.dijkstra(cells, w, h, x, y, gx, gy, pol, costfn)
-            local got = f:distance(x, y)
-            if want then assert(got and H.close(got, want), ("(%d, %d): %s, expected %.17g")
-              :format(x, y, tostring(got), want))
-            else assert(got == nil) end
+    H.each_random_grid(8, 40, 3, 10, { 0.2 }, { 1, 3 },
+      function(rng, w, h, cells, grid)
+        local ov, field = random_overlay(rng, w, h)
+        local gx, gy = rng.int(1, w), rng.int(1, h)
+        local pol = rng.pick(H.POLICIES)
+        if H.walk(cells, w, h, gx, gy) then
+          local f = grid:distance_field({ { gx, gy } }, { overlay = field, diagonal = pol })
+          local costfn = with_overlay(ov, 1)
+          for y = 1, h do
+            for x = 1, w do
+              local want = H.dijkstra(cells, w, h, x, y, gx, gy, pol, costfn)
+              local got = f:distance(x, y)
+              if want then assert(got and H.close(got, want), ("(%d, %d): %s, expected %.17g")
+                :format(x, y, tostring(got), want))
+              else assert(got == nil) end
+            end
           end
         end
-      end
-      grid:close()
-    end
+      end)
   end)
 
   it("checks the overlay and its scale", function()

@@ -97,25 +97,21 @@ describe("the size option", function()
   end)
 
   it("keeps what fits current through edits, and a query restarts near them", function()
-    local rng = H.rng(17)
-    for _ = 1, 60 do
-      local w, h = rng.int(6, 20), rng.int(6, 20)
-      local cells = H.random_cells(rng, w, h, 0.1, { 1 })
-      local grid = astar.grid.from_table(cells)
-      local _, sw, sh = random_size(rng)
-      for _ = 1, 8 do
-        local sx, sy, gx, gy = rng.int(1, w), rng.int(1, h), rng.int(1, w), rng.int(1, h)
-        local path = grid:find(sx, sy, gx, gy, { size = { sw, sh } })
-        local want = fits(cells, w, h, sx, sy, sw, sh) and fits(cells, w, h, gx, gy, sw, sh) and
-          H.dijkstra_generic({ { (sy - 1) * w + sx, 0 } },
-            succ_of(cells, w, h, sw, sh, "no_corner_cutting"))[(gy - 1) * w + gx] or nil
-        if want then assert(path and H.close(path:cost(), want))
-        else assert(path == nil) end
-        H.edit_cells(rng, grid, cells, w, h, rng.int(1, w), rng.int(1, h),
-          rng.pick({ false, 1 }), 0.3, 3)
-      end
-      grid:close()
-    end
+    H.each_random_grid(17, 60, 6, 20, { 0.1 }, { 1 },
+      function(rng, w, h, cells, grid)
+        local _, sw, sh = random_size(rng)
+        for _ = 1, 8 do
+          local sx, sy, gx, gy = rng.int(1, w), rng.int(1, h), rng.int(1, w), rng.int(1, h)
+          local path = grid:find(sx, sy, gx, gy, { size = { sw, sh } })
+          local want = fits(cells, w, h, sx, sy, sw, sh) and fits(cells, w, h, gx, gy, sw, sh) and
+            H.dijkstra_generic({ { (sy - 1) * w + sx, 0 } },
+              succ_of(cells, w, h, sw, sh, "no_corner_cutting"))[(gy - 1) * w + gx] or nil
+          if want then assert(path and H.close(path:cost(), want))
+          else assert(path == nil) end
+          H.edit_cells(rng, grid, cells, w, h, rng.int(1, w), rng.int(1, h),
+            rng.pick({ false, 1 }), 0.3, 3)
+        end
+      end)
     -- a wall cell makes every anchor whose footprint covers it unusable, up and left of it too
     local open = astar.grid(12, 4)
     assert(open:find(1, 1, 5, 1, { size = 2 }))
@@ -137,63 +133,55 @@ describe("the size option", function()
   it("keeps several shapes at once, each current through edits", function()
     -- sizes checked against the reference; radius searches, interleaved to share the cache,
     -- against a clone of the grid (which has no cache: every check worked out afresh)
-    local rng = H.rng(99)
-    for _ = 1, 30 do
-      local w, h = rng.int(8, 18), rng.int(8, 18)
-      local cells = H.random_cells(rng, w, h, 0.12, { 1, 2 })
-      local grid = astar.grid.from_table(cells)
-      for _ = 1, 12 do
-        local shape = rng.pick({ { 2, 2 }, { 3, 1 }, { 1, 2 }, 0.5, 0.8, 1.2 })
-        local sx, sy, gx, gy = rng.int(1, w), rng.int(1, h), rng.int(1, w), rng.int(1, h)
-        if type(shape) == "table" then
-          local sw, sh = shape[1], shape[2]
-          local path = grid:find(sx, sy, gx, gy, { size = shape })
-          local want = fits(cells, w, h, sx, sy, sw, sh) and fits(cells, w, h, gx, gy, sw, sh)
-            and H.dijkstra_generic({ { (sy - 1) * w + sx, 0 } },
-              succ_of(cells, w, h, sw, sh, "no_corner_cutting"))[(gy - 1) * w + gx] or nil
-          if want then assert(path and H.close(path:cost(), want))
-          else assert(path == nil) end
-        else
-          local a = grid:find(sx, sy, gx, gy, { radius = shape })
-          local copy = grid:clone()
-          local b = copy:find(sx, sy, gx, gy, { radius = shape })
-          copy:close()
-          assert((a == nil) == (b == nil) and (a == nil or H.close(a:cost(), b:cost())))
+    H.each_random_grid(99, 30, 8, 18, { 0.12 }, { 1, 2 },
+      function(rng, w, h, cells, grid)
+        for _ = 1, 12 do
+          local shape = rng.pick({ { 2, 2 }, { 3, 1 }, { 1, 2 }, 0.5, 0.8, 1.2 })
+          local sx, sy, gx, gy = rng.int(1, w), rng.int(1, h), rng.int(1, w), rng.int(1, h)
+          if type(shape) == "table" then
+            local sw, sh = shape[1], shape[2]
+            local path = grid:find(sx, sy, gx, gy, { size = shape })
+            local want = fits(cells, w, h, sx, sy, sw, sh) and fits(cells, w, h, gx, gy, sw, sh)
+              and H.dijkstra_generic({ { (sy - 1) * w + sx, 0 } },
+                succ_of(cells, w, h, sw, sh, "no_corner_cutting"))[(gy - 1) * w + gx] or nil
+            if want then assert(path and H.close(path:cost(), want))
+            else assert(path == nil) end
+          else
+            local a = grid:find(sx, sy, gx, gy, { radius = shape })
+            local copy = grid:clone()
+            local b = copy:find(sx, sy, gx, gy, { radius = shape })
+            copy:close()
+            assert((a == nil) == (b == nil) and (a == nil or H.close(a:cost(), b:cost())))
+          end
+          if rng.float() < 0.5 then
+            H.edit_cells(rng, grid, cells, w, h, rng.int(1, w), rng.int(1, h),
+              rng.pick({ false, 1, 2 }), 0.3, 3)
+          end
         end
-        if rng.float() < 0.5 then
-          H.edit_cells(rng, grid, cells, w, h, rng.int(1, w), rng.int(1, h),
-            rng.pick({ false, 1, 2 }), 0.3, 3)
-        end
-      end
-      grid:close()
-    end
+      end)
   end)
 
   it("gives distance fields for the footprint", function()
-    local rng = H.rng(3)
-    for _ = 1, 40 do
-      local w, h = rng.int(3, 12), rng.int(3, 12)
-      local cells = H.random_cells(rng, w, h, 0.15, { 1, 2 })
-      local grid = astar.grid.from_table(cells)
-      local size, sw, sh = random_size(rng)
-      local pol = rng.pick(H.POLICIES)
-      local gx, gy = rng.int(1, w), rng.int(1, h)
-      if H.walk(cells, w, h, gx, gy) then
-        local f = grid:distance_field({ { gx, gy } }, { size = size, diagonal = pol })
-        local dist = fits(cells, w, h, gx, gy, sw, sh) and
-          H.dijkstra_generic({ { (gy - 1) * w + gx, 0 } },
-            succ_of(cells, w, h, sw, sh, pol, true)) or {}
-        for y = 1, h do
-          for x = 1, w do
-            local want, got = dist[(y - 1) * w + x], f:distance(x, y)
-            if want then assert(got and H.close(got, want), ("(%d, %d): %s, expected %.17g")
-              :format(x, y, tostring(got), want))
-            else assert(got == nil, ("(%d, %d): %s, expected none"):format(x, y, tostring(got))) end
+    H.each_random_grid(3, 40, 3, 12, { 0.15 }, { 1, 2 },
+      function(rng, w, h, cells, grid)
+        local size, sw, sh = random_size(rng)
+        local pol = rng.pick(H.POLICIES)
+        local gx, gy = rng.int(1, w), rng.int(1, h)
+        if H.walk(cells, w, h, gx, gy) then
+          local f = grid:distance_field({ { gx, gy } }, { size = size, diagonal = pol })
+          local dist = fits(cells, w, h, gx, gy, sw, sh) and
+            H.dijkstra_generic({ { (gy - 1) * w + gx, 0 } },
+              succ_of(cells, w, h, sw, sh, pol, true)) or {}
+          for y = 1, h do
+            for x = 1, w do
+              local want, got = dist[(y - 1) * w + x], f:distance(x, y)
+              if want then assert(got and H.close(got, want), ("(%d, %d): %s, expected %.17g")
+                :format(x, y, tostring(got), want))
+              else assert(got == nil, ("(%d, %d): %s, expected none"):format(x, y, tostring(got))) end
+            end
           end
         end
-      end
-      grid:close()
-    end
+      end)
   end)
 
   it("checks its value", function()
