@@ -93,7 +93,7 @@ describe("grid:walkable_line", function()
   it("agrees with the reference on random segments, radii and grids", function()
     local rng = H.rng(31)
     local agree, blocked_seen, clear_seen = 0, 0, 0
-    for _ = 1, 120 do
+    for _ = 1, H.trials(120) do
       local w, h = rng.int(3, 16), rng.int(3, 16)
       local cells = H.random_cells(rng, w, h, rng.pick({ 0.1, 0.25 }), { 1, 2, 3 })
       local grid = astar.grid.from_table(cells)
@@ -270,7 +270,7 @@ describe("path:smooth", function()
     function()
     local rng = H.rng(2718)
     local cheaper, total = 0, 0
-    for _ = 1, 120 do
+    for _ = 1, H.trials(120) do
       local w, h = rng.int(5, 22), rng.int(5, 22)
       local uniform = rng.float() < 0.5
       local cells = H.random_cells(rng, w, h, rng.pick({ 0.1, 0.2, 0.3 }),
@@ -405,7 +405,7 @@ describe("find with a radius", function()
     function()
     local rng = H.rng(2718)
     local found, none, wider = 0, 0, 0
-    for _ = 1, 60 do
+    for _ = 1, H.trials(60) do
       local w, h = rng.int(5, 16), rng.int(5, 16)
       local cells = H.random_cells(rng, w, h, rng.pick({ 0.08, 0.15, 0.25 }), { 1, 1, 2, 3 })
       local grid = astar.grid.from_table(cells)
@@ -481,7 +481,7 @@ describe("find with a radius", function()
   it("distance fields with a radius: the reference's distances for that disc", function()
     local rng = H.rng(577)
     local compared = 0
-    for _ = 1, 40 do
+    for _ = 1, H.trials(40) do
       local w, h = rng.int(5, 12), rng.int(5, 12)
       local cells = H.random_cells(rng, w, h, 0.2, { 1, 2 })
       local grid = astar.grid.from_table(cells)
@@ -522,7 +522,7 @@ describe("find with a radius", function()
     function()
     local rng = H.rng(6061)
     local compared, edits = 0, 0
-    for _ = 1, 40 do
+    for _ = 1, H.trials(40) do
       local w, h = rng.int(8, 16), rng.int(8, 16)
       local cells = H.random_cells(rng, w, h, 0.08, { 1, 2 })
       local grid = astar.grid.from_table(cells)
@@ -591,7 +591,7 @@ describe("algorithm = 'theta' and 'lazy_theta'", function()
     "steps, and is priced along its segments", function()
     local rng = H.rng(8128)
     local shorter, total = 0, 0
-    for _ = 1, 60 do
+    for _ = 1, H.trials(60) do
       local w, h = rng.int(5, 14), rng.int(5, 14)
       local cells = H.random_cells(rng, w, h, rng.pick({ 0.1, 0.2, 0.3 }), { 1, 1, 1, 2, 4 })
       local grid = astar.grid.from_table(cells)

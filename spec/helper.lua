@@ -465,6 +465,13 @@ function H.scen_tolerance(listed_text)
   return max(0.5 * 10 ^ (-d) + 1e-6, 1e-5 * listed), listed
 end
 
+-- How many random trials a spec runs: n, times ASTAR_SPEC_SCALE (the Makefile runs the
+-- 5.1-5.3 parts, which check the other binding ABIs of the same C, with a third).
+function H.trials(n)
+  local scale = tonumber(os.getenv("ASTAR_SPEC_SCALE") or "") or 1
+  return math.max(1, math.floor(n * scale + 0.5))
+end
+
 function H.scen_limit()
   local n = tonumber(os.getenv("ASTAR_SCEN_LIMIT") or "")
   return n

@@ -370,7 +370,7 @@ local function corridor_shortest(mesh, corr, sx, sy, gx, gy, flat)
     return len
   end
   local best = total()
-  for sweep = 1, 100 do
+  for sweep = 1, H.trials(100) do
     for i = 1, n do
       local k = sweep % 2 == 1 and i or n + 1 - i                -- forward, then backward
       local dx, dy = bx[k] - ax[k], by[k] - ay[k]

@@ -9,7 +9,7 @@ describe("grid:replanner", function()
   it("equals a fresh shortest path after every edit of random edit sequences", function()
     local rng = H.rng(2026)
     local checks, fewer = 0, 0
-    for _ = 1, 40 do
+    for _ = 1, H.trials(40) do
       local w, h = rng.int(6, 24), rng.int(6, 24)
       local cells = H.random_cells(rng, w, h, 0.25, { 1, 1, 2, 3, 0.5 })
       local diag = rng.pick(POLICIES)
@@ -17,7 +17,7 @@ describe("grid:replanner", function()
       cells[sy][sx], cells[gy][gx] = 1, 1
       local g = astar.grid.from_table(cells)
       local r = g:replanner(sx, sy, gx, gy, { diagonal = diag })
-      for _ = 1, 15 do
+      for _ = 1, H.trials(15) do
         local want = H.dijkstra(cells, w, h, sx, sy, gx, gy, diag)
         local p, _, code = r:path()
         checks = checks + 1

@@ -1041,6 +1041,37 @@ int astar_navmesh_raycast(const astar_navmesh *m, double x0, double y0, double x
                           double y1, uint32_t include, uint32_t exclude,
                           double *hx, double *hy, uint32_t *hpoly);
 
+/*
+** OFF-MESH LINKS (src/core/navmesh_link.c): ladders, jumps, teleporters,
+** doors between floors: a directed move from one point of the mesh to
+** another (anywhere, not across a portal) for a fixed cost (not multiplied by
+** polygon costs). Every search takes a link while both ends lie on polygons
+** the query's flags allow (and, with a radius, while the unit fits at both
+** ends); the heuristics stay admissible by allowing for them (the least a
+** path pays after its last link). The exact search treats a link's start as
+** a target it may reach (through the cone of an interval, or round one of its
+** ends, as the goal) and its end as a new start. Adding, re-pricing or
+** removing a link is an edit of the whole mesh: live queries restart. 40
+** bytes a link, and an index of the polygons holding link starts.
+** astar_navmesh_link: adds the link or sets its cost; 0, ASTAR_EINVAL (an
+**   end off the mesh, both ends the same point, a coordinate not finite, cost
+**   not > 0 and finite) or ASTAR_ENOMEM.
+** astar_navmesh_unlink: removes it; 1 if there was one, else 0.
+** astar_navmesh_next_link: every link in turn, in the order they were
+**   added: start with *cursor = 0; returns 0 after the last.
+** astar_navmesh_link_cost: the link's cost, or -1 if there is none.
+** astar_navmesh_steplinks (below, with the query): which steps of a path
+**   take a link.
+*/
+int astar_navmesh_link(astar_navmesh *m, double x0, double y0, double x1, double y1,
+                       double cost);
+int astar_navmesh_unlink(astar_navmesh *m, double x0, double y0, double x1, double y1);
+size_t astar_navmesh_link_count(const astar_navmesh *m);
+int astar_navmesh_next_link(const astar_navmesh *m, size_t *cursor, double *x0, double *y0,
+                            double *x1, double *y1, double *cost);
+double astar_navmesh_link_cost(const astar_navmesh *m, double x0, double y0, double x1,
+                               double y1);
+
 /* A user cost for crossing polygon 'poly' toward 'next' (ASTAR_NONE: the
 ** goal is in 'poly'), whose built-in cost is 'base' (length * polygon cost):
 ** returns a cost >= 0, or a negative number to forbid the step. */
@@ -1072,6 +1103,9 @@ void astar_navmesh_query_init(astar_navmesh_query *q);
 void astar_navmesh_query_free(astar_navmesh_query *q);
 /* After a path (result or partial): its polygon corridor, *n polygons. */
 const uint32_t *astar_navmesh_corridor(const astar_navmesh_query *q, size_t *n);
+/* After a result: NULL if the path takes no link, else for each of its points
+** k the cost of the link its step k -> k+1 takes, or -1 for a walk. */
+const double *astar_navmesh_steplinks(const astar_navmesh_query *q);
 /* The statistics of the last search: the exact search's own, else s's. */
 void astar_navmesh_stats(const astar_navmesh_query *q, const astar_search *s, astar_stats *st);
 /* Allocations the query's scratch has made. */

@@ -31,6 +31,9 @@ static void freemesh(astar_navmesh *m) {
   astar__free(a, m->bps, (nb + 1) * sizeof(uint32_t));
   if (m->bws != NULL) astar__free(a, m->bwl, (size_t)m->bws[nb] * sizeof(uint32_t));
   astar__free(a, m->bws, (nb + 1) * sizeof(uint32_t));
+  if (m->lks != NULL) astar__free(a, m->lkl, (size_t)m->lks[m->np] * sizeof(uint32_t));
+  astar__free(a, m->lks, ((size_t)m->np + 1) * sizeof(uint32_t));
+  astar__free(a, m->lk, m->clk * sizeof(double));
   astar__free(a, m, sizeof *m);
 }
 

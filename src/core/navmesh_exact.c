@@ -96,7 +96,8 @@ static int pchild(astar_navmesh_query *q, uint32_t parent, double rx, double ry,
   if (tr > 1 - 1e-9) tr = 1;
   astar__nm_portalpoint(m, he, tl, tr, rx, ry, q->w->gx, q->w->gy, &x, &y);
   n.rx = rx; n.ry = ry; n.g = g;
-  n.f = g + w * (hypot(x - rx, y - ry) + hypot(q->w->gx - x, q->w->gy - y));
+  n.f = g + w * astar__nm_link_h(q, rx, ry,
+                                 hypot(x - rx, y - ry) + hypot(q->w->gx - x, q->w->gy - y));
   if (n.f > q->params.max_cost) return 0;
   n.tl = tl; n.tr = tr; n.root = root; n.he = he; n.poly = m->hpoly[he]; n.parent = parent;
   n.kind = PN_INTERVAL;
@@ -168,6 +169,69 @@ static int pfinal(astar_navmesh_query *q, uint32_t parent, double rx, double ry,
 }
 
 
+/* A bend at (x, y) (vertex 'root') on the way from 'parent', kept for the
+** path and never expanded: its index, or NONE (out of memory). */
+static uint32_t pway(astar_navmesh_query *q, uint32_t parent, double x, double y,
+                     uint32_t root, double g, uint32_t P) {
+  pnode n;
+  n.rx = x; n.ry = y; n.g = n.f = g; n.tl = n.tr = 0; n.root = root; n.he = NONE;
+  n.poly = P; n.parent = parent; n.kind = PN_WAY;
+  if (astar__reserve(&q->w->mem, &q->w->pn, &q->w->cpn, q->w->npn + 1, sizeof(pnode)))
+    return NONE;
+  PN(q)[q->w->npn] = n;
+  return (uint32_t)q->w->npn++;
+}
+
+/* A way to link i's start from (rx, ry) (a root or a corner, vertex 'root')
+** at cost g: the link node at its end. A bend at the corner, if the way turns
+** there first, is kept as a node for the path. */
+static int plink(astar_navmesh_query *q, uint32_t parent, double rx, double ry,
+                 uint32_t root, double g, uint32_t P, uint32_t i) {
+  const astar_navmesh *m = q->mesh;
+  const double *k = LK(m, i);
+  double w = q->params.algorithm == ASTAR_ALG_DIJKSTRA ? 0 : q->params.weight;
+  pnode n;
+  if ((rx != PN(q)[parent].rx || ry != PN(q)[parent].ry) &&
+      (parent = pway(q, parent, rx, ry, root, g, P)) == NONE)
+    return ASTAR_ENOMEM;
+  n.rx = k[2]; n.ry = k[3]; n.root = NONE; n.he = i; n.poly = P; n.parent = parent;
+  n.g = g + hypot(k[0] - rx, k[1] - ry) + q->w->lkmul * k[4];
+  n.f = n.g + w * astar__nm_link_h(q, n.rx, n.ry, hypot(q->w->gx - n.rx, q->w->gy - n.ry));
+  n.tl = n.tr = 0; n.kind = PN_LINK;
+  if (n.f > q->params.max_cost) return 0;
+  return ppush(q, &n);
+}
+
+/* Expands link node ni: its end, reached first at this g, sees all of every
+** polygon holding it (a new start). */
+static int plinkend(astar_navmesh_query *q, uint32_t ni) {
+  const astar_navmesh *m = q->mesh;
+  pnode n = PN(q)[ni];
+  uint32_t hold[8];
+  int k, nh, rc;
+  if (!fresh(q, 2 * m->nh + n.he, n.g)) return 0;
+  nh = astar__nm_holders(m, n.rx, n.ry, 1, q->include, q->exclude, hold, 8);
+  for (k = 0; k < nh; k++) {
+    n.poly = hold[k]; n.he = NONE; n.parent = ni; n.kind = PN_POINT;
+    if ((rc = ppush(q, &n)) != 0) return rc;
+  }
+  return 0;
+}
+
+/* Every link starting in P that the unit may take, seen from (rx, ry). */
+static int plinks_from(astar_navmesh_query *q, uint32_t ni, double rx, double ry,
+                       uint32_t root, double g, uint32_t P) {
+  const astar_navmesh *m = q->mesh;
+  uint32_t j;
+  int rc;
+  if (m->lks == NULL) return 0;
+  for (j = m->lks[P]; j < m->lks[P + 1]; j++)
+    if (astar__nm_linkok(q, m->lkl[j]) &&
+        (rc = plink(q, ni, rx, ry, root, g, P, m->lkl[j])) != 0)
+      return rc;
+  return 0;
+}
+
 /* A bend at corner z (a wall vertex of polygon P, which the node 'parent'
 ** looks into) reached at cost g: z sees the whole of every polygon around
 ** it that can be reached from P by turning around z through portals (not
@@ -187,7 +251,7 @@ static int pcorner(astar_navmesh_query *q, uint32_t parent, uint32_t z, double g
     pnode n;
     n.rx = VX(m, z); n.ry = VY(m, z); n.g = g; n.root = z; n.he = from[i]; n.poly = fanp[i];
     n.tl = n.tr = 0; n.parent = i > 0 ? idx[via[i]] : parent; n.kind = PN_POINT;
-    n.f = g + w * hypot(q->w->gx - n.rx, q->w->gy - n.ry);
+    n.f = g + w * astar__nm_link_h(q, n.rx, n.ry, hypot(q->w->gx - n.rx, q->w->gy - n.ry));
     if (n.f > q->params.max_cost) return 0;
     if (i == 0 && skip0) { idx[0] = parent; continue; }
     idx[i] = (uint32_t)q->w->npn;
@@ -206,18 +270,12 @@ static int palong(astar_navmesh_query *q, uint32_t parent, double x, double y, u
   const astar_navmesh *m = q->mesh;
   uint32_t p = m->hv[h], w = m->hv[nexthe(m, h)], z;
   double dp = hypot(VX(m, p) - x, VY(m, p) - y), dw = hypot(VX(m, w) - x, VY(m, w) - y);
-  pnode n;
   z = dp <= dw ? p : w;
   if (z == at) return pcorner(q, parent, z, g, P, 0);   /* the bend is at the edge's end */
   if (!astar__nm_wallvertex(q, z)) return 0;
-  if (at != NONE && at != z && at != PN(q)[parent].root) {     /* the bend at 'at' */
-    n.rx = x; n.ry = y; n.g = n.f = g; n.tl = n.tr = 0; n.root = at; n.he = NONE;
-    n.poly = P; n.parent = parent; n.kind = PN_WAY;
-    if (astar__reserve(&q->w->mem, &q->w->pn, &q->w->cpn, q->w->npn + 1, sizeof(pnode)))
-      return ASTAR_ENOMEM;
-    PN(q)[q->w->npn] = n;
-    parent = (uint32_t)q->w->npn++;
-  }
+  if (at != NONE && at != z && at != PN(q)[parent].root &&      /* the bend at 'at' */
+      (parent = pway(q, parent, x, y, at, g, P)) == NONE)
+    return ASTAR_ENOMEM;
   /* z turns the way into every polygon round it, not only the one across h:
   ** the goal may lie in one that shares no edge with P (issue 15) */
   return pcorner(q, parent, z, g + fmin(dp, dw), P, 1);
@@ -247,6 +305,7 @@ static int pseen(astar_navmesh_query *q, uint32_t ni, const pnode *np) {
   uint32_t P = n.poly, a0 = m->pstart[P], k = m->pstart[P + 1] - a0, j;
   int rc;
   if (ingoal(q, P) && (rc = pfinal(q, ni, n.rx, n.ry, n.root, n.g, P)) != 0) return rc;
+  if ((rc = plinks_from(q, ni, n.rx, n.ry, n.root, n.g, P)) != 0) return rc;
   for (j = 0; j < k; j++) {
     uint32_t h = a0 + j, p = m->hv[h], w = m->hv[nexthe(m, h)];
     double dx = VX(m, w) - VX(m, p), dy = VY(m, w) - VY(m, p);
@@ -265,6 +324,52 @@ static int pseen(astar_navmesh_query *q, uint32_t ni, const pnode *np) {
   return 0;
 }
 
+/* What an interval node sees: its ends (a toward u, b toward v), whether
+** each is a corner to bend at; and a way reach() found: from root (rx, ry),
+** vertex 'root', at cost g. */
+typedef struct view {
+  double ax, ay, bx, by, rx, ry, g;
+  uint32_t u, v, root;
+  int cornu, cornv;
+} view;
+
+/* Does node n reach the point (tx, ty) of its polygon: straight through its
+** cone (a point within eps of a ray's line is in it: the ray was cast
+** through a corner, and a straight way that grazes it is a way), or round an
+** end of its interval that is a corner? Then the way into vw. */
+static int reach(const astar_navmesh *m, const pnode *n, view *vw, double tx, double ty) {
+  double oR = cross2(vw->bx - n->rx, vw->by - n->ry, tx - n->rx, ty - n->ry);
+  double oL = cross2(vw->ax - n->rx, vw->ay - n->ry, tx - n->rx, ty - n->ry);
+  double tR = m->eps * hypot(vw->bx - n->rx, vw->by - n->ry);
+  double tL = m->eps * hypot(vw->ax - n->rx, vw->ay - n->ry);
+  if (oR >= -tR && oL <= tL) {
+    vw->rx = n->rx; vw->ry = n->ry; vw->root = n->root; vw->g = n->g;
+  } else if (oR < 0 && vw->cornv) {
+    vw->rx = vw->bx; vw->ry = vw->by; vw->root = vw->v;
+    vw->g = n->g + hypot(vw->bx - n->rx, vw->by - n->ry);
+  } else if (oL > 0 && vw->cornu) {
+    vw->rx = vw->ax; vw->ry = vw->ay; vw->root = vw->u;
+    vw->g = n->g + hypot(vw->ax - n->rx, vw->ay - n->ry);
+  } else {
+    return 0;
+  }
+  return 1;
+}
+
+/* The links starting in interval node n's polygon, each reached as the goal. */
+static int pexpand_links(astar_navmesh_query *q, uint32_t ni, const pnode *n, view *vw) {
+  const astar_navmesh *m = q->mesh;
+  uint32_t j, i;
+  int rc;
+  for (j = m->lks[n->poly]; j < m->lks[n->poly + 1]; j++) {
+    i = m->lkl[j];
+    if (astar__nm_linkok(q, i) && reach(m, n, vw, LK(m, i)[0], LK(m, i)[1]) &&
+        (rc = plink(q, ni, vw->rx, vw->ry, vw->root, vw->g, n->poly, i)) != 0)
+      return rc;
+  }
+  return 0;
+}
+
 static int pexpand(astar_navmesh_query *q, uint32_t ni) {
   const astar_navmesh *m = q->mesh;
   pnode n = PN(q)[ni];
@@ -273,6 +378,7 @@ static int pexpand(astar_navmesh_query *q, uint32_t ni) {
   double ax, ay, bx, by, ex, ey;
   int cornu, cornv, rc;
   if (n.kind == PN_POINT) return pseen(q, ni, &n);  /* a start or a corner */
+  if (n.kind == PN_LINK) return plinkend(q, ni);
   in = n.he - a0;
   u = m->hv[n.he]; v = m->hv[nexthe(m, n.he)];
   ex = VX(m, v) - VX(m, u); ey = VY(m, v) - VY(m, u);
@@ -282,19 +388,14 @@ static int pexpand(astar_navmesh_query *q, uint32_t ni) {
   if (n.tr == 1) bx = VX(m, v), by = VY(m, v);
   cornu = n.tl == 0 && astar__nm_wallvertex(q, u);
   cornv = n.tr == 1 && astar__nm_wallvertex(q, v);
-  if (ingoal(q, P)) {                              /* the goal: through the cone or an end */
-    /* a goal within eps of a ray's line is in the cone: the ray was cast
-    ** through a corner, and a straight way that grazes it is a way */
-    double oR = cross2(bx - n.rx, by - n.ry, q->w->gx - n.rx, q->w->gy - n.ry);
-    double oL = cross2(ax - n.rx, ay - n.ry, q->w->gx - n.rx, q->w->gy - n.ry);
-    double tR = m->eps * hypot(bx - n.rx, by - n.ry), tL = m->eps * hypot(ax - n.rx, ay - n.ry);
-    if (oR >= -tR && oL <= tL) rc = pfinal(q, ni, n.rx, n.ry, n.root, n.g, P);
-    else if (oR < 0 && cornv)
-      rc = pfinal(q, ni, bx, by, v, n.g + hypot(bx - n.rx, by - n.ry), P);
-    else if (oL > 0 && cornu)
-      rc = pfinal(q, ni, ax, ay, u, n.g + hypot(ax - n.rx, ay - n.ry), P);
-    else rc = 0;
-    if (rc) return rc;
+  {
+    view vw;
+    vw.ax = ax; vw.ay = ay; vw.bx = bx; vw.by = by; vw.u = u; vw.v = v;
+    vw.cornu = cornu; vw.cornv = cornv;
+    if (ingoal(q, P) && reach(m, &n, &vw, q->w->gx, q->w->gy) &&
+        (rc = pfinal(q, ni, vw.rx, vw.ry, vw.root, vw.g, P)) != 0)
+      return rc;
+    if (m->lks != NULL && (rc = pexpand_links(q, ni, &n, &vw)) != 0) return rc;
   }
   for (j = 1; j < k; j++) {                        /* the far edges, right to left */
     uint32_t h = a0 + (in + j) % k, p = m->hv[h], w = m->hv[nexthe(m, h)];
@@ -375,8 +476,9 @@ int astar__nm_exact_begin(astar_navmesh_query *q) {
   q->w->pbest = NONE;
   {
     size_t old = q->w->cvs;
-    if (astar__reserve(mem, (void **)&q->w->vg, &q->w->cvg, 2 * (size_t)m->nh, sizeof(double)) ||
-        astar__reserve(mem, (void **)&q->w->vs, &q->w->cvs, 2 * (size_t)m->nh, sizeof(uint32_t)))
+    size_t slots = 2 * (size_t)m->nh + m->nlk;     /* corners, corner sides, links */
+    if (astar__reserve(mem, (void **)&q->w->vg, &q->w->cvg, slots, sizeof(double)) ||
+        astar__reserve(mem, (void **)&q->w->vs, &q->w->cvs, slots, sizeof(uint32_t)))
       return ASTAR_ENOMEM;
     if (q->w->cvs > old) memset(q->w->vs + old, 0, (q->w->cvs - old) * sizeof(uint32_t));
   }
@@ -385,6 +487,7 @@ int astar__nm_exact_begin(astar_navmesh_query *q) {
     q->w->stamp = 0;
   }
   q->w->stamp++;
+  if ((rc = astar__nm_links_begin(q, 1 / astar__nm_mincost(m), 1)) != 0) return rc;
   q->w->nsp = astar__nm_holders(m, q->w->sx, q->w->sy, 1, q->include, q->exclude, q->w->sp, 8);
   q->w->ngp = astar__nm_holders(m, q->w->gx, q->w->gy, 1, q->include, q->exclude, q->w->gp, 8);
   for (i = 0; i < q->w->nsp; i++) {                   /* start nodes, expanded at once */
@@ -404,10 +507,11 @@ static int exact_path(astar_navmesh_query *q, uint32_t last, double ex, double e
 ** root's interval nodes follow rays from it; a child lies on a far edge of
 ** the convex polygon behind its parent, so along every ray each polygon is
 ** crossed once and a root's chains are at most as long as there are
-** polygons. NODE_CAP turns the impossible (a loop after all) into an error:
+** polygons. A link's end becomes a start again only at a smaller g, too.
+** NODE_CAP turns the impossible (a loop after all) into an error:
 ** on the Moving AI maps a query makes at most 1.1 nodes per vertex and
 ** portal side (tools/navmesh_sweep.lua prints the largest ratio). */
-#define NODE_CAP(m) (256 * ((size_t)(m)->nh + (size_t)(m)->nv + 64))
+#define NODE_CAP(m) (256 * ((size_t)(m)->nh + (size_t)(m)->nv + (size_t)(m)->nlk + 64))
 
 int astar__nm_exact_step(astar_navmesh_query *q, uint64_t budget) {
   uint64_t stop = q->w->st.expanded + budget < q->w->st.expanded ? UINT64_MAX
@@ -422,7 +526,8 @@ int astar__nm_exact_step(astar_navmesh_query *q, uint64_t budget) {
     if (q->w->st.expanded >= stop) return ASTAR_RUNNING;
     ni = ppop(q);
     q->w->st.expanded++;
-    if (q->params.partial && PN(q)[ni].kind != PN_WAY) keepbest(q, ni);
+    if (q->params.partial && PN(q)[ni].kind != PN_WAY && PN(q)[ni].kind != PN_LINK)
+      keepbest(q, ni);                             /* a link's end: its polygons' nodes */
     if ((rc = pexpand(q, ni)) != 0) return rc;
   }
   return q->params.max_cost < HUGE_VAL ? ASTAR_LIMIT : ASTAR_NO_PATH;
@@ -435,36 +540,51 @@ long astar__nm_exact_partial(astar_navmesh_query *q) {
   return rc != ASTAR_FOUND ? rc : (long)q->w->nout;
 }
 
+/* Adds (x, y) to the path being collected backwards unless it repeats the
+** last point; returns its index. */
+static size_t addpt(double *out, size_t *np, double x, double y) {
+  if (*np > 0 && out[2 * *np - 2] == x && out[2 * *np - 1] == y) return *np - 1;
+  out[2 * *np] = x; out[2 * *np + 1] = y;
+  return (*np)++;
+}
+
 /* The path through the roots of 'last' and its ancestors, ending at (ex, ey),
-** into q->w->out; the corridor (from last's parent when the goal was 'found',
-** else from last) into q->w->corr. */
+** into q->w->out, its link steps into q->w->steps, its cost into pcost. */
 static int exact_points(astar_navmesh_query *q, uint32_t last, double ex, double ey) {
   const pnode *pn = PN(q);
+  const astar_navmesh *m = q->mesh;
   size_t np = 1, k;
   uint32_t x;
-  double len = 0;
-  for (x = last; x != NONE; x = pn[x].parent) np++;
+  double len = 0, links = 0, *out, *st;
+  for (x = last; x != NONE; x = pn[x].parent) np += pn[x].kind == PN_LINK ? 2 : 1;
   if (astar__reserve(&q->w->mem, (void **)&q->w->out, &q->w->cout, 2 * np, sizeof(double)) ||
-      astar__reserve(&q->w->mem, (void **)&q->w->corr, &q->w->ccorr, 2 * np + 2, sizeof(uint32_t)))
+      astar__reserve(&q->w->mem, (void **)&q->w->corr, &q->w->ccorr, 2 * np + 2, sizeof(uint32_t)) ||
+      astar__nm_steps(q, np))
     return ASTAR_ENOMEM;
-  q->w->out[0] = ex; q->w->out[1] = ey; np = 1;
-  for (x = last; x != NONE; x = pn[x].parent) {
-    double rx = pn[x].rx, ry = pn[x].ry;
-    if (rx != q->w->out[2 * np - 2] || ry != q->w->out[2 * np - 1]) {
-      q->w->out[2 * np] = rx; q->w->out[2 * np + 1] = ry; np++;
+  out = q->w->out; st = q->w->steps;
+  np = 0;
+  addpt(out, &np, ex, ey);
+  q->w->linked = 0;
+  for (x = last; x != NONE; x = pn[x].parent) {     /* goal first; st[i]: the step i -> i-1 */
+    size_t b = addpt(out, &np, pn[x].rx, pn[x].ry);
+    if (pn[x].kind == PN_LINK) {
+      const double *lk = LK(m, pn[x].he);
+      size_t a = addpt(out, &np, lk[0], lk[1]);
+      if (a != b) { st[a] = lk[4]; q->w->linked = 1; }
     }
   }
   for (k = 0; k < np / 2; k++) {                   /* start first */
-    double tx = q->w->out[2 * k], ty = q->w->out[2 * k + 1];
-    q->w->out[2 * k] = q->w->out[2 * (np - 1 - k)];
-    q->w->out[2 * k + 1] = q->w->out[2 * (np - 1 - k) + 1];
-    q->w->out[2 * (np - 1 - k)] = tx; q->w->out[2 * (np - 1 - k) + 1] = ty;
+    double tx = out[2 * k], ty = out[2 * k + 1], tc = st[k];
+    out[2 * k] = out[2 * (np - 1 - k)]; out[2 * k + 1] = out[2 * (np - 1 - k) + 1];
+    out[2 * (np - 1 - k)] = tx; out[2 * (np - 1 - k) + 1] = ty;
+    st[k] = st[np - 1 - k]; st[np - 1 - k] = tc;    /* a link's start a, with b after */
   }
-  for (k = 1; k < np; k++)
-    len += hypot(q->w->out[2 * k] - q->w->out[2 * k - 2],
-                 q->w->out[2 * k + 1] - q->w->out[2 * k - 1]);
+  for (k = 1; k < np; k++) {
+    if (st[k - 1] >= 0) links += st[k - 1];
+    else len += hypot(out[2 * k] - out[2 * k - 2], out[2 * k + 1] - out[2 * k - 1]);
+  }
   q->w->nout = np;
-  q->w->pcost = len * q->mesh->cost[pn[last].poly];
+  q->w->pcost = len * m->cost[pn[last].poly] + links;
   return 0;
 }
 
@@ -481,10 +601,15 @@ static int exact_path(astar_navmesh_query *q, uint32_t last, double ex, double e
   pn = PN(q);
   cap = q->w->ccorr;
   for (x = found ? pn[last].parent : last; x != NONE; x = pn[x].parent) {
-    if (pn[x].kind == PN_WAY || pn[x].poly == prev) continue;
-    if (prev != NONE) q->w->corr[cap - 1 - npt++] = lastportal;
+    uint32_t in = pn[x].kind != PN_LINK && pn[x].he != NONE ? m->hp[pn[x].he] : NONE;
+    if (pn[x].kind == PN_WAY) continue;
+    if (pn[x].poly == prev) {                 /* P's way in is its first node's */
+      if (in != NONE) lastportal = in;
+      continue;
+    }
+    if (prev != NONE) q->w->corr[cap - 1 - npt++] = lastportal;   /* NONE: a link */
     q->w->corr[nc++] = prev = pn[x].poly;
-    lastportal = pn[x].he != NONE ? m->hp[pn[x].he] : NONE;
+    lastportal = in;
   }
   for (k = 0; k < nc / 2; k++) {
     uint32_t t = q->w->corr[k]; q->w->corr[k] = q->w->corr[nc - 1 - k]; q->w->corr[nc - 1 - k] = t;

@@ -21,9 +21,10 @@ static int hasportal(const astar_navmesh *m, uint32_t p, uint32_t portal) {
 }
 
 /* Drops the loops of the corridor q->w->corr (polygons, then portals): when a
-** polygon comes again, what lies between its two visits goes. */
+** polygon comes again, what lies between its two visits goes. A link (a
+** portal NONE) starts afresh: a path may come back through one. */
 int astar__nm_unloop(astar_navmesh_query *q) {
-  size_t n = q->w->ncorr, c = 0, i, old = q->w->cppos;
+  size_t n = q->w->ncorr, c = 0, i, t, old = q->w->cppos, base = 0;
   uint32_t *poly = q->w->corr, *port = q->w->corr + n;
   if (astar__reserve(&q->w->mem, (void **)&q->w->ppos, &q->w->cppos, q->mesh->np,
                      sizeof(uint32_t)))
@@ -31,8 +32,12 @@ int astar__nm_unloop(astar_navmesh_query *q) {
   if (q->w->cppos > old) memset(q->w->ppos + old, 0xff, (q->w->cppos - old) * sizeof(uint32_t));
   for (i = 0; i < n; i++) {
     uint32_t X = poly[i];
+    if (i > 0 && port[i - 1] == NONE) {         /* after a link */
+      for (t = base; t < c; t++) q->w->ppos[poly[t]] = NONE;
+      base = c;
+    }
     if (q->w->ppos[X] != NONE) {
-      size_t j = q->w->ppos[X], t;
+      size_t j = q->w->ppos[X];
       for (t = j + 1; t < c; t++) q->w->ppos[poly[t]] = NONE;
       c = j + 1;
     } else {
@@ -40,7 +45,7 @@ int astar__nm_unloop(astar_navmesh_query *q) {
       poly[c] = X; q->w->ppos[X] = (uint32_t)c; c++;
     }
   }
-  for (i = 0; i < c; i++) q->w->ppos[poly[i]] = NONE;
+  for (i = base; i < c; i++) q->w->ppos[poly[i]] = NONE;
   memmove(poly + c, port, (c > 0 ? c - 1 : 0) * sizeof(uint32_t));
   q->w->ncorr = c;
   return 0;
@@ -425,6 +430,115 @@ static double pathclear(const astar_navmesh *m, const double *pt, size_t n, doub
   return best;
 }
 
+/* Does link i start in polygon P? */
+static int holds(const astar_navmesh *m, uint32_t P, uint32_t i) {
+  uint32_t j;
+  for (j = m->lks[P]; j < m->lks[P + 1]; j++) if (m->lkl[j] == i) return 1;
+  return 0;
+}
+
+/* Appends the piece just funnelled (q->w->out, np points; q->w->corr) to the
+** path in acc/acorr (na points, nc corridor entries, polygons and portals
+** interleaved), after the link of cost 'lc' (< 0: the first piece). */
+static int append(astar_navmesh_query *q, long np, double lc, size_t *na, size_t *nc) {
+  struct astar_nm_work *w = q->w;
+  size_t k, n = w->ncorr;
+  if (astar__reserve(&w->mem, (void **)&w->acc, &w->cacc, 2 * (*na + (size_t)np), sizeof(double)) ||
+      astar__reserve(&w->mem, (void **)&w->steps, &w->csteps, *na + (size_t)np, sizeof(double)) ||
+      astar__reserve(&w->mem, (void **)&w->acorr, &w->cacorr, *nc + 2 * n + 1, sizeof(uint32_t)))
+    return ASTAR_ENOMEM;
+  if (lc >= 0) { w->steps[*na - 1] = lc; w->acorr[(*nc)++] = NONE; }
+  memcpy(w->acc + 2 * *na, w->out, 2 * (size_t)np * sizeof(double));
+  for (k = 0; k < (size_t)np; k++) w->steps[*na + k] = -1;
+  *na += (size_t)np;
+  for (k = 0; k < n; k++) {
+    w->acorr[(*nc)++] = w->corr[k];
+    if (k + 1 < n) w->acorr[(*nc)++] = w->corr[n + k];
+  }
+  return 0;
+}
+
+/*
+** The straightened path of the engine's path nodes[0 .. n-1] that takes a
+** link: each piece between the start or a link's end and a link's start or
+** the last node (the goal; with 'partial' the last portal reached, or a
+** link's end) is funnelled, priced and checked on its own, and the pieces
+** joined with the links between them. Returns 0, ASTAR_NO_PATH when a piece
+** comes closer than the radius to a wall (*wx, *wy where; q->w->corr that
+** piece's corridor), or ASTAR_ENOMEM.
+*/
+static int pieces(astar_navmesh_query *q, const uint32_t *nodes, long n, int partial,
+                  double *wx, double *wy) {
+  struct astar_nm_work *w = q->w;
+  const astar_navmesh *m = q->mesh;
+  double sx = w->sx, sy = w->sy, gx = w->gx, gy = w->gy, lc = -1, cost = 0;
+  uint32_t spoly = w->spoly, gpoly = w->gpoly, first = m->nport + 2;
+  size_t na = 0, nc = 0, k0 = 0, k;
+  int rc = 0;
+  w->clear = HUGE_VAL;
+  for (k = 1; k < (size_t)n && rc == 0; k++) {
+    int islink = nodes[k] >= first, last = k + 1 == (size_t)n;
+    long np;
+    if (!islink && !last) continue;
+    if (islink) {                                  /* to the link's start, in the way's polygon */
+      uint32_t i = nodes[k] - first, prev = nodes[k - 1];
+      w->gx = LK(m, i)[0]; w->gy = LK(m, i)[1];
+      w->gpoly = w->spoly;
+      if (k - 1 > k0) {
+        uint32_t h = m->phe[prev];
+        w->gpoly = holds(m, m->hpoly[h], i) ? m->hpoly[h] : m->hn[h];
+      }
+    } else if (partial) {
+      w->gx = w->pt[2 * (size_t)nodes[k]]; w->gy = w->pt[2 * (size_t)nodes[k] + 1];
+      w->gpoly = NONE;
+    } else {
+      w->gx = gx; w->gy = gy; w->gpoly = gpoly;
+    }
+    rc = corridor(q, nodes + k0, (long)(k - k0 + 1), partial && !islink);
+    np = rc != 0 ? rc : funnel(q);
+    if (np < 0) { rc = (int)np; break; }
+    cost += pathcost(q, w->out, (size_t)np) + (lc >= 0 ? lc : 0);
+    if (q->radius > 0) {
+      double c = pathclear(m, w->out, (size_t)np, w->R, wx, wy);
+      if (c < w->clear) w->clear = c;
+      if (c < q->radius * (1 - 1e-9)) { rc = ASTAR_NO_PATH; break; }
+    }
+    if ((rc = append(q, np, lc, &na, &nc)) != 0) break;
+    if (islink) {                                  /* the next piece starts at its end */
+      const double *lk = LK(m, nodes[k] - first);
+      lc = lk[4]; k0 = k;
+      w->sx = lk[2]; w->sy = lk[3];
+      w->spoly = astar__nm_locatef(m, w->sx, w->sy, q->include, q->exclude);
+      if (last) {                                  /* a partial path ends there */
+        w->out[0] = w->out[2] = w->sx; w->out[1] = w->out[3] = w->sy;
+        w->corr[0] = w->spoly; w->ncorr = 1;
+        cost += lc;
+        rc = append(q, 1, lc, &na, &nc);
+      }
+    }
+  }
+  w->sx = sx; w->sy = sy; w->gx = gx; w->gy = gy; w->spoly = spoly; w->gpoly = gpoly;
+  if (rc != 0) return rc;
+  /* the joined path into out, its corridor into corr: polygons, then portals */
+  if (astar__reserve(&w->mem, (void **)&w->out, &w->cout, 2 * na, sizeof(double)) ||
+      astar__reserve(&w->mem, (void **)&w->corr, &w->ccorr, nc + 1, sizeof(uint32_t)))
+    return ASTAR_ENOMEM;
+  memcpy(w->out, w->acc, 2 * na * sizeof(double));
+  w->nout = na;
+  w->ncorr = (nc + 1) / 2;
+  for (k = 0; k < w->ncorr; k++) w->corr[k] = w->acorr[2 * k];
+  for (k = 0; k + 1 < w->ncorr; k++) w->corr[w->ncorr + k] = w->acorr[2 * k + 1];
+  w->pcost = cost;
+  w->linked = 1;
+  return 0;
+}
+
+static int haslink(const astar_navmesh_query *q, const uint32_t *nodes, long n) {
+  long k;
+  for (k = 0; k < n; k++) if (nodes[k] >= q->mesh->nport + 2) return 1;
+  return 0;
+}
+
 /* Straightens the path the search found into q->w->out (q->w->nout points) and
 ** prices it. Returns 0, ASTAR_NO_PATH if it passes closer than the radius
 ** to a wall (then *wx, *wy is where), or ASTAR_ENOMEM. */
@@ -434,6 +548,7 @@ int astar__nm_straighten(astar_navmesh_query *q, astar_search *s, double *wx, do
   long n = astar_search_path(s, &nodes, &scost), np;
   int rc;
   if (n <= 0) return n < 0 ? (int)n : ASTAR_NO_PATH;
+  if (haslink(q, nodes, n)) return pieces(q, nodes, n, 0, wx, wy);
   if ((rc = corridor(q, nodes, n, 0)) != 0) return rc;
   np = funnel(q);
   if (np < 0) return (int)np;
@@ -489,6 +604,10 @@ static long portal_partial(astar_navmesh_query *q, astar_search *s) {
   long n = astar_search_path(s, &nodes, &scost), np;
   int rc;
   if (n <= 0) return n;
+  if (haslink(q, nodes, n)) {
+    rc = pieces(q, nodes, n, 1, &wx, &wy);
+    return rc == ASTAR_NO_PATH ? 0 : rc < 0 ? rc : (long)q->w->nout;
+  }
   q->w->gx = q->w->pt[2 * (size_t)nodes[n - 1]];
   q->w->gy = q->w->pt[2 * (size_t)nodes[n - 1] + 1];
   q->w->gpoly = NONE;

@@ -39,6 +39,11 @@ struct astar_navmesh {
   uint32_t bw, bh;       /* bucket grid */
   uint32_t *bps, *bpl;   /* bucket -> polygons */
   uint32_t *bws, *bwl;   /* bucket -> wall half-edges */
+  double *lk;            /* off-mesh links (navmesh_link.c): ax, ay, bx, by, cost each */
+  uint32_t nlk;
+  size_t clk;            /* lk's room, in doubles */
+  uint32_t *lks, *lkl;   /* polygon p -> the links starting in it: lkl[lks[p] .. lks[p+1]-1]
+                         ** (NULL: to build, at the next search) */
   uint64_t version;
 };
 
@@ -90,8 +95,9 @@ struct pnode {
   uint32_t parent;
   int kind;            /* PN_* */
 };
-enum { PN_INTERVAL, PN_POINT, PN_FINAL, PN_WAY };  /* PN_POINT: sees all its polygon;
-                                                  ** PN_WAY: a bend, kept for the path */
+enum { PN_INTERVAL, PN_POINT, PN_FINAL, PN_WAY, PN_LINK };
+/* PN_POINT: sees all its polygon; PN_WAY: a bend, kept for the path; PN_LINK:
+** at the end (rx, ry) of link 'he' (navmesh_link.c), taken from its polygon */
 
 #define VX(m, v) ((m)->xy[2 * (size_t)(v)])
 #define VY(m, v) ((m)->xy[2 * (size_t)(v) + 1])
@@ -130,6 +136,14 @@ struct astar_nm_work {
   uint32_t *ppos; size_t cppos; /* a polygon's place in the corridor (NONE: not in it) */
   uint32_t sp[8], gp[8];        /* polygons holding the start, the goal */
   int nsp, ngp;
+  /* off-mesh links (navmesh_link.c) */
+  double lkK;                   /* the least a path pays after its last link (g's units) */
+  double lkmul, lkhs;           /* g per unit of link cost; g per unit of length (heuristic) */
+  unsigned char *lkok; size_t clkok;  /* the unit fits at both ends of link i */
+  double *steps; size_t csteps; /* per result point: the link its step takes (cost), -1 */
+  int linked;                   /* the result takes a link: steps is filled */
+  double *acc; size_t cacc;     /* piecewise straightening: points, */
+  uint32_t *acorr; size_t cacorr;  /* polygons and portals */
 };
 
 /* What one concept offers the others (each in the file named above it). */
@@ -157,6 +171,15 @@ void astar__nm_portalpoint(const astar_navmesh *m, uint32_t h, double lo, double
 int astar__nm_straighten(astar_navmesh_query *q, astar_search *s, double *wx, double *wy);
 int astar__nm_ban(astar_navmesh_query *q, double x, double y);
 int astar__nm_unloop(astar_navmesh_query *q);
+
+/* navmesh_link.c */
+#define LK(m, i) ((m)->lk + 5 * (size_t)(i))
+int astar__nm_links_begin(astar_navmesh_query *q, double lkmul, double hs);
+int astar__nm_linkok(const astar_navmesh_query *q, uint32_t i);
+double astar__nm_link_h(const astar_navmesh_query *q, double x, double y, double h);
+double astar__nm_link_hseg(const astar_navmesh_query *q, double ax, double ay, double bx,
+                           double by, double h);
+int astar__nm_steps(astar_navmesh_query *q, size_t n);
 
 /* navmesh_exact.c */
 int astar__nm_exact_begin(astar_navmesh_query *q);

@@ -29,6 +29,10 @@ void astar_navmesh_query_free(astar_navmesh_query *q) {
   astar__free(&a, w->vg, w->cvg * sizeof(double));
   astar__free(&a, w->vs, w->cvs * sizeof(uint32_t));
   astar__free(&a, w->ppos, w->cppos * sizeof(uint32_t));
+  astar__free(&a, w->lkok, w->clkok);
+  astar__free(&a, w->steps, w->csteps * sizeof(double));
+  astar__free(&a, w->acc, w->cacc * sizeof(double));
+  astar__free(&a, w->acorr, w->cacorr * sizeof(uint32_t));
   astar__free(&a, w, sizeof *w);
   q->w = NULL;
   q->mesh = NULL;
@@ -148,16 +152,38 @@ int astar__nm_banned(const astar_navmesh_query *q, uint32_t portal) {
   return 0;
 }
 
-/* The engine's nodes: portals 0 .. nport-1, then the start and the goal. */
+/* The edges from point (px, py) of polygon p to the starts of the links in
+** it, each to the link's node (its end) for the walk and the link's cost. */
+static uint32_t linkedges(astar_navmesh_query *q, uint32_t p, double px, double py,
+                          astar_edge *e) {
+  const astar_navmesh *m = q->mesh;
+  uint32_t j, n = 0;
+  for (j = m->lks[p]; j < m->lks[p + 1]; j++) {
+    uint32_t i = m->lkl[j];
+    const double *k = LK(m, i);
+    double base = hypot(k[0] - px, k[1] - py) * m->cost[p];
+    if (!astar__nm_linkok(q, i)) continue;
+    if (q->cost_fn != NULL && (base = q->cost_fn(q->cost_ud, p, NONE, base)) < 0) continue;
+    e[n].to = m->nport + 2 + i; e[n].cost = base + k[4]; n++;
+  }
+  return n;
+}
+
+/* The engine's nodes: portals 0 .. nport-1, then the start and the goal, then
+** a node per link (at its end). */
 static int nm_expand(void *self, uint32_t node, astar_search *s) {
   astar_navmesh_query *q = (astar_navmesh_query *)self;
   const astar_navmesh *m = q->mesh;
-  uint32_t snode = m->nport, gnode = m->nport + 1, side, n = 0, pl[2], npl;
+  uint32_t snode = m->nport, gnode = m->nport + 1, side, n = 0, pl[2], npl, nl = 0;
   double px, py;
   astar_edge *e;
   if (node == gnode) return 0;
   if (node == snode) {
     px = q->w->sx; py = q->w->sy; pl[0] = q->w->spoly; npl = 1;
+  } else if (node > gnode) {                      /* a link's end: a new start */
+    px = LK(m, node - gnode - 1)[2]; py = LK(m, node - gnode - 1)[3];
+    pl[0] = astar__nm_locatef(m, px, py, q->include, q->exclude); npl = 1;
+    if (pl[0] == NONE) return 0;
   } else {
     double g, lo, hi, ppx, ppy;
     uint32_t parent, h = m->phe[node];
@@ -168,14 +194,16 @@ static int nm_expand(void *self, uint32_t node, astar_search *s) {
     pl[0] = m->hpoly[h]; pl[1] = m->hn[h]; npl = 2;
   }
   q->w->pt[2 * (size_t)node] = px; q->w->pt[2 * (size_t)node + 1] = py;
+  if (m->lks != NULL)
+    for (side = 0; side < npl; side++) nl += m->lks[pl[side] + 1] - m->lks[pl[side]];
   e = astar_search_edges(s, (size_t)(m->pstart[pl[0] + 1] - m->pstart[pl[0]]) +
-                             (npl > 1 ? m->pstart[pl[1] + 1] - m->pstart[pl[1]] : 0) + 2);
+                             (npl > 1 ? m->pstart[pl[1] + 1] - m->pstart[pl[1]] : 0) + 2 + nl);
   if (e == NULL) return ASTAR_ENOMEM;
   for (side = 0; side < npl; side++) {
     uint32_t p = pl[side], a = m->pstart[p], k = m->pstart[p + 1] - a, i, in = NONE;
     double c = m->cost[p];
     if (!astar__nm_allowed(m, p, q->include, q->exclude)) continue;
-    if (node != snode) {                          /* the portal's side in p */
+    if (node < snode) {                           /* the portal's side in p */
       uint32_t h = m->phe[node];
       in = (m->hpoly[h] == p ? h : m->htw[h]) - a;
     }
@@ -200,6 +228,7 @@ static int nm_expand(void *self, uint32_t node, astar_search *s) {
       if (q->cost_fn != NULL) base = q->cost_fn(q->cost_ud, p, NONE, base);
       if (base >= 0) { e[n].to = gnode; e[n].cost = base; n++; }
     }
+    if (m->lks != NULL) n += linkedges(q, p, px, py, e + n);
   }
   return (int)n;
 }
@@ -210,14 +239,19 @@ static double nm_heuristic(void *self, uint32_t node) {
   double lo, hi, cx, cy;
   uint32_t h, u, v;
   if (node == m->nport + 1) return 0;
-  if (node == m->nport) return q->w->hscale * hypot(q->w->gx - q->w->sx, q->w->gy - q->w->sy);
+  if (node >= m->nport) {                          /* the start, a link's end */
+    double x = node == m->nport ? q->w->sx : LK(m, node - m->nport - 2)[2];
+    double y = node == m->nport ? q->w->sy : LK(m, node - m->nport - 2)[3];
+    return astar__nm_link_h(q, x, y, q->w->hscale * hypot(q->w->gx - x, q->w->gy - y));
+  }
   h = m->phe[node]; u = m->hv[h]; v = m->hv[nexthe(m, h)];
   usable(q, h, &lo, &hi);
   if (lo > hi) lo = hi = 0.5;
   {
     double ax = VX(m, u), ay = VY(m, u), dx = VX(m, v) - ax, dy = VY(m, v) - ay;
-    return q->w->hscale * segdist(q->w->gx, q->w->gy, ax + lo * dx, ay + lo * dy, ax + hi * dx,
-                               ay + hi * dy, &cx, &cy);
+    double x0 = ax + lo * dx, y0 = ay + lo * dy, x1 = ax + hi * dx, y1 = ay + hi * dy;
+    return astar__nm_link_hseg(q, x0, y0, x1, y1,
+                               q->w->hscale * segdist(q->w->gx, q->w->gy, x0, y0, x1, y1, &cx, &cy));
   }
 }
 
@@ -238,7 +272,7 @@ static uint32_t endpoint(astar_navmesh_query *q, double x, double y) {
 
 int astar_navmesh_prepare(astar_navmesh *m, astar_navmesh_query *q, double sx, double sy,
                           double gx, double gy, uint32_t *start, uint32_t *goal) {
-  size_t need = 2 * ((size_t)m->nport + 2);
+  size_t need = 2 * ((size_t)m->nport + 2 + m->nlk);
   if (!(q->radius >= 0 && q->radius < HUGE_VAL) || !isfinite(sx) || !isfinite(sy) ||
       !isfinite(gx) || !isfinite(gy))
     return ASTAR_EINVAL;
@@ -246,7 +280,7 @@ int astar_navmesh_prepare(astar_navmesh *m, astar_navmesh_query *q, double sx, d
   q->w->sx = sx; q->w->sy = sy; q->w->gx = gx; q->w->gy = gy;
   q->w->R = q->radius / cos(ARC_STEP / 2);
   q->blocked = 0; q->w->ncorr = 0; q->w->nban = 0; q->w->ready = 0; q->w->nout = 0;
-  q->w->status = 0;
+  q->w->status = 0; q->w->linked = 0;
   if (astar__reserve(&q->w->mem, (void **)&q->w->pt, &q->w->cpt, need, sizeof(double)))
     return ASTAR_ENOMEM;
   /* the start node's point before any expansion: a partial path after none is the start */
@@ -260,7 +294,8 @@ int astar_navmesh_prepare(astar_navmesh *m, astar_navmesh_query *q, double sx, d
   }
   q->w->hscale = astar__nm_mincost(m);
   if (q->params.algorithm == ASTAR_ALG_DIJKSTRA) q->w->hscale = 0;
-  q->domain.nnodes = m->nport + 2;
+  if (astar__nm_links_begin(q, 1, q->w->hscale) != 0) return ASTAR_ENOMEM;
+  q->domain.nnodes = m->nport + 2 + m->nlk;
   q->domain.expand = nm_expand;
   q->domain.heuristic = nm_heuristic;
   q->domain.is_goal = NULL;

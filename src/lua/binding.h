@@ -460,6 +460,15 @@ void astar_grid_class_open(lua_State *L); /* src/lua/grid_class.c */
 void astar_grid_hex_open(lua_State *L);   /* src/lua/grid_hex.c */
 void astar_grid_wrap_open(lua_State *L);  /* src/lua/grid_wrap.c */
 void astar_grid_link_open(lua_State *L); /* src/lua/grid_link.c (after grid) */
+/* The NavMesh at 1 (raises if it is not one or is closed), its map head into
+** *map (src/lua/navmesh.c). */
+astar_navmesh *astar_checknavmesh(lua_State *L, const afn *f, const lmap **map);
+/* A finite number within ASTAR_BIG (a navmesh coordinate; src/lua/navmesh.c). */
+double astar_checkfinite(lua_State *L, const afn *f, int idx);
+void astar_navmesh_link_open(lua_State *L); /* src/lua/navmesh_link.c (after navmesh) */
+/* Gives the navmesh Path at idx the link marks 'steps' (n of them, as
+** astar_navmesh_steplinks; NULL: none) for Path:link (src/lua/navmesh_link.c). */
+void astar_path_meshlinks(lua_State *L, int idx, const double *steps, size_t n);
 void astar_grid_line_open(lua_State *L); /* src/lua/grid_line.c (after grid and path) */
 void astar_grid_world_open(lua_State *L); /* src/lua/grid_world.c (after grid) */
 /* Sets lg's world frame from the table at idx (Grid:set_world's rules). */

@@ -252,6 +252,7 @@ int luaopen_astar_core(lua_State *L) {
   astar_field_open(L);
   astar_implicit_open(L);
   astar_navmesh_open(L);
+  astar_navmesh_link_open(L);
   astar_query_open(L);
   astar_replanner_open(L);
   astar_curve_open(L);

@@ -79,6 +79,12 @@ static lmesh *checkmesh(lua_State *L, const afn *f) {
   return (lmesh *)astar_checkmap(L, &NAVMESH, f);
 }
 
+astar_navmesh *astar_checknavmesh(lua_State *L, const afn *f, const lmap **map) {
+  lmesh *lm = checkmesh(L, f);
+  *map = &lm->map;
+  return lm->m;
+}
+
 /***
 Frees the mesh's memory now (also `__close` and `__gc`). Idempotent; paths found earlier
 stay valid; any later use raises `attempt to use a closed navmesh`. Refused from a callback
@@ -102,7 +108,7 @@ static uint32_t checkpoly(lua_State *L, const afn *f, int idx, lmesh *lm) {
 }
 
 /* A finite number. */
-static double checkfinite(lua_State *L, const afn *f, int idx) {
+double astar_checkfinite(lua_State *L, const afn *f, int idx) {
   double v = astar_checknumber(L, f, idx);
   char buf[32];
   if (!isfinite(v)) astar_argerror(L, f, idx, "finite number expected, got %s",
@@ -442,10 +448,10 @@ static int nm_args(lua_State *L, const afn *f, lmap *m, void *rec, const astar_o
   nmrec *r = (nmrec *)rec;
   astar_navmesh_query *q = &r->q;
   (void)m;
-  r->sx = checkfinite(L, f, 2);
-  r->sy = checkfinite(L, f, 3);
-  r->gx = checkfinite(L, f, 4);
-  r->gy = checkfinite(L, f, 5);
+  r->sx = astar_checkfinite(L, f, 2);
+  r->sy = astar_checkfinite(L, f, 3);
+  r->gx = astar_checkfinite(L, f, 4);
+  r->gy = astar_checkfinite(L, f, 5);
   astar_readopts(L, f, 6, use, o);
   q->radius = astar_opt(o, ASTAR_OPT_RADIUS, 0);
   q->include = (uint32_t)astar_opt(o, ASTAR_OPT_INCLUDE, 4294967295.0);
@@ -524,6 +530,7 @@ static int nm_push(lua_State *L, void *rec, astar_search *s, int rc) {
     lua_rawseti(L, -2, (int)i + 1);
   }
   astar_path_setcorridor(L, -2);
+  astar_path_meshlinks(L, -1, astar_navmesh_steplinks(q), (size_t)r->n);
   return 1;
 }
 
@@ -653,7 +660,7 @@ through a bucket grid over the polygons, not a scan.
 */
 static int mesh_locate(lua_State *L) {
   lmesh *lm = checkmesh(L, &F_LOCATE);
-  double x = checkfinite(L, &F_LOCATE, 2), y = checkfinite(L, &F_LOCATE, 3);
+  double x = astar_checkfinite(L, &F_LOCATE, 2), y = astar_checkfinite(L, &F_LOCATE, 3);
   uint32_t p = astar_navmesh_locate(lm->m, x, y);
   if (p == ASTAR_NONE) lua_pushnil(L); else lua_pushinteger(L, (lua_Integer)p + 1);
   return 1;
@@ -671,7 +678,7 @@ clicks outside the mesh.
 */
 static int mesh_nearest(lua_State *L) {
   lmesh *lm = checkmesh(L, &F_NEAREST);
-  double x = checkfinite(L, &F_NEAREST, 2), y = checkfinite(L, &F_NEAREST, 3), nx, ny;
+  double x = astar_checkfinite(L, &F_NEAREST, 2), y = astar_checkfinite(L, &F_NEAREST, 3), nx, ny;
   uint32_t p = astar_navmesh_nearest(lm->m, x, y, &nx, &ny);
   lua_pushnumber(L, (lua_Number)nx);
   lua_pushnumber(L, (lua_Number)ny);
@@ -688,7 +695,7 @@ The distance from `(x, y)` to the nearest wall (an edge no other polygon shares)
 */
 static int mesh_clearance(lua_State *L) {
   lmesh *lm = checkmesh(L, &F_CLEAR);
-  double x = checkfinite(L, &F_CLEAR, 2), y = checkfinite(L, &F_CLEAR, 3);
+  double x = astar_checkfinite(L, &F_CLEAR, 2), y = astar_checkfinite(L, &F_CLEAR, 3);
   lua_pushnumber(L, (lua_Number)astar_navmesh_clearance(lm->m, x, y));
   return 1;
 }
@@ -711,8 +718,8 @@ Whether the segment `(x0, y0) - (x1, y1)` stays on the mesh, on polygons the fla
 */
 static int mesh_raycast(lua_State *L) {
   lmesh *lm = checkmesh(L, &F_RAYCAST);
-  double x0 = checkfinite(L, &F_RAYCAST, 2), y0 = checkfinite(L, &F_RAYCAST, 3);
-  double x1 = checkfinite(L, &F_RAYCAST, 4), y1 = checkfinite(L, &F_RAYCAST, 5), hx, hy;
+  double x0 = astar_checkfinite(L, &F_RAYCAST, 2), y0 = astar_checkfinite(L, &F_RAYCAST, 3);
+  double x1 = astar_checkfinite(L, &F_RAYCAST, 4), y1 = astar_checkfinite(L, &F_RAYCAST, 5), hx, hy;
   static const astar_optuse FLAG_OPTS[] = {
     {ASTAR_OPT_INCLUDE, 0, NULL}, {ASTAR_OPT_EXCLUDE, 0, NULL}, ASTAR_OPT_END
   };

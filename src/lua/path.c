@@ -80,11 +80,19 @@ void astar_path_setcorridor(lua_State *L, int idx) {
 
 void astar_path_setlinks(lua_State *L, int idx) {
   lpath *p = (lpath *)luaL_testudata(L, idx, ASTAR_PATH_MT);
-  if (p == NULL || (p->kind != ASTAR_PATH_GRID && p->kind != ASTAR_PATH_MESH) || p->corridor) {
+  idx = lua_absindex(L, idx);
+  if (p == NULL || (p->kind != ASTAR_PATH_GRID && p->kind != ASTAR_PATH_MESH)) {
     lua_pop(L, 1);
     return;
   }
-  astar_compat_setuservalue(L, idx);
+  if (p->corridor) {                     /* a navmesh path: beside its corridor */
+    astar_compat_getuservalue(L, idx);
+    lua_insert(L, -2);
+    lua_setfield(L, -2, "links");
+    lua_pop(L, 1);
+  } else {
+    astar_compat_setuservalue(L, idx);
+  }
   p->links = 1;
 }
 
@@ -430,8 +438,8 @@ print(#bend, ("%.3f %.3f %.3f %.3f"):format(x2, y2, x3, y3))   --> 4 9.500 6.500
 
 /***
 Whether the step from point `i` to point `i + 1` takes a link (@{Grid:link}): its cost, or
-`nil` for a walk to a neighbour or a straight line (and on graph, navmesh and implicit paths).
-Grid paths, their smoothed copies and Theta\* paths have them. A step both walkable and linked
+`nil` for a walk to a neighbour or a straight line (and on graph and implicit paths). Grid
+paths, their smoothed copies, Theta\* paths and navmesh paths (@{NavMesh:link}) have them. A step both walkable and linked
 takes the cheaper: a link costing no less than the walk counts as a walk.
 @function Path:link
 @int i the index of a point, 1 to `#path - 1`
@@ -446,6 +454,7 @@ static int path_link(lua_State *L) {
     return 1;
   }
   astar_compat_getuservalue(L, 1);
+  if (p->corridor) lua_getfield(L, -1, "links");
   lua_rawgeti(L, -1, i);
   return 1;
 }
