@@ -111,6 +111,18 @@ local CALLS = {
     function(_, st) assert(type(st.edits) == "number") end },
   ["navmesh.from_grid"] = { grid16, function(g) return astar.navmesh.from_grid(g) end,
     function(_, m) assert(near(m:find(0.5, 0.5, 15.5, 0.5):cost(), 15)) end },
+  ["mesh:link, find through it and links"] = {
+    function() return astar.navmesh { vertices = { 0, 0, 10, 0, 10, 10, 0, 10, 20, 0, 30, 0, 30, 10,
+      20, 10 }, polygons = { { 1, 2, 3, 4 }, { 5, 6, 7, 8 } } } end,
+    function(m)
+      m:link(9, 5, 21, 5, 4)
+      m:link(1, 1, 2, 2, 9, { oneway = true })
+      return m:find(1, 5, 29, 5), m:find(29, 5, 1, 5, { cost = function(_, _, b) return b end }),
+        m:links()
+    end,
+    function(_, p, back, links)
+      assert(near(p:cost(), 20) and p:link(2) == 4 and near(back:cost(), 20) and #links == 3)
+    end },
   ["graph:find"] = { graph3, function(g) return g:find(1, 3) end,
     function(_, p) assert(near(p:cost(), 3)) end },
   ["graph:distance_field"] = { graph3, function(g) return g:distance_field({ 1 }):distance(3) end,

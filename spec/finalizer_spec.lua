@@ -11,6 +11,7 @@ local CALLS = {
   "grid:find", "grid:find with a cost callback", "grid:distance_field", "grid:clone",
   "grid:to_path", "grid:replanner and path", "grid:stats", "query:explored", "navmesh.from_grid", "graph:find",
   "graph:distance_field", "mesh:polygons, polygon, vertices, neighbours, stats", "grid:class",
+  "mesh:link, find through it and links",
   "grid:to_field and an overlay", "grid:find with a size",
 }
 local INPUTS = { "astar.navmesh", "grid.from_table", "find's goals", "distance_field's sources" }

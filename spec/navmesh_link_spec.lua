@@ -246,7 +246,7 @@ describe("navmesh links on random two-part meshes", function()
   it(("match the reference with the exact search, and the portal search stays legal (%d meshes)")
     :format(N), function()
     local rng = H.rng(20261126)
-    local checked, linked_paths, none = 0, 0, 0
+    local checked, linked_paths, none, radius_paths = 0, 0, 0, 0
     for _ = 1, N do
       local a = H.random_domain(rng, { max_holes = 3 })
       local b = shifted(H.random_domain(rng, { max_holes = 3 }), OFFSET)
@@ -293,10 +293,28 @@ describe("navmesh links on random two-part meshes", function()
             checked = checked + 1
           end
         end
+        -- with a radius: any path found is legal, priced as it says, and keeps r from the walls
+        local r = 0.25
+        local p = mesh:find(sx, sy, gx, gy, { radius = r })
+        if p then
+          assert.is_true(want < huge, where)
+          local sum = priced(parts, links, p)
+          assert.is_true(H.close(sum, p:cost(), 1e-9) and sum >= want - 1e-9 * want, where)
+          local pts = p:flat()
+          for i = 1, #p - 1 do
+            if not p:link(i) then
+              local dom = parts[pts[2 * i - 1] < OFFSET / 2 and 1 or 2]
+              local c = H.path_clearance(dom, { pts[2 * i - 1], pts[2 * i], pts[2 * i + 1], pts[2 * i + 2] })
+              assert.is_true(c >= r * (1 - 1e-6), where .. ("\nstep %d clearance %.17g"):format(i, c))
+            end
+          end
+          radius_paths = radius_paths + 1
+        end
       end
       mesh:close()
     end
-    assert.is_true(checked > 50 * N / 40 and linked_paths > 20 * N / 40 and none > 0,
-      ("checked %d, through links %d, none %d"):format(checked, linked_paths, none))
+    assert.is_true(checked > 50 * N / 40 and linked_paths > 20 * N / 40 and none > 0 and
+      radius_paths > 20 * N / 40, ("checked %d, through links %d, none %d, with a radius %d")
+      :format(checked, linked_paths, none, radius_paths))
   end)
 end)

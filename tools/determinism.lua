@@ -105,6 +105,13 @@ function kinds.navmesh(i)
   local ok, m = pcall(astar.navmesh.from_grid, g)
   if not ok then out:write("navmesh", i, " none\n") return end
   local opts = int(1, 3) == 1 and { radius = int(1, 4) / 10 } or nil
+  if int(1, 3) == 1 then              -- a link between two points of the mesh
+    local x1, y1, x2, y2 = int(0, w * 10) / 10, int(0, h * 10) / 10, int(0, w * 10) / 10,
+      int(0, h * 10) / 10
+    if m:locate(x1, y1) and m:locate(x2, y2) and (x1 ~= x2 or y1 ~= y2) then
+      m:link(x1, y1, x2, y2, int(1, 40) / 4)
+    end
+  end
   emit("navmesh" .. i, m:find(int(0, w * 10) / 10, int(0, h * 10) / 10,
     int(0, w * 10) / 10, int(0, h * 10) / 10, opts))
 end

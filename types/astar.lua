@@ -855,6 +855,32 @@ function NavMesh:clearance(x, y) end
 ---@return integer|nil polygon
 function NavMesh:raycast(x0, y0, x1, y1, opts) end
 
+---Links two points of the mesh with a move of a fixed cost (a ladder, a jump, a teleporter: an
+---off-mesh link). Every search takes it while both ends are on polygons the flags allow (and,
+---with a radius, while the unit fits at both). Both ways unless `oneway`; linking again sets
+---the cost.
+---@param x1 number
+---@param y1 number
+---@param x2 number
+---@param y2 number
+---@param cost number > 0, finite (not multiplied by polygon costs)
+---@param opts? astar.LinkOptions
+function NavMesh:link(x1, y1, x2, y2, cost, opts) end
+
+---Removes the link between two points (both ways unless `oneway`).
+---@param x1 number
+---@param y1 number
+---@param x2 number
+---@param y2 number
+---@param opts? astar.LinkOptions
+---@return integer removed 0, 1 or 2
+function NavMesh:unlink(x1, y1, x2, y2, opts) end
+
+---The mesh's links, one entry per direction, in the order they were made:
+---`{{x1, y1, x2, y2, cost}, ...}`.
+---@return number[][]
+function NavMesh:links() end
+
 ---Sets polygon p's cost (a multiplier of the distance walked inside it, > 0).
 ---@param p integer
 ---@param cost number
@@ -954,8 +980,8 @@ function Path:positions() end
 ---@return integer[]
 function Path:corridor() end
 
----The cost of the link the step from point `i` to `i + 1` takes, or `nil` for a walk (and on
----paths not of a grid).
+---The cost of the link the step from point `i` to `i + 1` takes, or `nil` for a walk (grid and
+---navmesh paths; `nil` on graph and implicit paths).
 ---@param i integer
 ---@return number|nil
 function Path:link(i) end
