@@ -50,6 +50,7 @@ typedef struct scene {
   double *xy;
   fz_grid grid;              /* from_grid: the grid, tile 'unit' */
   int fromgrid;
+  int links;                 /* links made (both ways): find's checks allow for them */
 } scene;
 
 static double dist2(double ax, double ay, double bx, double by) {
@@ -464,6 +465,44 @@ static void check_corridor(const scene *sc, int path) {
   lua_pop(fz_L, 1);
 }
 
+/* Does step i of the path at 'path' take a link (path:link(i) > 0)? */
+static int linkstep(int path, int i) {
+  double c;
+  fz_method(fz_L, path, "link");
+  lua_pushinteger(fz_L, i);
+  fz_pcall(fz_L, 2, 1);
+  if (lua_isnil(fz_L, -1)) { lua_pop(fz_L, 1); return 0; }
+  c = lua_tonumber(fz_L, -1);
+  lua_pop(fz_L, 1);
+  if (!(c > 0)) fz_fail("path:link(%d) is %.17g", i, c);
+  return 1;
+}
+
+/* mesh:link between two points: made when both are on the mesh and differ,
+** else refused with an argument error. Links go both ways, so a path and
+** its reverse still cost the same. */
+static void query_link(scene *sc, fz_bytes *in) {
+  double pt[5];
+  int on, ok;
+  pointof(sc, in, &pt[0], &pt[1]);
+  pointof(sc, in, &pt[2], &pt[3]);
+  pt[4] = 0.25 * sc->unit * (1 + fz_byte(in) % 64);
+  on = locate(sc, pt[0], pt[1]) >= 0 && locate(sc, pt[2], pt[3]) >= 0 &&
+       (pt[0] != pt[2] || pt[1] != pt[3]);
+  fz_method(fz_L, sc->mesh, "link");
+  lua_pushnumber(fz_L, pt[0]); lua_pushnumber(fz_L, pt[1]);
+  lua_pushnumber(fz_L, pt[2]); lua_pushnumber(fz_L, pt[3]); lua_pushnumber(fz_L, pt[4]);
+  ok = fz_pcall(fz_L, 6, 0) == LUA_OK;
+  if (ok != on)
+    fz_fail("link(%.17g, %.17g, %.17g, %.17g): %s", pt[0], pt[1], pt[2], pt[3],
+            ok ? "made off the mesh" : lua_tostring(fz_L, -1));
+  if (!ok) {
+    if (strstr(lua_tostring(fz_L, -1), "bad argument") == NULL) fz_fail("link: %s", lua_tostring(fz_L, -1));
+    lua_pop(fz_L, 1);
+  }
+  sc->links += ok;
+}
+
 /* The path at 'path' joins seg's ends (the goal unless partial), each of its
 ** segments passes raycast, it costs at least the straight line. Returns its
 ** cost. */
@@ -489,10 +528,11 @@ static double check_path(const scene *sc, int path, const double *seg, int parti
     fz_fail("the path of %d points does not join (%.17g, %.17g) to (%.17g, %.17g)", n, seg[0],
             seg[1], seg[2], seg[3]);
   for (i = 0; i + 1 < n; i++)
-    if (!raycast(sc, pts + 2 * i))
+    if (!linkstep(path, i + 1) && !raycast(sc, pts + 2 * i))
       fz_fail("segment %d of the path, (%.17g, %.17g) -> (%.17g, %.17g), leaves the mesh",
               i + 1, pts[2 * i], pts[2 * i + 1], pts[2 * i + 2], pts[2 * i + 3]);
-  if (!partial && cost < sc->mincost * sqrt(dist2(seg[0], seg[1], seg[2], seg[3])) - tol)
+  if (!partial && sc->links == 0 &&
+      cost < sc->mincost * sqrt(dist2(seg[0], seg[1], seg[2], seg[3])) - tol)
     fz_fail("the path costs %.17g, less than the straight line", cost);
   free(pts);
   check_corridor(sc, path);
@@ -546,7 +586,8 @@ static void query_find(const scene *sc, fz_bytes *in) {
   find(sc, seg, &o);
   cost = outcome(sc, lua_gettop(fz_L) - 2, seg, &o, &found);
   lua_pop(fz_L, 3);
-  if (sc->fromgrid && o.radius == 0 && o.max_exp < 0) check_grid(sc, seg, found, cost);
+  if (sc->fromgrid && o.radius == 0 && o.max_exp < 0 && sc->links == 0)
+    check_grid(sc, seg, found, cost);
   if (!sc->uniform || o.radius > 0 || o.max_exp >= 0) return;
   back[0] = seg[2];
   back[1] = seg[3];
@@ -560,11 +601,12 @@ static void query_find(const scene *sc, fz_bytes *in) {
             seg[2], seg[3], found ? "costs" : "fails", cost, bfound ? "costs" : "fails", bcost);
 }
 
-static void query(const scene *sc, fz_bytes *in) {
+static void query(scene *sc, fz_bytes *in) {
   unsigned op = fz_byte(in);
   double seg[4];
-  switch (op % 4) {
+  switch (op % 5) {
     case 0: case 1: query_find(sc, in); break;
+    case 4: query_link(sc, in); break;
     case 2:
       pointof(sc, in, &seg[0], &seg[1]);
       pointof(sc, in, &seg[2], &seg[3]);
