@@ -108,13 +108,14 @@ static uint32_t portals(const astar_navmesh *m, uint32_t p) {
 
 /* Polyanya's dead-end pruning: an interval into a polygon whose only
 ** neighbour is the one it came from, with neither the goal nor a link's
-** start in it, has nowhere to go (not with partial paths: it may come
-** nearest the goal). */
+** start in it, has nowhere to go. (With partial paths it is still kept, off
+** the heap, in case it comes nearest the goal: see pchild.) */
 static int deadend(const astar_navmesh_query *q, uint32_t p) {
   const astar_navmesh *m = q->mesh;
-  return !q->params.partial && portals(m, p) == 1 && !ingoal(q, p) &&
-         (m->lks == NULL || m->lks[p] == m->lks[p + 1]);
+  return portals(m, p) == 1 && !ingoal(q, p) && (m->lks == NULL || m->lks[p] == m->lks[p + 1]);
 }
+
+static void keepbest(astar_navmesh_query *q, uint32_t ni);
 
 /* Pushes the node (root, interval on half-edge he of polygon Q) with its f. */
 static int pchild(astar_navmesh_query *q, uint32_t parent, double rx, double ry,
@@ -122,7 +123,6 @@ static int pchild(astar_navmesh_query *q, uint32_t parent, double rx, double ry,
   const astar_navmesh *m = q->mesh;
   pnode n;
   double x, y, w = q->params.algorithm == ASTAR_ALG_DIJKSTRA ? 0 : q->params.weight;
-  if (deadend(q, m->hpoly[he])) return 0;
   if (tl < 1e-9) tl = 0;                           /* ends at a vertex: exactly */
   if (tr > 1 - 1e-9) tr = 1;
   astar__nm_portalpoint(m, he, tl, tr, rx, ry, q->w->gx, q->w->gy, &x, &y);
@@ -132,6 +132,14 @@ static int pchild(astar_navmesh_query *q, uint32_t parent, double rx, double ry,
   if (n.f > q->params.max_cost) return 0;
   n.tl = tl; n.tr = tr; n.root = root; n.he = he; n.poly = m->hpoly[he]; n.parent = parent;
   n.kind = PN_INTERVAL;
+  if (deadend(q, n.poly)) {
+    if (!q->params.partial) return 0;
+    if (astar__reserve(&q->w->mem, &q->w->pn, &q->w->cpn, q->w->npn + 1, sizeof(pnode)))
+      return ASTAR_ENOMEM;
+    PN(q)[q->w->npn] = n;
+    keepbest(q, (uint32_t)q->w->npn++);
+    return 0;
+  }
   return ppush(q, &n);
 }
 
@@ -506,6 +514,7 @@ int astar__nm_exact_begin(astar_navmesh_query *q) {
   q->w->npn = q->w->nheap = 0;
   q->w->pbest = NONE;
   q->w->ndef = -1;
+  q->w->pend = NONE;
   {
     size_t old = q->w->cvs;
     size_t slots = 2 * (size_t)m->nh + m->nlk;     /* corners, corner sides, links */
@@ -563,14 +572,15 @@ int astar__nm_exact_step(astar_navmesh_query *q, uint64_t budget) {
   uint64_t stop = q->w->st.expanded + budget < q->w->st.expanded ? UINT64_MAX
                                                            : q->w->st.expanded + budget;
   int rc;
-  while (q->w->nheap > 0) {
-    uint32_t ni;
+  while (q->w->nheap > 0 || q->w->pend != NONE) {
+    uint32_t ni = q->w->pend;
     if (q->w->npn > NODE_CAP(q->mesh)) return ASTAR_EINTERNAL;
-    if (PN(q)[q->w->heap[0]].kind == PN_FINAL)                       /* the goal */
+    if (ni == NONE && PN(q)[q->w->heap[0]].kind == PN_FINAL)         /* the goal */
       return exact_path(q, ppop(q), q->w->gx, q->w->gy, 1);
     if (q->w->st.expanded >= q->params.max_expansions) return ASTAR_LIMIT;
     if (q->w->st.expanded >= stop) return ASTAR_RUNNING;
-    ni = ppop(q);
+    if (ni == NONE) ni = ppop(q);
+    q->w->pend = NONE;
     for (;;) {
       int nc, k;
       q->w->st.expanded++;
@@ -581,10 +591,11 @@ int astar__nm_exact_step(astar_navmesh_query *q, uint64_t budget) {
       nc = q->w->ndef;
       q->w->ndef = -1;
       if (rc != 0) return rc;
-      if (nc == 1 && intermediate(q, q->w->def[0]) && q->w->st.expanded < stop &&
-          q->w->st.expanded < q->params.max_expansions) {
-        ni = q->w->def[0];                         /* on at once, past the heap */
-        continue;
+      if (nc == 1 && intermediate(q, q->w->def[0])) {   /* on at once, past the heap */
+        ni = q->w->def[0];
+        if (q->w->st.expanded < stop && q->w->st.expanded < q->params.max_expansions) continue;
+        q->w->pend = ni;                           /* the next step starts there: steps of */
+        break;                                     /* any size make the same search */
       }
       for (k = 0; k < nc; k++)
         if ((rc = pheap(q, q->w->def[k])) != 0) return rc;

@@ -143,6 +143,7 @@ struct astar_nm_work {
   uint32_t *ppos; size_t cppos; /* a polygon's place in the corridor (NONE: not in it) */
   uint32_t def[NM_DEFER];       /* the children of the node being expanded, */
   int ndef;                     /* how many (-1: push straight onto the heap) */
+  uint32_t pend;                /* an intermediate node the last step left to expand next */
   uint32_t sp[8], gp[8];        /* polygons holding the start, the goal */
   int nsp, ngp;
   /* off-mesh links (navmesh_link.c) */

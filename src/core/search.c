@@ -11,6 +11,16 @@
 /* Engine states besides the outcomes of astar.h. */
 #define S_IDLE  (-100)
 
+/* The sparse set's pages: 4096 nodes (16 KB) each, so that a search's memory
+** follows what it touches, not the size of the map (a query on a 1 M-cell
+** map that touches a corner no longer holds 4 MB). */
+#define SLOT_BITS 12
+#define SLOT_PAGE ((size_t)1 << SLOT_BITS)
+/* The page of nodes no search has met: all record 0, which the sparse-set
+** check refuses for them (record 0's node lives on a page of its own), so a
+** lookup needs no test for a missing page. Read-only. */
+static const uint32_t NOPAGE[SLOT_PAGE];
+
 /* A node record; 'heap' is its index in the open heap, or NONE once closed. */
 typedef struct node {
   double g;          /* cost of the best known path from the start */
@@ -30,8 +40,9 @@ typedef struct hent {
 
 struct astar_search {
   astar_mem mem;
-  uint32_t *slot;      /* domain node -> record index (a sparse set) */
-  size_t nslot;
+  const uint32_t **slot;  /* domain node -> record index (a sparse set), in pages of
+                       ** SLOT_PAGE made when a node of theirs is first met (NOPAGE before) */
+  size_t nslot;        /* pages the table has room for */
   node *pool;          /* records of this search, in creation order */
   size_t npool, cpool;
   hent *heap;
@@ -102,6 +113,11 @@ void astar_search_free(astar_search *s) {
   astar_mem m;
   if (s == NULL) return;
   m = s->mem;
+  {
+    size_t i;
+    for (i = 0; i < s->nslot; i++)
+      if (s->slot[i] != NOPAGE) astar__free(&m, (void *)s->slot[i], SLOT_PAGE * sizeof **s->slot);
+  }
   astar__free(&m, s->slot, s->nslot * sizeof *s->slot);
   astar__free(&m, s->pool, s->cpool * sizeof *s->pool);
   astar__free(&m, s->heap, s->cheap * sizeof *s->heap);
@@ -208,10 +224,16 @@ static uint32_t newrec(astar_search *s, uint32_t id, double g, double h,
       (s->cheap < s->cpool &&
        astar__reserve(&s->mem, (void **)&s->heap, &s->cheap, s->cpool, sizeof *s->heap)))
     return NONE;
+  if (s->slot[id >> SLOT_BITS] == NOPAGE) {
+    uint32_t *pg = (uint32_t *)astar__alloc(&s->mem, SLOT_PAGE * sizeof *pg);
+    if (pg == NULL) return NONE;
+    memset(pg, 0, SLOT_PAGE * sizeof *pg);     /* defined contents for the sparse-set check */
+    s->slot[id >> SLOT_BITS] = pg;
+  }
   r = &s->pool[s->npool];
   r->g = g; r->h = h; r->id = id; r->parent = parent;
   r->heap = NONE; r->depth = depth;
-  s->slot[id] = (uint32_t)s->npool;
+  ((uint32_t *)s->slot[id >> SLOT_BITS])[id & (SLOT_PAGE - 1)] = (uint32_t)s->npool;
   s->st.generated++;
   return (uint32_t)s->npool++;
 }
@@ -219,20 +241,18 @@ static uint32_t newrec(astar_search *s, uint32_t id, double g, double h,
 /* The record of domain node 'id' in this search, or NONE. */
 static uint32_t lookup(const astar_search *s, uint32_t id) {
   uint32_t r;
-  if (id >= s->nslot) return NONE;      /* unbounded domains: not yet met */
-  r = s->slot[id];
+  if ((id >> SLOT_BITS) >= s->nslot) return NONE;      /* unbounded domains: not met yet */
+  r = s->slot[id >> SLOT_BITS][id & (SLOT_PAGE - 1)];
   return (r < s->npool && s->pool[r].id == id) ? r : NONE;
 }
 
-/* Makes the sparse set cover nodes 0 .. n-1. */
+/* Makes the sparse set's page table cover nodes 0 .. n-1 (pages come later). */
 static int cover(astar_search *s, size_t n) {
-  size_t cap = s->nslot;
-  if (n <= s->nslot) return 0;
-  if (astar__reserve(&s->mem, (void **)&s->slot, &cap, n, sizeof *s->slot))
+  size_t cap = s->nslot, need = (n + SLOT_PAGE - 1) >> SLOT_BITS;
+  if (need <= s->nslot) return 0;
+  if (astar__reserve(&s->mem, (void **)&s->slot, &cap, need, sizeof *s->slot))
     return ASTAR_ENOMEM;
-  /* defined contents for the sparse-set check; never cleared again */
-  memset(s->slot + s->nslot, 0, (cap - s->nslot) * sizeof *s->slot);
-  s->nslot = cap;
+  for (; s->nslot < cap; s->nslot++) s->slot[s->nslot] = NOPAGE;     /* no page yet */
   return 0;
 }
 
