@@ -125,7 +125,8 @@ describe("grid:walkable_line", function()
       end
       grid:close()
     end
-    assert.is_true(agree > 2000 and blocked_seen > 500 and clear_seen > 200,
+    assert.is_true(agree > H.trials(2000) and blocked_seen > H.trials(500) and
+      clear_seen > H.trials(200),
       ("%d agreed, %d blocked, %d clear"):format(agree, blocked_seen, clear_seen))
   end)
 
@@ -438,7 +439,7 @@ describe("find with a radius", function()
       end
       grid:close()
     end
-    assert.is_true(found > 50 and none > 20 and wider > 10,
+    assert.is_true(found > H.trials(50) and none > H.trials(20) and wider > H.trials(10),
       ("%d found, %d none, %d longer for the radius"):format(found, none, wider))
   end)
 
@@ -502,7 +503,7 @@ describe("find with a radius", function()
       end
       grid:close()
     end
-    assert.is_true(compared > 1000, "compared " .. compared)
+    assert.is_true(compared > H.trials(1000), "compared " .. compared)
   end)
 
   it("a live query with a radius restarts after an edit within its radius of what it searched",
@@ -558,7 +559,7 @@ describe("find with a radius", function()
       end
       grid:close()
     end
-    assert.is_true(compared > 150 and edits > 300, ("compared %d, edits %d"):format(compared,
+    assert.is_true(compared > H.trials(150) and edits > H.trials(300), ("compared %d, edits %d"):format(compared,
       edits))
     -- an edit two cells from a move changes whether a disc of 1.7 makes it
     local grid = astar.grid(24, 9)
@@ -641,7 +642,7 @@ describe("algorithm = 'theta' and 'lazy_theta'", function()
       end
       grid:close()
     end
-    assert.is_true(total > 80 and shorter > total / 3, ("%d of %d shorter than steps")
+    assert.is_true(total > H.trials(80) and shorter > total / 3, ("%d of %d shorter than steps")
       :format(shorter, total))
   end)
 

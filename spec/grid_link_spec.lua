@@ -373,4 +373,18 @@ describe("grid links", function()
     grid:close()
     H.checkerr("attempt to use a closed grid", grid.link, grid, 1, 1, 2, 2, 1)
   end)
+
+  it("a partial path heads for the goal, not for a link's start that only looks near it", function()
+    -- the heuristic is lowered for links (a link ending near the goal makes its start look
+    -- near); the partial path's end is chosen by the plain heuristic
+    local g = astar.grid(50, 3)
+    g:fill(11, 1, 29, 3, false)
+    g:link(1, 2, 10, 2, 1, { oneway = true })
+    g:link(41, 2, 45, 2, 1, { oneway = true })              -- beyond the wall: unreachable
+    for _, alg in ipairs({ "astar", "auto" }) do
+      local p, _, code = g:find(5, 2, 46, 2, { partial = true, algorithm = alg })
+      assert.are.equal("partial", code)
+      assert.are.same({ 10, 2 }, { p:get(#p) })
+    end
+  end)
 end)

@@ -147,6 +147,52 @@ describe("NavMesh:link", function()
   end)
 end)
 
+describe("navmesh links and live queries (review findings)", function()
+  local function strips(...)
+    local v, polys = {}, {}
+    for _, x0 in ipairs({ ... }) do
+      local base = #v / 2
+      for i = 0, 10 do v[#v + 1], v[#v + 2], v[#v + 3], v[#v + 4] = x0 + i, 0, x0 + i, 1 end
+      for i = 0, 9 do
+        local a = base + 2 * i + 1
+        polys[#polys + 1] = { a, a + 2, a + 3, a + 1 }
+      end
+    end
+    return astar.navmesh { vertices = v, polygons = polys }
+  end
+
+  it("a query that continues through edits begins again when the links change", function()
+    -- it held buffers sized for the old links: read past them (ASan), or crashed
+    local mesh = strips(0, 40)
+    mesh:link(8.5, 0.5, 40.5, 0.5, 1, { oneway = true })
+    for _, opts in ipairs({ { on_change = "continue" }, { on_change = "continue", radius = 0.1 } }) do
+      for k = 1, 10 do
+        local q = mesh:query(0.5, 0.5, 45.5, 0.5, opts)
+        q:step(k)
+        for i = 1, 30 do mesh:link(1 + i / 10, 0.5, 41 + i / 10, 0.5, 50, { oneway = true }) end
+        mesh:find(0.5, 0.5, 1, 0.5)                  -- rebuilds the link index meanwhile
+        repeat until q:step(1000) ~= "running"
+        local fresh = assert(mesh:find(0.5, 0.5, 45.5, 0.5, { radius = opts.radius }))
+        assert.is_true(H.close(q:result():cost(), fresh:cost(), 1e-12))
+        for i = 1, 30 do mesh:unlink(1 + i / 10, 0.5, 41 + i / 10, 0.5, { oneway = true }) end
+      end
+    end
+  end)
+
+  it("a partial path heads for the goal, not for a link's start that only looks near it", function()
+    -- the heuristic is lowered for links; the partial path's end is chosen without that
+    local mesh = strips(0, 40)
+    mesh:link(0.5, 0.5, 9.5, 0.5, 1, { oneway = true })
+    mesh:link(40.5, 0.5, 45.2, 0.5, 1, { oneway = true })   -- on the far side: unreachable
+    for _, opts in ipairs({ { partial = true }, { partial = true, radius = 0.1 } }) do
+      local p, _, code = mesh:find(5.5, 0.5, 45.5, 0.5, opts)
+      assert.are.equal("partial", code)
+      local x = p:get(#p)
+      assert.is_true(x >= 9, "the partial path ends at x = " .. x)
+    end
+  end)
+end)
+
 ---------------------------------------------------------------------------------------------------
 -- Random meshes of two parts joined by links, against the reference.
 

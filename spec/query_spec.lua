@@ -315,12 +315,13 @@ describe("grid:query stepped to its end", function()
     end
     report(fails, total)
     -- the random set must exercise every outcome and option, or this proves little
-    assert.is_true(seen.found > 300, "found: " .. seen.found)
-    assert.is_true(seen.no_path > 20, "no_path: " .. seen.no_path)
-    assert.is_true(seen.blocked > 20, "blocked: " .. seen.blocked)
-    assert.is_true(seen.multi > 300, "queries of 3 steps or more: " .. seen.multi)
+    local share = N_GRIDS / 250             -- fewer grids (ASTAR_QUERY_GRIDS): fewer of each
+    assert.is_true(seen.found > 300 * share, "found: " .. seen.found)
+    assert.is_true(seen.no_path > 20 * share, "no_path: " .. seen.no_path)
+    assert.is_true(seen.blocked > 20 * share, "blocked: " .. seen.blocked)
+    assert.is_true(seen.multi > 300 * share, "queries of 3 steps or more: " .. seen.multi)
     for _, k in ipairs({ "goals", "callback", "astar", "dijkstra", "bfs", "greedy", "weighted" }) do
-      assert.is_true(seen[k] > 40, k .. ": " .. seen[k])
+      assert.is_true(seen[k] > 40 * share, k .. ": " .. seen[k])
     end
   end)
 

@@ -17,7 +17,7 @@ describe("grid:replanner", function()
       cells[sy][sx], cells[gy][gx] = 1, 1
       local g = astar.grid.from_table(cells)
       local r = g:replanner(sx, sy, gx, gy, { diagonal = diag })
-      for _ = 1, H.trials(15) do
+      for _ = 1, 15 do
         local want = H.dijkstra(cells, w, h, sx, sy, gx, gy, diag)
         local p, _, code = r:path()
         checks = checks + 1
@@ -47,7 +47,7 @@ describe("grid:replanner", function()
         if st.expanded < w * h then fewer = fewer + 1 end
       end
     end
-    assert.is_true(checks >= 600)
+    assert.is_true(checks >= H.trials(500), "checks " .. checks)
     assert.is_true(fewer > checks / 2, "repairs should usually touch less than the whole grid")
   end)
 

@@ -110,6 +110,11 @@ typedef struct astar_search astar_search;
 **   expanded, with its g and its parent's id: returns 0 if they stand, or 1
 **   with a better-founded g and parent (a node s has closed), after which
 **   the engine re-sorts the open list and looks at its top again.
+** progress(self, node): optional; how far the node still is from the goal,
+**   for choosing a partial path's end (params.partial): the expanded node
+**   with the least. NULL: the heuristic's value. For domains whose heuristic
+**   is lowered for links (a link's start may look near a goal it cannot
+**   reach), so that partial paths head for the goal itself.
 */
 typedef struct astar_domain {
   uint32_t nnodes;
@@ -119,6 +124,7 @@ typedef struct astar_domain {
   double (*edge_cost)(void *self, uint32_t from, uint32_t to, double base);
   double (*shortcut)(void *self, uint32_t from, uint32_t to);
   int (*settle)(void *self, const astar_search *s, uint32_t node, double *g, uint32_t *parent);
+  double (*progress)(void *self, uint32_t node);
   void *self;
 } astar_domain;
 
@@ -1051,7 +1057,8 @@ int astar_navmesh_raycast(const astar_navmesh *m, double x0, double y0, double x
 ** path pays after its last link). The exact search treats a link's start as
 ** a target it may reach (through the cone of an interval, or round one of its
 ** ends, as the goal) and its end as a new start. Adding, re-pricing or
-** removing a link is an edit of the whole mesh: live queries restart. 40
+** removing a link is an edit of the whole mesh: a search begun before it begins
+** again at its next step (astar_navmesh_step), whatever the caller does. 40
 ** bytes a link, and an index of the polygons holding link starts.
 ** astar_navmesh_link: adds the link or sets its cost; 0, ASTAR_EINVAL (an
 **   end off the mesh, both ends the same point, a coordinate not finite, cost

@@ -580,6 +580,7 @@ int astar_graph_prepare(astar_graph *g, astar_graph_query *q, uint32_t start,
   q->back.edge_cost = q->cost_fn != NULL ? graph_edge_cost_back : NULL;
   q->domain.shortcut = q->back.shortcut = NULL;
   q->domain.settle = q->back.settle = NULL;
+  q->domain.progress = q->back.progress = NULL;
   q->domain.self = q->back.self = q;
   if (start == NONE) return 0;
   if (!exists(g, start)) return ASTAR_EINVAL;

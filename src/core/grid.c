@@ -848,10 +848,12 @@ int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
   if (q->heuristic == ASTAR_H_OCTILE && q->h_fn == NULL && q->goals == NULL && q->within < 0 &&
       !g->hex && !g->wrap)
     q->domain.heuristic = grid_h_octile;
+  q->domain.progress = NULL;
   if (g->nlinks > 0 && q->domain.heuristic != NULL && q->h_fn == NULL) {
     q->h_base = q->domain.heuristic;
     q->link_bound = link_bound(q);
     q->domain.heuristic = grid_h_links;
+    q->domain.progress = q->h_base;            /* partial paths: toward the goal itself */
   }
   q->domain.is_goal = (q->goals != NULL || q->within >= 0) ? grid_is_goal : NULL;
   q->domain.edge_cost = q->cost_fn != NULL ? grid_edge_cost : NULL;
@@ -1076,6 +1078,7 @@ int astar_grid_field(astar_grid *g, astar_search *s, astar_grid_query *q,
   q->domain.edge_cost = q->cost_fn != NULL ? grid_edge_cost_back : NULL;
   q->domain.shortcut = NULL;
   q->domain.settle = NULL;
+  q->domain.progress = NULL;
   q->domain.self = q;
   rc = astar_search_begin_multi(s, &q->domain, sources, values, n, ASTAR_NONE,
                                 &q->params);

@@ -44,6 +44,7 @@ struct astar_navmesh {
   size_t clk;            /* lk's room, in doubles */
   uint32_t *lks, *lkl;   /* polygon p -> the links starting in it: lkl[lks[p] .. lks[p+1]-1]
                          ** (NULL: to build, at the next search) */
+  uint64_t lkver;        /* counts the edits of links */
   uint64_t version;
 };
 
@@ -149,6 +150,7 @@ struct astar_nm_work {
   /* off-mesh links (navmesh_link.c) */
   double lkK;                   /* the least a path pays after its last link (g's units) */
   double lkmul, lkhs;           /* g per unit of link cost; g per unit of length (heuristic) */
+  uint64_t lkver;               /* the mesh's lkver when the search began */
   unsigned char *lkok; size_t clkok;  /* the unit fits at both ends of link i */
   double *steps; size_t csteps; /* per result point: the link its step takes (cost), -1 */
   int linked;                   /* the result takes a link: steps is filled */

@@ -27,6 +27,7 @@ static void stale(astar_navmesh *m) {
   }
   m->lks = m->lkl = NULL;
   m->version++;
+  m->lkver++;
 }
 
 int astar_navmesh_link(astar_navmesh *m, double x0, double y0, double x1, double y1,
@@ -123,7 +124,7 @@ int astar__nm_links_begin(astar_navmesh_query *q, double lkmul, double hs) {
   astar_navmesh *m = q->mesh;
   struct astar_nm_work *w = q->w;
   uint32_t i;
-  w->lkK = HUGE_VAL; w->lkmul = lkmul; w->lkhs = hs; w->linked = 0;
+  w->lkK = HUGE_VAL; w->lkmul = lkmul; w->lkhs = hs; w->linked = 0; w->lkver = m->lkver;
   if (m->nlk == 0) return 0;
   if (buildindex(m) != 0 ||
       astar__reserve(&w->mem, (void **)&w->lkok, &w->clkok, m->nlk, 1))

@@ -233,16 +233,30 @@ static int nm_expand(void *self, uint32_t node, astar_search *s) {
   return (int)n;
 }
 
+static double nm_hplain(const astar_navmesh_query *q, uint32_t node, int links);
+
+/* The heuristic: the plain one, lowered for links (navmesh_link.c). */
 static double nm_heuristic(void *self, uint32_t node) {
-  const astar_navmesh_query *q = (const astar_navmesh_query *)self;
+  return nm_hplain((const astar_navmesh_query *)self, node, 1);
+}
+
+/* Partial paths: the plain heuristic, so that they head for the goal. */
+static double nm_progress(void *self, uint32_t node) {
+  return nm_hplain((const astar_navmesh_query *)self, node, 0);
+}
+
+/* The least a path from node on to the goal can cost: without links, or
+** lowered for them ('links'). */
+static double nm_hplain(const astar_navmesh_query *q, uint32_t node, int links) {
   const astar_navmesh *m = q->mesh;
-  double lo, hi, cx, cy;
+  double lo, hi, cx, cy, h0;
   uint32_t h, u, v;
   if (node == m->nport + 1) return 0;
   if (node >= m->nport) {                          /* the start, a link's end */
     double x = node == m->nport ? q->w->sx : LK(m, node - m->nport - 2)[2];
     double y = node == m->nport ? q->w->sy : LK(m, node - m->nport - 2)[3];
-    return astar__nm_link_h(q, x, y, q->w->hscale * hypot(q->w->gx - x, q->w->gy - y));
+    h0 = q->w->hscale * hypot(q->w->gx - x, q->w->gy - y);
+    return links ? astar__nm_link_h(q, x, y, h0) : h0;
   }
   h = m->phe[node]; u = m->hv[h]; v = m->hv[nexthe(m, h)];
   usable(q, h, &lo, &hi);
@@ -250,8 +264,8 @@ static double nm_heuristic(void *self, uint32_t node) {
   {
     double ax = VX(m, u), ay = VY(m, u), dx = VX(m, v) - ax, dy = VY(m, v) - ay;
     double x0 = ax + lo * dx, y0 = ay + lo * dy, x1 = ax + hi * dx, y1 = ay + hi * dy;
-    return astar__nm_link_hseg(q, x0, y0, x1, y1,
-                               q->w->hscale * segdist(q->w->gx, q->w->gy, x0, y0, x1, y1, &cx, &cy));
+    h0 = q->w->hscale * segdist(q->w->gx, q->w->gy, x0, y0, x1, y1, &cx, &cy);
+    return links ? astar__nm_link_hseg(q, x0, y0, x1, y1, h0) : h0;
   }
 }
 
@@ -302,6 +316,7 @@ int astar_navmesh_prepare(astar_navmesh *m, astar_navmesh_query *q, double sx, d
   q->domain.edge_cost = NULL;
   q->domain.shortcut = NULL;
   q->domain.settle = NULL;
+  q->domain.progress = m->nlk > 0 ? nm_progress : NULL;
   q->domain.self = q;
   *start = m->nport; *goal = m->nport + 1;
   return 0;
@@ -339,6 +354,13 @@ int astar_navmesh_step(astar_navmesh *m, astar_search *s, astar_navmesh_query *q
                        uint64_t budget) {
   int rc;
   if (q->w == NULL || q->mesh != m) return ASTAR_ESTATE;
+  if (q->w->lkver != m->lkver) {          /* the links changed: what the search holds was */
+    rc = astar_navmesh_begin(m, s, q, q->w->sx, q->w->sy, q->w->gx, q->w->gy);  /* sized */
+    if (rc != 0) {                         /* for them, so it begins again, whatever the */
+      q->w->status = rc;                   /* caller's on_change says */
+      return rc;
+    }
+  }
   if (q->exact) {
     rc = astar__nm_exact_step(q, budget);
     q->w->ready = rc == ASTAR_FOUND;

@@ -57,6 +57,7 @@ struct astar_search {
   uint32_t goal;
   uint32_t found;      /* record of the goal, or NONE */
   uint32_t best;       /* record closest to the goal among those expanded */
+  double bestp;        /* its progress (the domain's, or its h) */
   uint32_t cur;        /* record being expanded */
   int state;           /* S_IDLE, ASTAR_RUNNING or a final status */
   int reopen;          /* may closed records be reopened? */
@@ -238,6 +239,11 @@ static uint32_t newrec(astar_search *s, uint32_t id, double g, double h,
   return (uint32_t)s->npool++;
 }
 
+/* How far record r still is from the goal, for partial paths. */
+static double progress(const astar_search *s, uint32_t r) {
+  return s->d->progress != NULL ? s->d->progress(s->d->self, s->pool[r].id) : s->pool[r].h;
+}
+
 /* The record of domain node 'id' in this search, or NONE. */
 static uint32_t lookup(const astar_search *s, uint32_t id) {
   uint32_t r;
@@ -308,7 +314,7 @@ int astar_search_begin_multi(astar_search *s, const astar_domain *d,
     r = newrec(s, starts[i], g, h, NONE, 0);
     if (r == NONE) { s->state = S_IDLE; return ASTAR_ENOMEM; }
     push(s, r);
-    if (s->best == NONE) s->best = r;
+    if (s->best == NONE) { s->best = r; s->bestp = progress(s, r); }
   }
   s->state = ASTAR_RUNNING;
   return 0;
@@ -462,8 +468,11 @@ int astar_search_step(astar_search *s, uint64_t budget) {
       siftdown(s, 0);
     }
     {
-      const node *r = &s->pool[cur], *b = &s->pool[s->best];
-      if (r->h < b->h || (r->h == b->h && r->g < b->g)) s->best = cur;
+      double pr = progress(s, cur);
+      if (pr < s->bestp || (pr == s->bestp && s->pool[cur].g < s->pool[s->best].g)) {
+        s->best = cur;
+        s->bestp = pr;
+      }
     }
     s->st.expanded++;
     spent++;
@@ -565,6 +574,7 @@ static void biside_init(biside *w, const astar_domain *inner, const astar_domain
   w->d.edge_cost = inner->edge_cost != NULL ? bi_cost : NULL;
   w->d.shortcut = NULL;
   w->d.settle = NULL;
+  w->d.progress = NULL;
   w->d.self = w;
 }
 

@@ -430,6 +430,7 @@ static void setup(lua_State *L, ijob *j) {
   j->d.edge_cost = NULL;
   j->d.shortcut = NULL;
   j->d.settle = NULL;
+  j->d.progress = NULL;
   j->d.self = j;
 }
 

@@ -638,9 +638,10 @@ either search (a radius re-search included); stepped to its end, the query gives
 @number x1 goal
 @number y1
 @tparam[opt] table opts every option of @{NavMesh:find|find}, and:
-@tparam[opt="restart"] string opts.on_change what a change of the mesh's costs or flags
-during the query does: `"restart"` (the next step starts the search again), `"stale"`
-(the query ends with status `"stale"`) or `"continue"` (it goes on regardless)
+@tparam[opt="restart"] string opts.on_change what a change of the mesh's costs, flags or
+links during the query does: `"restart"` (the next step starts the search again), `"stale"`
+(the query ends with status `"stale"`) or `"continue"` (it goes on regardless; but a change
+of links always restarts it: what the search holds is sized for them)
 @treturn Query
 @usage
 local mesh = astar.navmesh.from_grid(astar.grid(20, 20))
