@@ -85,7 +85,8 @@ TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 SCEN_jit ?=
 SCEN_5.4 ?= 2000
 $(foreach v,5.1 5.2 5.3,$(eval SCEN_$v ?= $$(ASTAR_SCEN_LIMIT_MORE)))
-SPEC_MORE ?= ASTAR_SPEC_SCALE=0.34 ASTAR_RANDOM_GRIDS=100 ASTAR_QUERY_GRIDS=85 NAVMESH_CASES=50
+SPEC_MORE ?= ASTAR_SPEC_SCALE=0.34 ASTAR_RANDOM_GRIDS=100 ASTAR_QUERY_GRIDS=85 NAVMESH_CASES=50 \
+  NAVMESH_GRID_SCEN=35
 $(foreach v,5.1 5.2 5.3,$(eval SPECENV_$v ?= $$(SPEC_MORE)))
 test: setup build-all
 	@$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target \
