@@ -246,10 +246,10 @@ static int plink(astar_navmesh_query *q, uint32_t parent, double rx, double ry,
 static int plinkend(astar_navmesh_query *q, uint32_t ni) {
   const astar_navmesh *m = q->mesh;
   pnode n = PN(q)[ni];
-  uint32_t hold[8];
+  uint32_t hold[LK_HOLD];
   int k, nh, rc;
   if (!fresh(q, 2 * m->nh + n.he, n.g)) return 0;
-  nh = astar__nm_holders(m, n.rx, n.ry, 1, q->include, q->exclude, hold, 8);
+  nh = astar__nm_holders(m, n.rx, n.ry, 1, q->include, q->exclude, hold, LK_HOLD);
   for (k = 0; k < nh; k++) {
     n.poly = hold[k]; n.he = NONE; n.parent = ni; n.kind = PN_POINT;
     if ((rc = ppush(q, &n)) != 0) return rc;

@@ -186,6 +186,9 @@ int astar__nm_unloop(astar_navmesh_query *q);
 
 /* navmesh_link.c */
 #define LK(m, i) ((m)->lk + 5 * (size_t)(i))
+/* The polygons a link's end may lie in at once (a vertex shared by more: the
+** first LK_HOLD of them take it). */
+#define LK_HOLD 32
 int astar__nm_links_begin(astar_navmesh_query *q, double lkmul, double hs);
 int astar__nm_linkok(const astar_navmesh_query *q, uint32_t i);
 double astar__nm_link_h(const astar_navmesh_query *q, double x, double y, double h);

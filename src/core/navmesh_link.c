@@ -82,17 +82,17 @@ double astar_navmesh_link_cost(const astar_navmesh *m, double x0, double y0, dou
 /* What a search reads                                                  */
 /* ------------------------------------------------------------------ */
 
-/* The polygons holding each link's start (at most 8 each): lks/lkl, made
+/* The polygons holding each link's start (at most LK_HOLD each): lks/lkl, made
 ** with their exact sizes (stale() frees lkl as lks[np] entries). */
 static int buildindex(astar_navmesh *m) {
   size_t n = 0;
-  uint32_t i, p, hold[8];
+  uint32_t i, p, hold[LK_HOLD];
   if (m->lks != NULL || m->nlk == 0) return 0;
   m->lks = (uint32_t *)astar__alloc(&m->mem, ((size_t)m->np + 1) * sizeof(uint32_t));
   if (m->lks == NULL) return ASTAR_ENOMEM;
   memset(m->lks, 0, ((size_t)m->np + 1) * sizeof(uint32_t));
   for (i = 0; i < m->nlk; i++) {
-    int k, nh = astar__nm_holders(m, LK(m, i)[0], LK(m, i)[1], 0, 0, 0, hold, 8);
+    int k, nh = astar__nm_holders(m, LK(m, i)[0], LK(m, i)[1], 0, 0, 0, hold, LK_HOLD);
     for (k = 0; k < nh; k++) m->lks[hold[k] + 1]++;
     n += (size_t)nh;
   }
@@ -104,7 +104,7 @@ static int buildindex(astar_navmesh *m) {
     return ASTAR_ENOMEM;
   }
   for (i = 0; i < m->nlk; i++) {        /* fill, moving each polygon's start up by one */
-    int k, nh = astar__nm_holders(m, LK(m, i)[0], LK(m, i)[1], 0, 0, 0, hold, 8);
+    int k, nh = astar__nm_holders(m, LK(m, i)[0], LK(m, i)[1], 0, 0, 0, hold, LK_HOLD);
     for (k = 0; k < nh; k++) m->lkl[m->lks[hold[k]]++] = i;
   }
   for (p = m->np; p > 0; p--) m->lks[p] = m->lks[p - 1];
