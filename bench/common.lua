@@ -30,4 +30,22 @@ function B.timed(f, ...)
   return r, B.now() - t0
 end
 
+-- Calls link(x1, y1, x2, y2) for n seeded pairs of distinct walkable cells of grid (the same
+-- pairs on every run and VM): the links of link_bench.lua and navmesh_link_bench.lua.
+function B.random_links(grid, n, link)
+  local w, h = grid:size()
+  local seed, made = 7, 0
+  local function rand(m)
+    seed = (seed * 16807) % 2147483647
+    return seed % m + 1
+  end
+  while made < n do
+    local x1, y1, x2, y2 = rand(w), rand(h), rand(w), rand(h)
+    if grid:walkable(x1, y1) and grid:walkable(x2, y2) and (x1 ~= x2 or y1 ~= y2) then
+      link(x1, y1, x2, y2)
+      made = made + 1
+    end
+  end
+end
+
 return B

@@ -21,19 +21,7 @@ for _, name in ipairs(names) do
   local grid = astar.grid.load_movingai(dir .. "/" .. name .. ".map")
   if not grid then print("link_bench: no " .. name .. " under " .. dir); return end
   local scen = assert(astar.load_scenarios(dir .. "/" .. name .. ".map.scen"))
-  local w, h = grid:size()
-  local seed, n = 7, 0
-  local function rand(m)
-    seed = (seed * 16807) % 2147483647
-    return seed % m + 1
-  end
-  while n < nlinks do
-    local x1, y1, x2, y2 = rand(w), rand(h), rand(w), rand(h)
-    if grid:walkable(x1, y1) and grid:walkable(x2, y2) and (x1 ~= x2 or y1 ~= y2) then
-      grid:link(x1, y1, x2, y2, 5)
-      n = n + 1
-    end
-  end
+  B.random_links(grid, nlinks, function(x1, y1, x2, y2) grid:link(x1, y1, x2, y2, 5) end)
   local ta, tj, q, alg = 0, 0, 0, nil
   for k = 1, #scen, every do
     local s = scen[k]

@@ -34,19 +34,9 @@ for _, name in ipairs(names) do
     return t, e, out
   end
   local t0, e0, plain = run()
-  local w, h = grid:size()
-  local seed, n = 7, 0
-  local function rand(m)
-    seed = (seed * 16807) % 2147483647
-    return seed % m + 1
-  end
-  while n < nlinks do
-    local x1, y1, x2, y2 = rand(w), rand(h), rand(w), rand(h)
-    if grid:walkable(x1, y1) and grid:walkable(x2, y2) and (x1 ~= x2 or y1 ~= y2) then
-      mesh:link(x1 - 0.5, y1 - 0.5, x2 - 0.5, y2 - 0.5, 5)
-      n = n + 1
-    end
-  end
+  B.random_links(grid, nlinks, function(x1, y1, x2, y2)    -- between the cells' centres
+    mesh:link(x1 - 0.5, y1 - 0.5, x2 - 0.5, y2 - 0.5, 5)
+  end)
   local t1, e1, linked = run()
   local q, via = #plain, 0
   for i = 1, q do
