@@ -568,6 +568,12 @@ size_t astar_grid_prepared(const astar_grid *g, int diagonal);
 ** vertically, then horizontally). Nothing moves if the cells are equal. */
 void astar_grid_toward(const astar_grid_query *q, int *x, int *y, int tx, int ty);
 
+/* The cells astar_grid_toward steps through from cell (x, y) (left out) to
+** (tx, ty) (included): their 1-based coordinates as pairs in xy and their
+** costs in cost; with xy NULL they are only counted. Returns how many. */
+long astar_grid_walk(const astar_grid_query *q, int x, int y, int tx, int ty, double *xy,
+                     double *cost);
+
 /* Engine node <-> cell. */
 uint32_t astar_grid_node(const astar_grid *g, int x, int y);
 void astar_grid_cell(const astar_grid *g, uint32_t node, int *x, int *y);

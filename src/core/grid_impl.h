@@ -142,10 +142,13 @@ void astar__grid_bits_free(astar_grid *g);
 int astar__jps_expand(void *self, uint32_t node, astar_search *s);
 /* jps.c: builds the walkability bits if needed; 0 or ASTAR_ENOMEM. */
 int astar__grid_bits(astar_grid *g);
-/* jps_plus.c: the index of direction (dx, dy) in a cell's jump distances:
+/* The index of direction (dx, dy) in a cell's JPS+ jump distances (jps_plus.c):
 ** E, W, S, N (0..3; under NEVER 2 and 3 are the vertical runs), then the
 ** diagonals 4 + (dx < 0) + 2 (dy < 0). */
-int astar__jt_dir(int dx, int dy);
+static inline int astar__jt_dir(int dx, int dy) {
+  if (dx != 0 && dy != 0) return 4 + (dx < 0) + 2 * (dy < 0);
+  return dx != 0 ? dx < 0 : 2 + (dy < 0);
+}
 /* jps_plus.c: distances per cell of table k (8 or 4). */
 #define ASTAR_JT_STRIDE(k) ((k) ? 4 : 8)
 /* jps_plus.c: makes table k current (rebuilt in place after edits). */

@@ -52,6 +52,14 @@
 #include <string.h>
 #include "grid_impl.h"
 
+/* The hot loops are written once and compiled once per direction: calls
+** with constant directions are inlined, so each copy loses its branches. */
+#if defined(__GNUC__) || defined(__clang__)
+#define HOT static inline __attribute__((always_inline))
+#else
+#define HOT static inline
+#endif
+
 /* ---------------------------------------------------------------------- */
 /* Walkability bits                                                         */
 /* ---------------------------------------------------------------------- */
@@ -73,7 +81,7 @@ static void putbit(uint64_t *line, size_t i, int v) {
 #if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
     __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define WIN 57
-static inline uint64_t window(const uint64_t *line, long i) {
+HOT uint64_t window(const uint64_t *line, long i) {
   size_t k = (size_t)(i + 64);
   uint64_t v;
   memcpy(&v, (const unsigned char *)line + (k >> 3), sizeof v);
@@ -81,7 +89,7 @@ static inline uint64_t window(const uint64_t *line, long i) {
 }
 #else
 #define WIN 64
-static inline uint64_t window(const uint64_t *line, long i) {
+HOT uint64_t window(const uint64_t *line, long i) {
   size_t k = (size_t)(i + 64), w = k >> 6;
   unsigned sh = (unsigned)(k & 63);
   return sh ? (line[w] >> sh) | (line[w + 1] << (64 - sh)) : line[w];
@@ -108,7 +116,7 @@ static int highbit(uint64_t v) {
 #endif
 }
 
-static int getbit(const uint64_t *line, size_t i) {
+HOT int getbit(const uint64_t *line, size_t i) {
   size_t k = i + 64;
   return (int)((line[k >> 6] >> (k & 63)) & 1);
 }
@@ -192,8 +200,8 @@ int astar__grid_bits(astar_grid *g) {
 ** the line is blocked first; then *run is the number of walkable cells
 ** passed.
 */
-static inline long scan_up(const uint64_t *mid, const uint64_t *a, const uint64_t *b,
-                           const uint64_t *bnd, long pos, long *run) {
+HOT long scan_up(const uint64_t *mid, const uint64_t *a, const uint64_t *b,
+                 const uint64_t *bnd, long pos, long *run) {
   const uint64_t valid = WIN == 64 ? ~(uint64_t)0 : ((uint64_t)1 << (WIN % 64)) - 1;
   const uint64_t east = valid & ~(uint64_t)3;
   long base = pos;
@@ -211,8 +219,8 @@ static inline long scan_up(const uint64_t *mid, const uint64_t *a, const uint64_
   }
 }
 
-static inline long scan_down(const uint64_t *mid, const uint64_t *a, const uint64_t *b,
-                             const uint64_t *bnd, long pos, long *run) {
+HOT long scan_down(const uint64_t *mid, const uint64_t *a, const uint64_t *b,
+                   const uint64_t *bnd, long pos, long *run) {
   const uint64_t west = ((uint64_t)1 << (WIN - 2)) - 1;
   long base = pos;
   for (;;) {           /* bit k: cell base - (WIN - 2) + k; cells of interest k < WIN - 2 */
@@ -268,7 +276,7 @@ static int on_boundary(const jumper *j, long x, long y) {
 
 /* The distance along the ray from padded cell (x, y) in direction (dx, dy)
 ** (one of them 0) to the nearest goal within 'lim' cells, or 0. */
-static inline long goal_on_ray(const jumper *j, long x, long y, int dx, int dy, long lim) {
+HOT long goal_on_ray(const jumper *j, long x, long y, int dx, int dy, long lim) {
   const astar_grid_query *q = j->q;
   size_t i;
   long best = 0;
@@ -285,7 +293,7 @@ static inline long goal_on_ray(const jumper *j, long x, long y, int dx, int dy, 
   return best;
 }
 
-static int is_goal(const jumper *j, long x, long y) {
+HOT int is_goal(const jumper *j, long x, long y) {
   if (j->gx >= 0) return x == j->gx && y == j->gy;
   return goal_on_ray(j, x - 1, y, 1, 0, 1) == 1;
 }
@@ -295,7 +303,7 @@ static int is_goal(const jumper *j, long x, long y) {
 static long straight_cut(const jumper *j, long x, long y, int dx, int dy);
 
 /* straight() on JPS+: the jump read from the table. */
-static long straight_table(const jumper *j, long x, long y, int dx, int dy) {
+HOT long straight_table(const jumper *j, long x, long y, int dx, int dy) {
   long v = j->t[(y * j->stride + x) * j->ts + astar__jt_dir(dx, dy)];
   long g = goal_on_ray(j, x, y, dx, dy, v > 0 ? v : -v);
   return g ? g : v > 0 ? v : 0;
@@ -353,9 +361,12 @@ static inline int jump_straight(jumper *j, long x, long y, int dx, int dy, doubl
   return d ? add(j, x + dx * d, y + dy * d, len + (double)d) : 0;
 }
 
-/* A diagonal run from (x, y) along (dx, dy), or under NEVER a vertical one
-** (dx = 0): every cell it enters is a source of straight jumps (horizontal
-** under NEVER), whose jump points are successors. Stops at a goal. */
+/* jump_straight() from inside a JPS+ run ('len' > 0). */
+HOT int table_ray(jumper *j, long x, long y, const int dx, const int dy, double len) {
+  long d = straight_table(j, x, y, dx, dy);
+  return d ? add(j, x + dx * d, y + dy * d, len + (double)d) : 0;
+}
+
 /* JPS+: where a run of step length 'step' from (x, y) along (dx, dy), 'k'
 ** steps done and 'seg' more possible, crosses a goal's row or column: if
 ** the goal is on the run, or a straight jump from there reaches it, it is a
@@ -384,7 +395,7 @@ static int run_goals(jumper *j, long x, long y, int dx, int dy, long k, long seg
 
 /* JPS+: a run read from the table, from one cell whose straight jumps find
 ** jump points to the next. */
-static int sweep_table(jumper *j, long x, long y, int dx, int dy) {
+HOT int sweep_table(jumper *j, long x, long y, const int dx, const int dy) {
   const int four = dx == 0, d = astar__jt_dir(dx, dy);
   const double step = four ? 1.0 : SQRT2;
   long k = 0;
@@ -397,43 +408,104 @@ static int sweep_table(jumper *j, long x, long y, int dx, int dy) {
     y += v * dy;
     k += v;
     if (four) {
-      if ((rc = jump_straight(j, x, y, 1, 0, (double)k)) != 0) return rc;
-      if ((rc = jump_straight(j, x, y, -1, 0, (double)k)) != 0) return rc;
+      if ((rc = table_ray(j, x, y, 1, 0, (double)k)) != 0) return rc;
+      if ((rc = table_ray(j, x, y, -1, 0, (double)k)) != 0) return rc;
     } else {
-      if ((rc = jump_straight(j, x, y, dx, 0, (double)k * SQRT2)) != 0) return rc;
-      if ((rc = jump_straight(j, x, y, 0, dy, (double)k * SQRT2)) != 0) return rc;
+      if ((rc = table_ray(j, x, y, dx, 0, (double)k * SQRT2)) != 0) return rc;
+      if ((rc = table_ray(j, x, y, 0, dy, (double)k * SQRT2)) != 0) return rc;
     }
   }
 }
 
-static int sweep_cut(jumper *j, long x, long y, int dx, int dy);
+/* A jump from inside a run: from padded cell 'pos' of bit line 'line' (lw
+** words a line; the boundary line 'bline', NULL on a grid of one cost)
+** along 'dir', the next cell known walkable. (x, y) is the cell, (dx, dy)
+** the jump's direction, 'len' the run's length so far. */
+HOT int ray(jumper *j, const uint64_t *line, size_t lw, const uint64_t *bline, long x, long y,
+            const int dx, const int dy, double len) {
+  long run = 0, pos = dx ? x : y, d;
+  const int dir = dx ? dx : dy;
+  d = dir > 0 ? scan_up(line, line - lw, line + lw, bline, pos, &run)
+              : scan_down(line, line - lw, line + lw, bline, pos, &run);
+  run = goal_on_ray(j, x, y, dx, dy, d ? d : run);
+  if (run) d = run;
+  return d ? add(j, x + dx * d, y + dy * d, len + (double)d) : 0;
+}
 
-static int sweep(jumper *j, long x, long y, int dx, int dy) {
-  const int four = dx == 0;
-  const double step = four ? 1.0 : SQRT2;
+/* A diagonal run from (x, y) along (dx, dy), or under NEVER a vertical one
+** (dx = 0), over the bit lines ('wt': a grid of several costs): every cell
+** it enters is a source of straight jumps (horizontal under NEVER), whose
+** jump points are successors. Stops at a goal or a boundary cell. Inlined
+** with constant arguments (runs() below): one copy per direction. */
+HOT int run_bits(jumper *j, long x, long y, const int dx, const int dy, const int wt) {
+  const astar_grid *g = j->g;
+  const size_t rw = g->rw, cw = g->cw;
+  const uint64_t *row = g->rows + (size_t)y * rw, *col = g->cols + (size_t)x * cw;
+  const uint64_t *brow = wt ? g->brows + (size_t)y * rw : NULL;
+  const uint64_t *bcol = wt ? g->bcols + (size_t)x * cw : NULL;
   double len = 0;
   int h, v, rc;
-  if (j->cut) return sweep_cut(j, x, y, dx, dy);
-  if (j->t != NULL) return sweep_table(j, x, y, dx, dy);
-  h = four || walkable(j, x + dx, y);
-  v = four || walkable(j, x, y + dy);
   enter(j, x + dx, y + dy);
-  while (h && v && walkable(j, x + dx, y + dy)) {      /* a legal step */
+  if (dx == 0) {                                   /* NEVER */
+    while (getbit(col, (size_t)(y + dy))) {
+      y += dy;
+      row = dy > 0 ? row + rw : row - rw;
+      if (wt) brow = dy > 0 ? brow + rw : brow - rw;
+      len += 1.0;
+      if (is_goal(j, x, y) || (wt && getbit(brow, (size_t)x))) return add(j, x, y, len);
+      if (getbit(row, (size_t)(x + 1)) && (rc = ray(j, row, rw, brow, x, y, 1, 0, len)) != 0)
+        return rc;
+      if (getbit(row, (size_t)(x - 1)) && (rc = ray(j, row, rw, brow, x, y, -1, 0, len)) != 0)
+        return rc;
+    }
+    return 0;
+  }
+  h = getbit(row, (size_t)(x + dx));
+  v = getbit(col, (size_t)(y + dy));
+  while (h && v && getbit(dy > 0 ? row + rw : row - rw, (size_t)(x + dx))) {   /* a legal step */
     x += dx;
     y += dy;
-    len += step;
-    if (is_goal(j, x, y) || (j->weighted && on_boundary(j, x, y))) return add(j, x, y, len);
-    if (four) {
-      if ((rc = jump_straight(j, x, y, 1, 0, len)) != 0) return rc;
-      if ((rc = jump_straight(j, x, y, -1, 0, len)) != 0) return rc;
-      continue;
+    row = dy > 0 ? row + rw : row - rw;
+    col = dx > 0 ? col + cw : col - cw;
+    if (wt) {
+      brow = dy > 0 ? brow + rw : brow - rw;
+      bcol = dx > 0 ? bcol + cw : bcol - cw;
     }
-    h = walkable(j, x + dx, y);
-    v = walkable(j, x, y + dy);
-    if (h && (rc = jump_straight(j, x, y, dx, 0, len)) != 0) return rc;
-    if (v && (rc = jump_straight(j, x, y, 0, dy, len)) != 0) return rc;
+    len += SQRT2;
+    if (is_goal(j, x, y) || (wt && getbit(brow, (size_t)x))) return add(j, x, y, len);
+    h = getbit(row, (size_t)(x + dx));
+    v = getbit(col, (size_t)(y + dy));
+    if (h && (rc = ray(j, row, rw, brow, x, y, dx, 0, len)) != 0) return rc;
+    if (v && (rc = ray(j, col, cw, bcol, x, y, 0, dy, len)) != 0) return rc;
   }
   return 0;
+}
+
+/* Calls F(dx, dy) with the run's direction made a constant. */
+#define BY_DIR(F) \
+  switch ((dx + 1) * 3 + dy + 1) { \
+  case 0: return F(-1, -1); \
+  case 2: return F(-1, 1); \
+  case 3: return F(0, -1); \
+  case 5: return F(0, 1); \
+  case 6: return F(1, -1); \
+  default: return F(1, 1); \
+  }
+#define RUN_ONE(a, b) run_bits(j, x, y, a, b, 0)
+#define RUN_WEIGHTED(a, b) run_bits(j, x, y, a, b, 1)
+#define RUN_TABLE(a, b) sweep_table(j, x, y, a, b)
+
+static int runs_one_cost(jumper *j, long x, long y, int dx, int dy) { BY_DIR(RUN_ONE) }
+static int runs_weighted(jumper *j, long x, long y, int dx, int dy) { BY_DIR(RUN_WEIGHTED) }
+static int runs_table(jumper *j, long x, long y, int dx, int dy) { BY_DIR(RUN_TABLE) }
+
+static int sweep_cut(jumper *j, long x, long y, int dx, int dy);
+
+/* A diagonal (under NEVER vertical) run from (x, y) along (dx, dy). */
+static int sweep(jumper *j, long x, long y, int dx, int dy) {
+  if (j->cut) return sweep_cut(j, x, y, dx, dy);
+  if (j->t != NULL) return runs_table(j, x, y, dx, dy);
+  return j->weighted ? runs_weighted(j, x, y, dx, dy) : runs_one_cost(j, x, y, dx, dy);
 }
 
 static int sign(long v) { return (v > 0) - (v < 0); }
@@ -594,9 +666,27 @@ int astar__jps_expand(void *self, uint32_t node, astar_search *s) {
   return rc != 0 ? rc : j.n;
 }
 
-void astar_grid_toward(const astar_grid_query *q, int *x, int *y, int tx, int ty) {
+HOT void toward(const astar_grid_query *q, int *x, int *y, int tx, int ty) {
   int dx = (tx > *x) - (tx < *x), dy = (ty > *y) - (ty < *y);
   if (q->diagonal == ASTAR_DIAG_NEVER && dy != 0) dx = 0;
   *x += dx;
   *y += dy;
+}
+
+void astar_grid_toward(const astar_grid_query *q, int *x, int *y, int tx, int ty) {
+  toward(q, x, y, tx, ty);
+}
+
+long astar_grid_walk(const astar_grid_query *q, int x, int y, int tx, int ty, double *xy,
+                     double *cost) {
+  const astar_grid *g = q->grid;
+  long ax = labs((long)tx - x), ay = labs((long)ty - y), n;
+  if (xy == NULL) return q->diagonal == ASTAR_DIAG_NEVER ? ax + ay : ax > ay ? ax : ay;
+  for (n = 0; x != tx || y != ty; n++) {
+    toward(q, &x, &y, tx, ty);
+    xy[2 * n] = x + 1;
+    xy[2 * n + 1] = y + 1;
+    cost[n] = g->cell[(size_t)(y + 1) * g->stride + (size_t)(x + 1)];
+  }
+  return n;
 }

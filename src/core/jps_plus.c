@@ -22,11 +22,6 @@
 #include <string.h>
 #include "grid_impl.h"
 
-int astar__jt_dir(int dx, int dy) {
-  if (dx != 0 && dy != 0) return 4 + (dx < 0) + 2 * (dy < 0);
-  return dx != 0 ? dx < 0 : 2 + (dy < 0);
-}
-
 /* The value of cell c for direction (dx, dy) of table k, given its
 ** successor's values. 'o' is the side offset of straight moves. */
 static int16_t jump_value(const astar_grid *g, const int16_t *t, int k, long c,

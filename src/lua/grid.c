@@ -547,32 +547,24 @@ static int g_push(lua_State *L, void *rec, astar_search *s, int rc) {
   if (n > 0) astar_grid_cell(q->grid, nodes[0], &x, &y);
   for (i = 1, cells = n > 0; i < n && q->jps; i++) {          /* count the cells */
     astar_grid_cell(q->grid, nodes[i], &tx, &ty);
-    if (linkstep(q, s, nodes[i - 1], nodes[i])) {
-      x = tx; y = ty; cells++;
-    }
-    for (; x != tx || y != ty; cells++) astar_grid_toward(q, &x, &y, tx, ty);
+    cells += linkstep(q, s, nodes[i - 1], nodes[i]) ? 1 : astar_grid_walk(q, x, y, tx, ty,
+                                                                          NULL, NULL);
+    x = tx; y = ty;
   }
   if (!q->jps) cells = n;
   xy = astar_newpath(L, (size_t)cells, ASTAR_PATH_GRID, cost, &st,
                      q->jps ? (q->jps == 2 ? "jps+" : "jps") : ALGORITHMS[q->params.algorithm],
                      goal);
-  if (n > 0) astar_grid_cell(q->grid, nodes[0], &x, &y);
-  tx = x; ty = y;
-  for (k = 0, i = 0; k < cells; k++) {
-    if (!q->jps) {
-      astar_grid_cell(q->grid, nodes[k], &x, &y);
-    } else if (k > 0) {                 /* on toward the next node, or by its link */
-      int link = 0;
-      while (x == tx && y == ty && i + 1 < n) {
-        astar_grid_cell(q->grid, nodes[++i], &tx, &ty);
-        link = linkstep(q, s, nodes[i - 1], nodes[i]);
-      }
-      if (link) { x = tx; y = ty; }
-      else astar_grid_toward(q, &x, &y, tx, ty);
+  for (i = 0, k = 0; i < n; i++) {     /* each node, and the cells walked to it */
+    astar_grid_cell(q->grid, nodes[i], &tx, &ty);
+    if (i > 0 && q->jps && !linkstep(q, s, nodes[i - 1], nodes[i])) {
+      k += astar_grid_walk(q, x, y, tx, ty, xy + 2 * k, xy + 2 * cells + k);
+    } else {
+      xy[2 * k] = tx + 1;
+      xy[2 * k + 1] = ty + 1;
+      xy[2 * cells + k++] = astar_grid_get(q->grid, tx, ty);   /* for grid:check */
     }
-    xy[2 * k] = x + 1;
-    xy[2 * k + 1] = y + 1;
-    xy[2 * cells + k] = astar_grid_get(q->grid, x, y);   /* for grid:check */
+    x = tx; y = ty;
   }
   astar_path_grid(L, -1, &len, &diag);
   *diag = q->diagonal;
