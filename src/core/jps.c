@@ -33,8 +33,8 @@
 ** Under NEVER (4-connected) vertical runs play the diagonals' part: a
 ** vertical jump walks cell by cell and jumps horizontally from each, and a
 ** horizontal jump stops where a vertical turn is forced, by the same rule.
-** Under ALWAYS and ONE_OBSTACLE (corner cutting) the 2011 rules apply, cell
-** by cell (below).
+** Under ALWAYS and ONE_OBSTACLE (corner cutting) the 2011 rules apply, over
+** the same bit lines (below).
 **
 ** SEVERAL COSTS. Jumps also stop at boundary cells (walkable, with a
 ** walkable neighbour of another cost), which expand in every direction as
@@ -195,19 +195,22 @@ int astar__grid_bits(astar_grid *g) {
 /*
 ** Scans the bit line 'mid' from cell 'pos' up (scan_up: toward higher cells)
 ** or down, between the side lines 'a' and 'b'. Returns the distance to the first cell
-** with a forced neighbour (a side cell walkable where the side cell before
-** it is blocked) or marked in 'bnd' (boundary cells; NULL: none), or 0 if
-** the line is blocked first; then *run is the number of walkable cells
-** passed.
+** with a forced neighbour or marked in 'bnd' (boundary cells; NULL: none),
+** or 0 if the line is blocked first; then *run is the number of walkable
+** cells passed. A forced neighbour is a side cell walkable where the side
+** cell before it is blocked; under corner cutting ('cut'), a side cell
+** blocked where the one after it is walkable (the 2011 rule). The cut rule
+** reads one cell further ahead, so its windows keep one cell fewer.
 */
 HOT long scan_up(const uint64_t *mid, const uint64_t *a, const uint64_t *b,
-                 const uint64_t *bnd, long pos, long *run) {
+                 const uint64_t *bnd, long pos, long *run, const int cut) {
   const uint64_t valid = WIN == 64 ? ~(uint64_t)0 : ((uint64_t)1 << (WIN % 64)) - 1;
-  const uint64_t east = valid & ~(uint64_t)3;
+  const uint64_t east = (cut ? valid >> 1 : valid) & ~(uint64_t)3;
   long base = pos;
-  for (;;) {           /* bit k: cell base - 1 + k; cells of interest 2 <= k < WIN */
+  for (;;) {           /* bit k: cell base - 1 + k; cells of interest 2 <= k < WIN (- cut) */
     uint64_t m = window(mid, base - 1), sa = window(a, base - 1), sb = window(b, base - 1);
-    uint64_t f = ((sa & ~(sa << 1)) | (sb & ~(sb << 1))) & east, k = ~m & east;
+    uint64_t f = (cut ? ((sa >> 1) & ~sa) | ((sb >> 1) & ~sb)
+                      : (sa & ~(sa << 1)) | (sb & ~(sb << 1))) & east, k = ~m & east;
     if (bnd != NULL) f |= window(bnd, base - 1) & east;
     if (f | k) {
       int i = f ? lowbit(f) : 64, j = k ? lowbit(k) : 64;
@@ -215,18 +218,19 @@ HOT long scan_up(const uint64_t *mid, const uint64_t *a, const uint64_t *b,
       *run = base - 2 + j - pos;
       return 0;
     }
-    base += WIN - 2;
+    base += WIN - 2 - cut;
   }
 }
 
 HOT long scan_down(const uint64_t *mid, const uint64_t *a, const uint64_t *b,
-                   const uint64_t *bnd, long pos, long *run) {
-  const uint64_t west = ((uint64_t)1 << (WIN - 2)) - 1;
+                   const uint64_t *bnd, long pos, long *run, const int cut) {
+  const uint64_t west = (((uint64_t)1 << (WIN - 2)) - 1) & ~(uint64_t)cut;
   long base = pos;
-  for (;;) {           /* bit k: cell base - (WIN - 2) + k; cells of interest k < WIN - 2 */
+  for (;;) {           /* bit k: cell base - (WIN - 2) + k; of interest (cut <=) k < WIN - 2 */
     long lo = base - (WIN - 2);
     uint64_t m = window(mid, lo), sa = window(a, lo), sb = window(b, lo);
-    uint64_t f = ((sa & ~(sa >> 1)) | (sb & ~(sb >> 1))) & west, k = ~m & west;
+    uint64_t f = (cut ? ((sa << 1) & ~sa) | ((sb << 1) & ~sb)
+                      : (sa & ~(sa >> 1)) | (sb & ~(sb >> 1))) & west, k = ~m & west;
     if (bnd != NULL) f |= window(bnd, lo) & west;
     if (f | k) {
       int i = f ? highbit(f) : -1, j = k ? highbit(k) : -1;
@@ -234,14 +238,15 @@ HOT long scan_down(const uint64_t *mid, const uint64_t *a, const uint64_t *b,
       *run = pos - (lo + j + 1);
       return 0;
     }
-    base -= WIN - 2;
+    base -= WIN - 2 - cut;
   }
 }
 
 /* scan_up (dir > 0) or scan_down. */
-static inline long scan(const uint64_t *mid, const uint64_t *a, const uint64_t *b,
-                        const uint64_t *bnd, long pos, int dir, long *run) {
-  return dir > 0 ? scan_up(mid, a, b, bnd, pos, run) : scan_down(mid, a, b, bnd, pos, run);
+HOT long scan(const uint64_t *mid, const uint64_t *a, const uint64_t *b, const uint64_t *bnd,
+              long pos, int dir, long *run, const int cut) {
+  return dir > 0 ? scan_up(mid, a, b, bnd, pos, run, cut)
+                 : scan_down(mid, a, b, bnd, pos, run, cut);
 }
 
 /* A jump's view of the query: the grid, where the goals are. */
@@ -255,7 +260,6 @@ typedef struct jumper {
   const int16_t *t;     /* JPS+ jump distances (jps_plus.c), or NULL */
   int weighted;         /* several costs: jumps stop at boundary cells */
   int cut;              /* ALWAYS or ONE_OBSTACLE (corner cutting), else 0 */
-  int other;            /* cut or t: jumps not scanned from bit lines */
   long ts;              /* distances per cell */
   astar_search *s;
   astar_edge *e;        /* the successors written so far */
@@ -298,10 +302,6 @@ HOT int is_goal(const jumper *j, long x, long y) {
   return goal_on_ray(j, x - 1, y, 1, 0, 1) == 1;
 }
 
-/* A straight jump from padded cell (x, y) along (dx, dy): the distance to
-** the jump point it reaches, or 0. */
-static long straight_cut(const jumper *j, long x, long y, int dx, int dy);
-
 /* straight() on JPS+: the jump read from the table. */
 HOT long straight_table(const jumper *j, long x, long y, int dx, int dy) {
   long v = j->t[(y * j->stride + x) * j->ts + astar__jt_dir(dx, dy)];
@@ -309,25 +309,26 @@ HOT long straight_table(const jumper *j, long x, long y, int dx, int dy) {
   return g ? g : v > 0 ? v : 0;
 }
 
-/* straight() under corner cutting or on JPS+. */
-static long straight_other(const jumper *j, long x, long y, int dx, int dy) {
-  return j->cut ? straight_cut(j, x, y, dx, dy) : straight_table(j, x, y, dx, dy);
-}
-
-static inline long straight(const jumper *j, long x, long y, int dx, int dy) {
+/* A straight jump from padded cell (x, y) along (dx, dy): the distance to
+** the jump point it reaches, or 0. */
+static long straight(const jumper *j, long x, long y, int dx, int dy) {
   const astar_grid *g = j->g;
+  const uint64_t *line, *bline = NULL;
+  size_t lw;
   long run = 0, d;
-  if (j->other) return straight_other(j, x, y, dx, dy);
+  if (j->t != NULL) return straight_table(j, x, y, dx, dy);
   if (!walkable(j, x + dx, y + dy)) return 0;
   if (dx) {
-    const uint64_t *r = g->rows + (size_t)y * g->rw;
-    d = scan(r, r - g->rw, r + g->rw, j->weighted ? g->brows + (size_t)y * g->rw : NULL, x,
-             dx, &run);
+    lw = g->rw;
+    line = g->rows + (size_t)y * lw;
+    if (j->weighted) bline = g->brows + (size_t)y * lw;
   } else {
-    const uint64_t *c = g->cols + (size_t)x * g->cw;
-    d = scan(c, c - g->cw, c + g->cw, j->weighted ? g->bcols + (size_t)x * g->cw : NULL, y,
-             dy, &run);
+    lw = g->cw;
+    line = g->cols + (size_t)x * lw;
+    if (j->weighted) bline = g->bcols + (size_t)x * lw;
   }
+  d = j->cut ? scan(line, line - lw, line + lw, bline, dx ? x : y, dx ? dx : dy, &run, 1)
+             : scan(line, line - lw, line + lw, bline, dx ? x : y, dx ? dx : dy, &run, 0);
   run = goal_on_ray(j, x, y, dx, dy, d ? d : run);
   return run ? run : d;
 }
@@ -420,13 +421,10 @@ HOT int sweep_table(jumper *j, long x, long y, const int dx, const int dy) {
 /* A jump from inside a run: from padded cell 'pos' of bit line 'line' (lw
 ** words a line; the boundary line 'bline', NULL on a grid of one cost)
 ** along 'dir', the next cell known walkable. (x, y) is the cell, (dx, dy)
-** the jump's direction, 'len' the run's length so far. */
+** the jump's direction, 'len' the run's length so far, 'cut' as in scan(). */
 HOT int ray(jumper *j, const uint64_t *line, size_t lw, const uint64_t *bline, long x, long y,
-            const int dx, const int dy, double len) {
-  long run = 0, pos = dx ? x : y, d;
-  const int dir = dx ? dx : dy;
-  d = dir > 0 ? scan_up(line, line - lw, line + lw, bline, pos, &run)
-              : scan_down(line, line - lw, line + lw, bline, pos, &run);
+            const int dx, const int dy, double len, const int cut) {
+  long run = 0, d = scan(line, line - lw, line + lw, bline, dx ? x : y, dx ? dx : dy, &run, cut);
   run = goal_on_ray(j, x, y, dx, dy, d ? d : run);
   if (run) d = run;
   return d ? add(j, x + dx * d, y + dy * d, len + (double)d) : 0;
@@ -435,9 +433,13 @@ HOT int ray(jumper *j, const uint64_t *line, size_t lw, const uint64_t *bline, l
 /* A diagonal run from (x, y) along (dx, dy), or under NEVER a vertical one
 ** (dx = 0), over the bit lines ('wt': a grid of several costs): every cell
 ** it enters is a source of straight jumps (horizontal under NEVER), whose
-** jump points are successors. Stops at a goal or a boundary cell. Inlined
-** with constant arguments (runs() below): one copy per direction. */
-HOT int run_bits(jumper *j, long x, long y, const int dx, const int dy, const int wt) {
+** jump points are successors. Stops at a goal or a boundary cell, and
+** under corner cutting ('cut') at a cell with a forced neighbour (a cell
+** behind it beside the run blocked, the one past that walkable: the 2011
+** rule), which is a jump point of its own. Inlined with constant arguments
+** (BY_DIR below): one copy per direction. */
+HOT int run_bits(jumper *j, long x, long y, const int dx, const int dy, const int wt,
+                 const int cut) {
   const astar_grid *g = j->g;
   const size_t rw = g->rw, cw = g->cw;
   const uint64_t *row = g->rows + (size_t)y * rw, *col = g->cols + (size_t)x * cw;
@@ -453,16 +455,17 @@ HOT int run_bits(jumper *j, long x, long y, const int dx, const int dy, const in
       if (wt) brow = dy > 0 ? brow + rw : brow - rw;
       len += 1.0;
       if (is_goal(j, x, y) || (wt && getbit(brow, (size_t)x))) return add(j, x, y, len);
-      if (getbit(row, (size_t)(x + 1)) && (rc = ray(j, row, rw, brow, x, y, 1, 0, len)) != 0)
+      if (getbit(row, (size_t)(x + 1)) && (rc = ray(j, row, rw, brow, x, y, 1, 0, len, 0)) != 0)
         return rc;
-      if (getbit(row, (size_t)(x - 1)) && (rc = ray(j, row, rw, brow, x, y, -1, 0, len)) != 0)
+      if (getbit(row, (size_t)(x - 1)) && (rc = ray(j, row, rw, brow, x, y, -1, 0, len, 0)) != 0)
         return rc;
     }
     return 0;
   }
   h = getbit(row, (size_t)(x + dx));
   v = getbit(col, (size_t)(y + dy));
-  while (h && v && getbit(dy > 0 ? row + rw : row - rw, (size_t)(x + dx))) {   /* a legal step */
+  while ((cut ? h || v || j->cut == ASTAR_DIAG_ALWAYS : h && v) &&
+         getbit(dy > 0 ? row + rw : row - rw, (size_t)(x + dx))) {            /* a legal step */
     x += dx;
     y += dy;
     row = dy > 0 ? row + rw : row - rw;
@@ -473,10 +476,15 @@ HOT int run_bits(jumper *j, long x, long y, const int dx, const int dy, const in
     }
     len += SQRT2;
     if (is_goal(j, x, y) || (wt && getbit(brow, (size_t)x))) return add(j, x, y, len);
+    if (cut && ((getbit(dy > 0 ? row + rw : row - rw, (size_t)(x - dx)) &&
+                 !getbit(row, (size_t)(x - dx))) ||
+                (getbit(dy > 0 ? row - rw : row + rw, (size_t)(x + dx)) &&
+                 !getbit(col, (size_t)(y - dy)))))
+      return add(j, x, y, len);
     h = getbit(row, (size_t)(x + dx));
     v = getbit(col, (size_t)(y + dy));
-    if (h && (rc = ray(j, row, rw, brow, x, y, dx, 0, len)) != 0) return rc;
-    if (v && (rc = ray(j, col, cw, bcol, x, y, 0, dy, len)) != 0) return rc;
+    if (h && (rc = ray(j, row, rw, brow, x, y, dx, 0, len, cut)) != 0) return rc;
+    if (v && (rc = ray(j, col, cw, bcol, x, y, 0, dy, len, cut)) != 0) return rc;
   }
   return 0;
 }
@@ -491,20 +499,20 @@ HOT int run_bits(jumper *j, long x, long y, const int dx, const int dy, const in
   case 6: return F(1, -1); \
   default: return F(1, 1); \
   }
-#define RUN_ONE(a, b) run_bits(j, x, y, a, b, 0)
-#define RUN_WEIGHTED(a, b) run_bits(j, x, y, a, b, 1)
+#define RUN_ONE(a, b) run_bits(j, x, y, a, b, 0, 0)
+#define RUN_WEIGHTED(a, b) run_bits(j, x, y, a, b, 1, 0)
+#define RUN_CUT(a, b) run_bits(j, x, y, a, b, j->weighted, 1)
 #define RUN_TABLE(a, b) sweep_table(j, x, y, a, b)
 
 static int runs_one_cost(jumper *j, long x, long y, int dx, int dy) { BY_DIR(RUN_ONE) }
 static int runs_weighted(jumper *j, long x, long y, int dx, int dy) { BY_DIR(RUN_WEIGHTED) }
 static int runs_table(jumper *j, long x, long y, int dx, int dy) { BY_DIR(RUN_TABLE) }
-
-static int sweep_cut(jumper *j, long x, long y, int dx, int dy);
+static int runs_cut(jumper *j, long x, long y, int dx, int dy) { BY_DIR(RUN_CUT) }
 
 /* A diagonal (under NEVER vertical) run from (x, y) along (dx, dy). */
 static int sweep(jumper *j, long x, long y, int dx, int dy) {
-  if (j->cut) return sweep_cut(j, x, y, dx, dy);
   if (j->t != NULL) return runs_table(j, x, y, dx, dy);
+  if (j->cut) return runs_cut(j, x, y, dx, dy);
   return j->weighted ? runs_weighted(j, x, y, dx, dy) : runs_one_cost(j, x, y, dx, dy);
 }
 
@@ -543,52 +551,9 @@ static int from_straight(jumper *j, long x, long y, int dx, int dy, int four) {
 /* Corner cutting (ALWAYS, ONE_OBSTACLE): the 2011 paper's rules, where a   */
 /* diagonal move may pass a blocked corner. Straight moves are forced by a  */
 /* blocked side cell whose next cell ahead is open, diagonal moves by a     */
-/* blocked cell behind them beside an open one; jumps go cell by cell.      */
+/* blocked cell behind them beside an open one; scan() and run_bits() read  */
+/* them from the bit lines as they do the other rules.                     */
 /* ---------------------------------------------------------------------- */
-
-/* May a unit step diagonally from (x, y) along (dx, dy)? */
-static int cut_step(const jumper *j, long x, long y, int dx, int dy) {
-  if (!walkable(j, x + dx, y + dy)) return 0;
-  return j->cut == ASTAR_DIAG_ALWAYS || walkable(j, x + dx, y) || walkable(j, x, y + dy);
-}
-
-/* Is (x, y), entered moving straight along (dx, dy), a jump point? */
-static int cut_forced(const jumper *j, long x, long y, int dx, int dy) {
-  long ox = dy != 0, oy = dx != 0;                /* the side offset */
-  return (walkable(j, x + dx + ox, y + dy + oy) && !walkable(j, x + ox, y + oy)) ||
-         (walkable(j, x + dx - ox, y + dy - oy) && !walkable(j, x - ox, y - oy));
-}
-
-static long straight_cut(const jumper *j, long x, long y, int dx, int dy) {
-  long d;
-  for (d = 1;; d++) {
-    x += dx;
-    y += dy;
-    if (!walkable(j, x, y)) return 0;
-    if (is_goal(j, x, y) || (j->weighted && on_boundary(j, x, y)) || cut_forced(j, x, y, dx, dy))
-      return d;
-  }
-}
-
-/* A diagonal run: a cell with a forced neighbour is a jump point of its own
-** (it ends the run); from the others, straight jumps. */
-static int sweep_cut(jumper *j, long x, long y, int dx, int dy) {
-  double len = 0;
-  int rc;
-  enter(j, x + dx, y + dy);
-  while (cut_step(j, x, y, dx, dy)) {
-    x += dx;
-    y += dy;
-    len += SQRT2;
-    if (is_goal(j, x, y) || (j->weighted && on_boundary(j, x, y)) ||
-        (walkable(j, x - dx, y + dy) && !walkable(j, x - dx, y)) ||
-        (walkable(j, x + dx, y - dy) && !walkable(j, x, y - dy)))
-      return add(j, x, y, len);
-    if ((rc = jump_straight(j, x, y, dx, 0, len)) != 0) return rc;
-    if ((rc = jump_straight(j, x, y, 0, dy, len)) != 0) return rc;
-  }
-  return 0;
-}
 
 /* The successors of (x, y) reached along (dx, dy) (a diagonal, or straight
 ** with the other 0): on that way, its components, and the forced turns. */
@@ -628,7 +593,6 @@ int astar__jps_expand(void *self, uint32_t node, astar_search *s) {
   j.gy = q->gy + 1;
   j.t = q->jps == 2 ? q->grid->jt[four] : NULL;
   j.ts = ASTAR_JT_STRIDE(four);
-  j.other = j.cut || j.t != NULL;
   j.s = s;
   j.cap = 8;
   j.n = 0;
