@@ -127,14 +127,19 @@ describe("grid links", function()
   it("find takes the cheapest way through links under every algorithm, heuristic and policy",
     function()
     local rng = H.rng(717)
-    local checked, used_links, jumped = 0, 0, 0
+    local checked, used_links, jumped, tables = 0, 0, 0, 0
     for _ = 1, 400 do
       local w, h, cells, links = random_world(rng)
       local grid = build(w, h, cells, links)
+      local prepared = {}
       for _ = 1, 4 do
         local sx, sy, gx, gy = rng.int(1, w), rng.int(1, h), rng.int(1, w), rng.int(1, h)
         local pol = rng.pick(H.POLICIES)
-        local alg = rng.pick({ "auto", "astar", "dijkstra", "jps", "bfs", "greedy" })
+        local alg = rng.pick({ "auto", "astar", "dijkstra", "jps", "jps", "bfs", "greedy" })
+        if alg == "jps" and (pol == "never" or pol == "no_corner_cutting") and rng.float() < 0.5 then
+          grid:prepare(pol)                      -- JPS+: link ends end the tables' jumps
+          prepared[pol] = true
+        end
         local own = pol == "never" and "manhattan" or "octile"
         local opts = { diagonal = pol, algorithm = alg,
           heuristic = rng.pick({ false, own, "euclidean", "chebyshev", "zero" }) or nil }
@@ -160,9 +165,10 @@ describe("grid links", function()
             assert.is_true(cost >= want * (1 - 1e-9))
           end
           for i = 1, #path - 1 do if path:link(i) then used_links = used_links + 1 end end
-          if alg == "jps" then
-            assert.are.equal("jps", path:stats().algorithm)    -- jumps follow links
+          if alg == "jps" then                  -- jumps follow links
+            assert.are.equal(prepared[pol] and "jps+" or "jps", path:stats().algorithm)
             jumped = jumped + 1
+            if prepared[pol] then tables = tables + 1 end
           end
         end
         checked = checked + 1
@@ -171,6 +177,7 @@ describe("grid links", function()
     end
     assert.is_true(used_links > 100, "link steps taken: " .. used_links)
     assert.is_true(jumped > 100, "jump point searches: " .. jumped)
+    assert.is_true(tables > 50, "prepared (JPS+) searches: " .. tables)
   end)
 
   it("bfs takes the cheaper of a walk and a link between the same two cells", function()

@@ -281,6 +281,32 @@ describe("prepared jump point search (JPS+)", function()
     report(fails, total)
   end)
 
+  it("stops at cost boundaries on grids of several costs, through edits", function()
+    local rng, fails, total = H.rng(1116), {}, 0
+    for _ = 1, N_GRIDS do
+      local k = weighted_case(rng)
+      local pol = rng.pick(TABLES)
+      k.grid:prepare(pol)
+      for round = 1, 3 do
+        if round > 1 then                           -- a cost changed: the tables follow
+          local x, y = cell_of(rng, k)
+          local v = rng.pick({ 1, 2, 5, false })
+          k.cells[y][x] = v
+          k.grid:set(x, y, v)
+          k.open = H.open_cells(k.cells, k.w, k.h)
+        end
+        local sx, sy = cell_of(rng, k)
+        local gx, gy = cell_of(rng, k)
+        local want = H.dijkstra(k.cells, k.w, k.h, sx, sy, gx, gy, pol)
+        local p, msg, code = k.grid:find(sx, sy, gx, gy, { diagonal = pol, algorithm = "jps" })
+        local err = check(k, p, msg, code, sx, sy, gx, gy, pol, want, "jps+")
+        total = total + 1
+        if err ~= "" then fails[#fails + 1] = k.mode .. ": " .. err .. "\n" .. where(k, sx, sy, gx, gy, pol) end
+      end
+    end
+    report(fails, total)
+  end)
+
   it("is per policy, reports its bytes, and refuses the policies it cannot serve", function()
     local g = astar.grid(30, 10)
     assert.are.equal(8 * 32 * 12, g:prepare("never"))
@@ -294,8 +320,8 @@ describe("prepared jump point search (JPS+)", function()
       g.prepare, g, "always")
     H.checkerr("bad argument #1 to 'prepare' (diagonal: invalid value 'sideways')", g.prepare, g, "sideways")
     H.checkerr("bad argument #1 to 'prepare' (diagonal: string expected, got number)", g.prepare, g, 1)
-    g:set(5, 5, 2)                           -- two costs: jumps between boundaries, tables kept
-    assert.are.equal("jps", g:find(1, 1, 30, 10):stats().algorithm)
+    g:set(5, 5, 2)                           -- two costs: the tables stop at boundaries too
+    assert.are.equal("jps+", g:find(1, 1, 30, 10):stats().algorithm)
     g:set(5, 5, 1)
     assert.are.equal("jps+", g:find(1, 1, 30, 10):stats().algorithm)
     local c = g:clone()                                -- a clone is not prepared

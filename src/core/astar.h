@@ -527,14 +527,14 @@ void astar_grid_query_init(astar_grid_query *q);
 ** where a shortest path may turn; its paths cost what A*'s do. The prepared
 ** search jumps when q->jump is not NEVER, params.algorithm is
 ** ASTAR_ALG_ASTAR, there is no cost_fn, no 'within' and no params.partial
-** (the cell nearest the goal is rarely a jump point) and the policy is
-** NO_CORNER_CUTTING or NEVER: q->jps = 1 if every walkable cell of the grid
-** costs the same, 2 if astar_grid_prepare_jumps was called for the policy
-** (jumps are read from tables). On a grid of several costs (q->jps = 3)
-** jumps also stop at boundary cells, walkable cells with a walkable
-** neighbour of another cost, which expand in every direction: between two
-** of them a shortest path crosses cells of one cost, where the rules of a
-** uniform grid hold. ASTAR_JUMP_AUTO does that only when fewer than one
+** (the cell nearest the goal is rarely a jump point), under every policy:
+** q->jps = 1 if every walkable cell of the grid costs the same. On a grid
+** of several costs or with links (q->jps = 3) jumps also stop at boundary
+** cells, walkable cells with a walkable neighbour of another cost or a
+** link's end, which expand in every direction: between two of them a
+** shortest path crosses cells of one cost, where the rules of a uniform
+** grid hold. One more (2, 4) when astar_grid_prepare_jumps was called for
+** the policy: jumps are read from tables. ASTAR_JUMP_AUTO does that only when fewer than one
 ** walkable cell in five is a boundary cell (where it was measured to beat
 ** A*), ASTAR_JUMP_ALWAYS always. A jumping search's nodes are jump points: params.max_expansions
 ** and the statistics count those, and consecutive nodes of its path are
@@ -552,8 +552,10 @@ long astar_grid_goal_index(const astar_grid_query *q, uint32_t node);
 /*
 ** JPS+: precomputes, for every cell and direction, how far a jump goes, so
 ** that jumping searches under 'diagonal' (NO_CORNER_CUTTING: 16 bytes a
-** cell; NEVER: 8) read jumps instead of scanning for them. Edits that turn
-** cells walkable or blocked make the tables stale; the next jumping search
+** cell; NEVER: 8) read jumps instead of scanning for them (also on grids of
+** several costs: the jumps stop at boundary cells). Edits that turn cells
+** walkable or blocked, or make or unmake a boundary cell, make the tables
+** stale; the next jumping search
 ** rebuilds them in place, in time proportional to the grid. Returns 0,
 ** ASTAR_EINVAL (another policy, or a side of 32766 cells or more) or
 ** ASTAR_ENOMEM. astar_grid_prepared: the bytes the tables for 'diagonal'

@@ -828,13 +828,13 @@ int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
            q->within < 0 && !q->params.partial && q->fitkey == 0 && !q->theta &&
            q->overlay == NULL && !g->hex && !g->wrap;
   if (q->jps && astar__grid_bits(g) != 0) return ASTAR_ENOMEM;
-  if (q->jps && (!uniform(g) || g->nlinks > 0)) { /* jump between boundaries (and links) */
+  if (q->jps && (!uniform(g) || g->nlinks > 0))  /* jump between boundaries (and links) */
     q->jps = q->jump == ASTAR_JUMP_ALWAYS || g->nbnd * JUMP_BOUNDARY_SHARE < g->nwalk ? 3 : 0;
-  } else if (q->jps && (q->diagonal == ASTAR_DIAG_NO_CORNER_CUTTING ||
-                        q->diagonal == ASTAR_DIAG_NEVER) &&
-             g->jt[q->diagonal == ASTAR_DIAG_NEVER] != NULL) {   /* JPS+ */
+  if (q->jps && (q->diagonal == ASTAR_DIAG_NO_CORNER_CUTTING ||
+                 q->diagonal == ASTAR_DIAG_NEVER) &&
+      g->jt[q->diagonal == ASTAR_DIAG_NEVER] != NULL) {          /* JPS+ */
     astar__jt_refresh(g, q->diagonal == ASTAR_DIAG_NEVER);
-    q->jps = 2;
+    q->jps++;
   }
   q->domain.nnodes = (uint32_t)g->ncell;
   q->domain.expand = g->hex ? hex_expand : g->wrap ? wrap_expand : q->jps ? astar__jps_expand

@@ -44,14 +44,15 @@ struct astar_grid {
   ** walkable; 'cols' the w + 2 columns of 'cw' words, the transpose.
   ** 'brows' and 'bcols' (in the same blocks, after them) mark the boundary
   ** cells: walkable cells with a walkable neighbour of another cost; there
-  ** are nbnd of them. */
+  ** are nbnd of them; bnd_ver counts the changes to them. */
   uint64_t *rows, *cols, *brows, *bcols;
   size_t rw, cw, nbnd;
+  uint64_t bnd_ver;
   /* jump distances of JPS+ (jps_plus.c), per padded cell: [0] 8 directions
   ** under NO_CORNER_CUTTING, [1] 4 under NEVER; NULL until prepared, current
-  ** when jt_topo == topo (rebuilt in place otherwise) */
+  ** when jt_topo == topo and jt_bnd == bnd_ver (rebuilt in place otherwise) */
   int16_t *jt[2];
-  uint64_t jt_topo[2];
+  uint64_t jt_topo[2], jt_bnd[2];
   /* the last edits, for incremental replanners: edit number v (the version
   ** it produced) is at edits[v % ASTAR_GRID_LOG] */
   astar_rect edits[ASTAR_GRID_LOG];

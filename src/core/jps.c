@@ -153,6 +153,7 @@ void astar__grid_bits_rect(astar_grid *g, int x, int y, int w, int h) {
       int was = getbit(g->brows + py * g->rw, px), is = boundary(g, py * g->stride + px);
       if (was == is) continue;
       g->nbnd = is ? g->nbnd + 1 : g->nbnd - 1;
+      g->bnd_ver++;
       putbit(g->brows + py * g->rw, px, is);
       putbit(g->bcols + px * g->cw, py, is);
     }
@@ -371,9 +372,10 @@ HOT int table_ray(jumper *j, long x, long y, const int dx, const int dy, double 
 /* JPS+: where a run of step length 'step' from (x, y) along (dx, dy), 'k'
 ** steps done and 'seg' more possible, crosses a goal's row or column: if
 ** the goal is on the run, or a straight jump from there reaches it, it is a
-** successor. */
+** successor. 'stop': the cell 'seg' steps on is a boundary cell, where the
+** run ends (no jumps from it). */
 static int run_goals(jumper *j, long x, long y, int dx, int dy, long k, long seg,
-                     double step) {
+                     double step, int stop) {
   size_t i, n = j->gx >= 0 ? 1 : j->q->ngoals;
   int rc;
   for (i = 0; i < n; i++) {
@@ -386,6 +388,7 @@ static int run_goals(jumper *j, long x, long y, int dx, int dy, long k, long seg
     cx = x + at * dx;
     cy = y + at * dy;
     r = labs(gx - cx) + labs(gy - cy);            /* the rest is straight */
+    if (r > 0 && stop && at == seg) continue;
     if (r > 0 && straight(j, cx, cy, gx == cx ? 0 : gx > cx ? 1 : -1,
                           gx == cx ? (gy > cy ? 1 : -1) : 0) != r)
       continue;
@@ -404,10 +407,12 @@ HOT int sweep_table(jumper *j, long x, long y, const int dx, const int dy) {
   enter(j, x + dx, y + dy);
   for (;;) {
     long v = j->t[(y * j->stride + x) * j->ts + d], seg = v > 0 ? v : -v;
-    if ((rc = run_goals(j, x, y, dx, dy, k, seg, step)) != 0 || v <= 0) return rc;
+    int stop = v > 0 && j->weighted && on_boundary(j, x + v * dx, y + v * dy);
+    if ((rc = run_goals(j, x, y, dx, dy, k, seg, step, stop)) != 0 || v <= 0) return rc;
     x += v * dx;
     y += v * dy;
     k += v;
+    if (stop) return add(j, x, y, (double)k * step);
     if (four) {
       if ((rc = table_ray(j, x, y, 1, 0, (double)k)) != 0) return rc;
       if ((rc = table_ray(j, x, y, -1, 0, (double)k)) != 0) return rc;
@@ -586,12 +591,12 @@ int astar__jps_expand(void *self, uint32_t node, astar_search *s) {
   j.g = q->grid;
   j.stride = (long)q->grid->stride;
   j.cost = q->hscale;
-  j.weighted = q->jps == 3;
+  j.weighted = q->jps >= 3;
   j.cut = q->diagonal == ASTAR_DIAG_ALWAYS || q->diagonal == ASTAR_DIAG_ONE_OBSTACLE
           ? q->diagonal : 0;
   j.gx = q->goals != NULL ? -1 : q->gx + 1;
   j.gy = q->gy + 1;
-  j.t = q->jps == 2 ? q->grid->jt[four] : NULL;
+  j.t = q->jps == 2 || q->jps == 4 ? q->grid->jt[four] : NULL;
   j.ts = ASTAR_JT_STRIDE(four);
   j.s = s;
   j.cap = 8;

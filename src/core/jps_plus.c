@@ -12,18 +12,30 @@
 ** one such cell to the next; the goal, which the table knows nothing of,
 ** is found where the run crosses its row or column (jps.c).
 **
+** SEVERAL COSTS. On a grid of several costs (or with links) boundary cells
+** end jumps and runs, as in the online search: a straight jump stops on
+** one as on a jump point, a run stops on one and adds it (jps.c).
+**
 ** Each table is filled by dynamic programming, one pass per direction, in
 ** the order that visits a cell's successor first: the jump from c along d
 ** is one step to n = c + d, then either a stop at n or n's own jump. The
 ** straight passes come before the runs, which read them. Edits only mark
-** the tables stale (the grid's topology counter); the next jumping search
-** rebuilds them in place, in time proportional to the grid.
+** the tables stale (the grid's topology counter, and the boundaries'); the
+** next jumping search rebuilds them in place, in time proportional to the
+** grid.
 */
 #include <string.h>
 #include "grid_impl.h"
 
+/* Is padded cell c a boundary cell (jps.c's bits)? */
+static int on_bnd(const astar_grid *g, long c) {
+  size_t x = (size_t)c % g->stride + 64, y = (size_t)c / g->stride;
+  return g->brows != NULL && (int)((g->brows[y * g->rw + (x >> 6)] >> (x & 63)) & 1);
+}
+
 /* The value of cell c for direction (dx, dy) of table k, given its
-** successor's values. 'o' is the side offset of straight moves. */
+** successor's values. 'o' is the side offset of straight moves. A boundary
+** cell ends every jump and run that reaches it. */
 static int16_t jump_value(const astar_grid *g, const int16_t *t, int k, long c,
                           int dx, int dy) {
   const long W = (long)g->stride, st = ASTAR_JT_STRIDE(k), n = c + dy * W + dx;
@@ -32,7 +44,10 @@ static int16_t jump_value(const astar_grid *g, const int16_t *t, int k, long c,
   if (!(w[n] > 0)) return 0;
   if (dx != 0 && dy != 0) {                       /* a diagonal: no corner cutting */
     if (!(w[c + dx] > 0) || !(w[c + dy * W] > 0)) return 0;
+    if (on_bnd(g, n)) return 1;
     if (t[n * st + astar__jt_dir(dx, 0)] > 0 || t[n * st + astar__jt_dir(0, dy)] > 0) return 1;
+  } else if (on_bnd(g, n)) {
+    return 1;
   } else if (k == 1 && dy != 0) {                 /* a vertical run under NEVER */
     if (t[n * st] > 0 || t[n * st + 1] > 0) return 1;
   } else {                                        /* straight: a forced neighbour at n */
@@ -60,9 +75,10 @@ void astar__jt_refresh(astar_grid *g, int k) {
   static const int dirs[8][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1},
                                  {1, 1}, {-1, 1}, {1, -1}, {-1, -1}};
   int i;
-  if (g->jt[k] == NULL || g->jt_topo[k] == g->topo) return;
+  if (g->jt[k] == NULL || (g->jt_topo[k] == g->topo && g->jt_bnd[k] == g->bnd_ver)) return;
   for (i = 0; i < ASTAR_JT_STRIDE(k); i++) jump_pass(g, g->jt[k], k, dirs[i][0], dirs[i][1]);
   g->jt_topo[k] = g->topo;
+  g->jt_bnd[k] = g->bnd_ver;
 }
 
 void astar__jt_free(astar_grid *g) {
@@ -80,6 +96,7 @@ int astar_grid_prepare_jumps(astar_grid *g, int diagonal) {
       g->stride > 32767 || (size_t)g->h + 2 > 32767 || g->hex || g->wrap)
     return ASTAR_EINVAL;
   if (g->jt[k] != NULL) return 0;
+  if (astar__grid_bits(g) != 0) return ASTAR_ENOMEM;       /* the boundaries */
   n = g->ncell * (size_t)ASTAR_JT_STRIDE(k);
   if (n > SIZE_MAX / sizeof(int16_t)) return ASTAR_ENOMEM;
   g->jt[k] = (int16_t *)astar__alloc(&g->mem, n * sizeof(int16_t));

@@ -553,7 +553,7 @@ static int g_push(lua_State *L, void *rec, astar_search *s, int rc) {
   }
   if (!q->jps) cells = n;
   xy = astar_newpath(L, (size_t)cells, ASTAR_PATH_GRID, cost, &st,
-                     q->jps ? (q->jps == 2 ? "jps+" : "jps") : ALGORITHMS[q->params.algorithm],
+                     q->jps ? (q->jps == 2 || q->jps == 4 ? "jps+" : "jps") : ALGORITHMS[q->params.algorithm],
                      goal);
   for (i = 0, k = 0; i < n; i++) {     /* each node, and the cells walked to it */
     astar_grid_cell(q->grid, nodes[i], &tx, &ty);
