@@ -5,7 +5,7 @@
 --   lua5.4 bench/grid_bench.lua [--limit N] [--repeat R] [--opts lua-table] [--prepare]
 --                               [set/name ...]
 --
--- --prepare calls grid:prepare() (JPS+) before the runs and reports its time.
+-- --prepare calls grid:prepare(diagonal of --opts) (JPS+) before the runs and reports its time.
 -- --terrain SEED lays random terrain patches over the map (rectangles of 4-24 cells a
 -- side, costs 1-9, one per 400 cells or --every N, from a Park-Miller generator: the same on every
 -- VM); the published optima no longer apply, so "max dev" is then the largest
@@ -66,7 +66,7 @@ for _, name in ipairs(maps) do
   end
   if prepare then
     local p0 = now()
-    local bytes = grid:prepare()
+    local bytes = grid:prepare(opts and opts.diagonal)
     print(("# %s: grid:prepare() %.1f ms, %.1f MB"):format(name, (now() - p0) * 1e3, bytes / 2 ^ 20))
   end
   local all = assert(astar.load_scenarios(dir .. "/" .. name .. ".map.scen"))

@@ -136,7 +136,7 @@ describe("grid links", function()
         local sx, sy, gx, gy = rng.int(1, w), rng.int(1, h), rng.int(1, w), rng.int(1, h)
         local pol = rng.pick(H.POLICIES)
         local alg = rng.pick({ "auto", "astar", "dijkstra", "jps", "jps", "bfs", "greedy" })
-        if alg == "jps" and (pol == "never" or pol == "no_corner_cutting") and rng.float() < 0.5 then
+        if alg == "jps" and rng.float() < 0.5 then
           grid:prepare(pol)                      -- JPS+: link ends end the tables' jumps
           prepared[pol] = true
         end

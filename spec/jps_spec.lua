@@ -8,7 +8,7 @@ local H = require "spec.helper"
 
 local N_GRIDS = tonumber(os.getenv("ASTAR_RANDOM_GRIDS") or "") or 300
 local JUMPING = H.POLICIES                          -- every policy jumps
-local TABLES = { "no_corner_cutting", "never" }    -- JPS+ serves these
+local TABLES = H.POLICIES                          -- JPS+ serves every policy
 local MAX_REPORT = 8
 
 local function report(fails, total) H.report(fails, total, MAX_REPORT) end
@@ -307,7 +307,7 @@ describe("prepared jump point search (JPS+)", function()
     report(fails, total)
   end)
 
-  it("is per policy, reports its bytes, and refuses the policies it cannot serve", function()
+  it("is per policy, reports its bytes, and refuses what is not a policy", function()
     local g = astar.grid(30, 10)
     assert.are.equal(8 * 32 * 12, g:prepare("never"))
     assert.are.equal("jps", g:find(1, 1, 30, 10):stats().algorithm)       -- not prepared
@@ -316,8 +316,10 @@ describe("prepared jump point search (JPS+)", function()
     assert.are.equal(16 * 32 * 12, g:prepare("no_corner_cutting"))        -- again: nothing new
     assert.are.equal("jps+", g:find(1, 1, 30, 10):stats().algorithm)
     assert.are.equal("astar", g:find(1, 1, 30, 10, { algorithm = "astar" }):stats().algorithm)
-    H.checkerr("bad argument #1 to 'prepare' (diagonal: jumps are prepared for 'no_corner_cutting' or 'never')",
-      g.prepare, g, "always")
+    assert.are.equal("jps", g:find(1, 1, 30, 10, { diagonal = "always" }):stats().algorithm)
+    assert.are.equal(16 * 32 * 12, g:prepare("always"))
+    assert.are.equal("jps+", g:find(1, 1, 30, 10, { diagonal = "always" }):stats().algorithm)
+    assert.are.equal("jps", g:find(1, 1, 30, 10, { diagonal = "one_obstacle" }):stats().algorithm)
     H.checkerr("bad argument #1 to 'prepare' (diagonal: invalid value 'sideways')", g.prepare, g, "sideways")
     H.checkerr("bad argument #1 to 'prepare' (diagonal: string expected, got number)", g.prepare, g, 1)
     g:set(5, 5, 2)                           -- two costs: the tables stop at boundaries too

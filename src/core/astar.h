@@ -534,7 +534,8 @@ void astar_grid_query_init(astar_grid_query *q);
 ** link's end, which expand in every direction: between two of them a
 ** shortest path crosses cells of one cost, where the rules of a uniform
 ** grid hold. One more (2, 4) when astar_grid_prepare_jumps was called for
-** the policy: jumps are read from tables. ASTAR_JUMP_AUTO does that only when fewer than one
+** the policy: jumps are read from tables. On a grid of several costs
+** ASTAR_JUMP_AUTO jumps only when fewer than one
 ** walkable cell in five is a boundary cell (where it was measured to beat
 ** A*), ASTAR_JUMP_ALWAYS always. A jumping search's nodes are jump points: params.max_expansions
 ** and the statistics count those, and consecutive nodes of its path are

@@ -73,7 +73,7 @@ int astar_grid_new(astar_grid **out, int w, int h, double cost,
   g->nwalk = cost > 0 ? (size_t)w * (size_t)h : 0;
   g->rows = g->cols = g->brows = g->bcols = NULL;
   g->rw = g->cw = 0;
-  g->jt[0] = g->jt[1] = NULL;
+  g->jt[0] = g->jt[1] = g->jt[2] = g->jt[3] = NULL;
   g->link = NULL;
   g->link_out = g->link_in = NULL;
   g->nlinkrec = g->clink = g->nlinks = 0;
@@ -830,10 +830,8 @@ int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
   if (q->jps && astar__grid_bits(g) != 0) return ASTAR_ENOMEM;
   if (q->jps && (!uniform(g) || g->nlinks > 0))  /* jump between boundaries (and links) */
     q->jps = q->jump == ASTAR_JUMP_ALWAYS || g->nbnd * JUMP_BOUNDARY_SHARE < g->nwalk ? 3 : 0;
-  if (q->jps && (q->diagonal == ASTAR_DIAG_NO_CORNER_CUTTING ||
-                 q->diagonal == ASTAR_DIAG_NEVER) &&
-      g->jt[q->diagonal == ASTAR_DIAG_NEVER] != NULL) {          /* JPS+ */
-    astar__jt_refresh(g, q->diagonal == ASTAR_DIAG_NEVER);
+  if (q->jps && g->jt[q->diagonal] != NULL) {                    /* JPS+ */
+    astar__jt_refresh(g, q->diagonal);
     q->jps++;
   }
   q->domain.nnodes = (uint32_t)g->ncell;

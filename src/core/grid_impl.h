@@ -48,11 +48,12 @@ struct astar_grid {
   uint64_t *rows, *cols, *brows, *bcols;
   size_t rw, cw, nbnd;
   uint64_t bnd_ver;
-  /* jump distances of JPS+ (jps_plus.c), per padded cell: [0] 8 directions
-  ** under NO_CORNER_CUTTING, [1] 4 under NEVER; NULL until prepared, current
-  ** when jt_topo == topo and jt_bnd == bnd_ver (rebuilt in place otherwise) */
-  int16_t *jt[2];
-  uint64_t jt_topo[2], jt_bnd[2];
+  /* jump distances of JPS+ (jps_plus.c), per padded cell, one table per
+  ** policy (index ASTAR_DIAG_*): 4 directions under NEVER, else 8; NULL
+  ** until prepared, current when jt_topo == topo and jt_bnd == bnd_ver
+  ** (rebuilt in place otherwise) */
+  int16_t *jt[4];
+  uint64_t jt_topo[4], jt_bnd[4];
   /* the last edits, for incremental replanners: edit number v (the version
   ** it produced) is at edits[v % ASTAR_GRID_LOG] */
   astar_rect edits[ASTAR_GRID_LOG];
@@ -151,7 +152,7 @@ static inline int astar__jt_dir(int dx, int dy) {
   return dx != 0 ? dx < 0 : 2 + (dy < 0);
 }
 /* jps_plus.c: distances per cell of table k (8 or 4). */
-#define ASTAR_JT_STRIDE(k) ((k) ? 4 : 8)
+#define ASTAR_JT_STRIDE(k) ((k) == ASTAR_DIAG_NEVER ? 4 : 8)
 /* jps_plus.c: makes table k current (rebuilt in place after edits). */
 void astar__jt_refresh(astar_grid *g, int k);
 void astar__jt_free(astar_grid *g);

@@ -270,12 +270,12 @@ typedef struct jumper {
 
 /* Is padded cell (x, y) walkable? Read from the bit rows: they stay in cache
 ** where the cost array (64 times larger) does not. */
-static int walkable(const jumper *j, long x, long y) {
+HOT int walkable(const jumper *j, long x, long y) {
   return getbit(j->g->rows + (size_t)y * j->g->rw, (size_t)x);
 }
 
 /* Is padded cell (x, y) a boundary cell (grids of several costs)? */
-static int on_boundary(const jumper *j, long x, long y) {
+HOT int on_boundary(const jumper *j, long x, long y) {
   return getbit(j->g->brows + (size_t)y * j->g->rw, (size_t)x);
 }
 
@@ -363,6 +363,14 @@ static inline int jump_straight(jumper *j, long x, long y, int dx, int dy, doubl
   return d ? add(j, x + dx * d, y + dy * d, len + (double)d) : 0;
 }
 
+/* Under corner cutting, has padded cell (x, y), entered along the diagonal
+** (dx, dy), a forced neighbour (a cell behind it beside the run blocked,
+** the one past that walkable: the 2011 rule)? Then it is a jump point. */
+HOT int forced_diag(const jumper *j, long x, long y, int dx, int dy) {
+  return (walkable(j, x - dx, y + dy) && !walkable(j, x - dx, y)) ||
+         (walkable(j, x + dx, y - dy) && !walkable(j, x, y - dy));
+}
+
 /* jump_straight() from inside a JPS+ run ('len' > 0). */
 HOT int table_ray(jumper *j, long x, long y, const int dx, const int dy, double len) {
   long d = straight_table(j, x, y, dx, dy);
@@ -372,8 +380,8 @@ HOT int table_ray(jumper *j, long x, long y, const int dx, const int dy, double 
 /* JPS+: where a run of step length 'step' from (x, y) along (dx, dy), 'k'
 ** steps done and 'seg' more possible, crosses a goal's row or column: if
 ** the goal is on the run, or a straight jump from there reaches it, it is a
-** successor. 'stop': the cell 'seg' steps on is a boundary cell, where the
-** run ends (no jumps from it). */
+** successor. 'stop': the cell 'seg' steps on is a boundary cell or a jump
+** point of its own (corner cutting), where the run ends (no jumps from it). */
 static int run_goals(jumper *j, long x, long y, int dx, int dy, long k, long seg,
                      double step, int stop) {
   size_t i, n = j->gx >= 0 ? 1 : j->q->ngoals;
@@ -407,7 +415,8 @@ HOT int sweep_table(jumper *j, long x, long y, const int dx, const int dy) {
   enter(j, x + dx, y + dy);
   for (;;) {
     long v = j->t[(y * j->stride + x) * j->ts + d], seg = v > 0 ? v : -v;
-    int stop = v > 0 && j->weighted && on_boundary(j, x + v * dx, y + v * dy);
+    int stop = v > 0 && ((j->weighted && on_boundary(j, x + v * dx, y + v * dy)) ||
+                         (j->cut && forced_diag(j, x + v * dx, y + v * dy, dx, dy)));
     if ((rc = run_goals(j, x, y, dx, dy, k, seg, step, stop)) != 0 || v <= 0) return rc;
     x += v * dx;
     y += v * dy;
@@ -439,9 +448,8 @@ HOT int ray(jumper *j, const uint64_t *line, size_t lw, const uint64_t *bline, l
 ** (dx = 0), over the bit lines ('wt': a grid of several costs): every cell
 ** it enters is a source of straight jumps (horizontal under NEVER), whose
 ** jump points are successors. Stops at a goal or a boundary cell, and
-** under corner cutting ('cut') at a cell with a forced neighbour (a cell
-** behind it beside the run blocked, the one past that walkable: the 2011
-** rule), which is a jump point of its own. Inlined with constant arguments
+** under corner cutting ('cut') at a cell with a forced neighbour
+** (forced_diag), which is a jump point of its own. Inlined with constant arguments
 ** (BY_DIR below): one copy per direction. */
 HOT int run_bits(jumper *j, long x, long y, const int dx, const int dy, const int wt,
                  const int cut) {
@@ -481,11 +489,7 @@ HOT int run_bits(jumper *j, long x, long y, const int dx, const int dy, const in
     }
     len += SQRT2;
     if (is_goal(j, x, y) || (wt && getbit(brow, (size_t)x))) return add(j, x, y, len);
-    if (cut && ((getbit(dy > 0 ? row + rw : row - rw, (size_t)(x - dx)) &&
-                 !getbit(row, (size_t)(x - dx))) ||
-                (getbit(dy > 0 ? row - rw : row + rw, (size_t)(x + dx)) &&
-                 !getbit(col, (size_t)(y - dy)))))
-      return add(j, x, y, len);
+    if (cut && forced_diag(j, x, y, dx, dy)) return add(j, x, y, len);
     h = getbit(row, (size_t)(x + dx));
     v = getbit(col, (size_t)(y + dy));
     if (h && (rc = ray(j, row, rw, brow, x, y, dx, 0, len, cut)) != 0) return rc;
@@ -596,8 +600,8 @@ int astar__jps_expand(void *self, uint32_t node, astar_search *s) {
           ? q->diagonal : 0;
   j.gx = q->goals != NULL ? -1 : q->gx + 1;
   j.gy = q->gy + 1;
-  j.t = q->jps == 2 || q->jps == 4 ? q->grid->jt[four] : NULL;
-  j.ts = ASTAR_JT_STRIDE(four);
+  j.t = q->jps == 2 || q->jps == 4 ? q->grid->jt[q->diagonal] : NULL;
+  j.ts = ASTAR_JT_STRIDE(q->diagonal);
   j.s = s;
   j.cap = 8;
   j.n = 0;

@@ -33,26 +33,34 @@ static int on_bnd(const astar_grid *g, long c) {
   return g->brows != NULL && (int)((g->brows[y * g->rw + (x >> 6)] >> (x & 63)) & 1);
 }
 
-/* The value of cell c for direction (dx, dy) of table k, given its
-** successor's values. 'o' is the side offset of straight moves. A boundary
-** cell ends every jump and run that reaches it. */
+/* The value of cell c for direction (dx, dy) of table k (a policy), given
+** its successor's values. 'o' is the side offset of straight moves. A
+** boundary cell ends every jump and run that reaches it; under corner
+** cutting, so does a cell with a forced neighbour (jps.c's rules). */
 static int16_t jump_value(const astar_grid *g, const int16_t *t, int k, long c,
                           int dx, int dy) {
   const long W = (long)g->stride, st = ASTAR_JT_STRIDE(k), n = c + dy * W + dx;
   const double *w = g->cell;
+  const int cut = k == ASTAR_DIAG_ALWAYS || k == ASTAR_DIAG_ONE_OBSTACLE;
   int16_t u;
   if (!(w[n] > 0)) return 0;
-  if (dx != 0 && dy != 0) {                       /* a diagonal: no corner cutting */
-    if (!(w[c + dx] > 0) || !(w[c + dy * W] > 0)) return 0;
+  if (dx != 0 && dy != 0) {                       /* a diagonal step */
+    int a = w[c + dx] > 0, b = w[c + dy * W] > 0;
+    if (cut ? !(a || b || k == ASTAR_DIAG_ALWAYS) : !(a && b)) return 0;
     if (on_bnd(g, n)) return 1;
+    if (cut && ((w[n - dx + dy * W] > 0 && !(w[n - dx] > 0)) ||
+                (w[n + dx - dy * W] > 0 && !(w[n - dy * W] > 0))))
+      return 1;
     if (t[n * st + astar__jt_dir(dx, 0)] > 0 || t[n * st + astar__jt_dir(0, dy)] > 0) return 1;
   } else if (on_bnd(g, n)) {
     return 1;
-  } else if (k == 1 && dy != 0) {                 /* a vertical run under NEVER */
+  } else if (k == ASTAR_DIAG_NEVER && dy != 0) {  /* a vertical run under NEVER */
     if (t[n * st] > 0 || t[n * st + 1] > 0) return 1;
   } else {                                        /* straight: a forced neighbour at n */
-    const long o = dx != 0 ? W : 1;
-    if ((w[n - o] > 0 && !(w[c - o] > 0)) || (w[n + o] > 0 && !(w[c + o] > 0))) return 1;
+    const long o = dx != 0 ? W : 1, ahead = n + dy * W + dx;
+    if (cut ? (w[ahead - o] > 0 && !(w[n - o] > 0)) || (w[ahead + o] > 0 && !(w[n + o] > 0))
+            : (w[n - o] > 0 && !(w[c - o] > 0)) || (w[n + o] > 0 && !(w[c + o] > 0)))
+      return 1;
   }
   u = t[n * st + astar__jt_dir(dx, dy)];
   return (int16_t)(u > 0 ? u + 1 : u - 1);
@@ -83,16 +91,16 @@ void astar__jt_refresh(astar_grid *g, int k) {
 
 void astar__jt_free(astar_grid *g) {
   int k;
-  for (k = 0; k < 2; k++) {
+  for (k = 0; k < 4; k++) {
     astar__free(&g->mem, g->jt[k], g->ncell * ASTAR_JT_STRIDE(k) * sizeof(int16_t));
     g->jt[k] = NULL;
   }
 }
 
 int astar_grid_prepare_jumps(astar_grid *g, int diagonal) {
-  int k = diagonal == ASTAR_DIAG_NEVER;
+  const int k = diagonal;
   size_t n;
-  if ((diagonal != ASTAR_DIAG_NO_CORNER_CUTTING && diagonal != ASTAR_DIAG_NEVER) ||
+  if (diagonal < ASTAR_DIAG_NO_CORNER_CUTTING || diagonal > ASTAR_DIAG_ONE_OBSTACLE ||
       g->stride > 32767 || (size_t)g->h + 2 > 32767 || g->hex || g->wrap)
     return ASTAR_EINVAL;
   if (g->jt[k] != NULL) return 0;
@@ -108,7 +116,7 @@ int astar_grid_prepare_jumps(astar_grid *g, int diagonal) {
 }
 
 size_t astar_grid_prepared(const astar_grid *g, int diagonal) {
-  int k = diagonal == ASTAR_DIAG_NEVER;
-  if (diagonal != ASTAR_DIAG_NO_CORNER_CUTTING && diagonal != ASTAR_DIAG_NEVER) return 0;
+  const int k = diagonal;
+  if (diagonal < ASTAR_DIAG_NO_CORNER_CUTTING || diagonal > ASTAR_DIAG_ONE_OBSTACLE) return 0;
   return g->jt[k] != NULL ? g->ncell * (size_t)ASTAR_JT_STRIDE(k) * sizeof(int16_t) : 0;
 }

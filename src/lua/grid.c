@@ -230,13 +230,15 @@ static int grid_fill(lua_State *L) {
 Precomputes jump point search for a static map (JPS+): how far every jump from every
 cell goes, under one diagonal policy. Later jumping searches under that policy read
 their jumps instead of scanning for them (their `path:stats().algorithm` is `"jps+"`):
-another 1.3 to 2 times faster on the Moving AI maps. Edits that block or open cells make
-the tables stale; the next such search rebuilds them, in time proportional to the grid.
-Freed with the grid. Grids of one cost only; grids with a side of 32766 cells or more
-cannot be prepared.
+another 1.3 to 2 times faster on the Moving AI maps. On grids of several costs or with
+links the tables stop at cost boundaries and link ends, as the jumps do. Edits that block
+or open cells, or move a cost boundary, make the tables stale; the next such search
+rebuilds them, in time proportional to the grid. Freed with the grid. Grids with a side
+of 32766 cells or more cannot be prepared.
 @function Grid:prepare
-@string[opt="no_corner_cutting"] diagonal `"no_corner_cutting"` (16 bytes a cell, counting a
-one-cell border) or `"never"` (8 bytes a cell)
+@string[opt="no_corner_cutting"] diagonal the policy: `"never"` takes 8 bytes a cell
+(counting a one-cell border), the others (`"no_corner_cutting"`, `"always"`,
+`"one_obstacle"`) 16
 @treturn int the bytes the tables take
 @usage
 local grid = astar.grid(64, 64)
@@ -249,8 +251,6 @@ static int grid_prepare(lua_State *L) {
   int policy = lua_isnoneornil(L, 2) ? ASTAR_DIAG_NO_CORNER_CUTTING
                                      : astar_checkenum(L, &F_PREPARE, 2, "diagonal", astar_diagonals());
   int rc;
-  if (policy != ASTAR_DIAG_NO_CORNER_CUTTING && policy != ASTAR_DIAG_NEVER)
-    astar_argerror(L, &F_PREPARE, 2, "diagonal: jumps are prepared for 'no_corner_cutting' or 'never'");
   astar_grid_square(L, lg, "prepare");
   astar_map_idle(L, &lg->m, "edit");
   rc = astar_grid_prepare_jumps(lg->g, policy);
