@@ -6,6 +6,15 @@
 
 #include "astar.h"
 
+/* For the few small functions of the hot loops that must be inlined, so
+** that a call with constant arguments compiles to its own branch-free copy
+** (the compilers' own choice declines them at some call sites). */
+#if defined(__GNUC__) || defined(__clang__)
+#define HOT static inline __attribute__((always_inline))
+#else
+#define HOT static inline
+#endif
+
 /*
 ** Ensures '*p' holds at least 'need' elements of 'elem' bytes, growing the
 ** capacity '*cap' geometrically. Returns 0, or ASTAR_ENOMEM with '*p' and

@@ -52,13 +52,9 @@
 #include <string.h>
 #include "grid_impl.h"
 
-/* The hot loops are written once and compiled once per direction: calls
-** with constant directions are inlined, so each copy loses its branches. */
-#if defined(__GNUC__) || defined(__clang__)
-#define HOT static inline __attribute__((always_inline))
-#else
-#define HOT static inline
-#endif
+/* The hot loops are written once and compiled once per direction (HOT:
+** calls with constant directions are inlined, so each copy loses its
+** branches). */
 
 /* ---------------------------------------------------------------------- */
 /* Walkability bits                                                         */

@@ -161,7 +161,7 @@ void astar_search_stats(const astar_search *s, astar_stats *st) {
 /* order. The record of each entry knows where it is (O(log n) decrease).   */
 /* ---------------------------------------------------------------------- */
 
-static int before(const hent *a, const hent *b) {
+HOT int before(const hent *a, const hent *b) {
   if (a->f != b->f) return a->f < b->f;
   if (a->g != b->g) return a->g > b->g;
   return a->rec < b->rec;
@@ -194,6 +194,25 @@ static void siftdown(astar_search *s, size_t i) {
   }
   s->heap[i] = e;
   s->pool[e.rec].heap = (uint32_t)i;
+}
+
+/* Removes the top entry. The hole it leaves goes down to a leaf along the
+** smaller child, and the last entry rises from there (Floyd's bottom-up
+** sift): one comparison a level on the way down where a plain sift makes
+** two, and the last entry, a large one, seldom rises far. */
+static void pop(astar_search *s) {
+  size_t n = --s->nheap, i = 0;
+  if (n == 0) return;
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= n) break;
+    if (c + 1 < n && before(&s->heap[c + 1], &s->heap[c])) c++;
+    s->heap[i] = s->heap[c];
+    s->pool[s->heap[i].rec].heap = (uint32_t)i;
+    i = c;
+  }
+  s->heap[i] = s->heap[n];
+  siftup(s, i);
 }
 
 /* The priority of record 'r' under the current algorithm. */
@@ -248,7 +267,7 @@ static double progress(const astar_search *s, uint32_t r) {
 }
 
 /* The record of domain node 'id' in this search, or NONE. */
-static uint32_t lookup(const astar_search *s, uint32_t id) {
+HOT uint32_t lookup(const astar_search *s, uint32_t id) {
   uint32_t r;
   if ((id >> SLOT_BITS) >= s->nslot) return NONE;      /* unbounded domains: not met yet */
   r = s->slot[id >> SLOT_BITS][id & (SLOT_PAGE - 1)];
@@ -466,10 +485,7 @@ int astar_search_step(astar_search *s, uint64_t budget) {
     if (spent >= budget) return ASTAR_RUNNING;
     /* pop and close */
     s->pool[cur].heap = NONE;
-    if (--s->nheap > 0) {
-      s->heap[0] = s->heap[s->nheap];
-      siftdown(s, 0);
-    }
+    pop(s);
     {
       double pr = progress(s, cur);
       if (pr < s->bestp || (pr == s->bestp && s->pool[cur].g < s->pool[s->best].g)) {
