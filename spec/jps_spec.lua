@@ -191,6 +191,32 @@ describe("jump point search on random grids of one cost", function()
     assert.are.equal("no_path", select(3, c:find(1, 3, 20, 3)))
     assert.are.equal(8, c:find(1, 3, 9, 3):cost())
   end)
+
+  it("goes straight to a goal in sight of the start: one expansion, the octile length", function()
+    local cells = {}
+    for y = 1, 512 do
+      cells[y] = {}
+      for x = 1, 512 do cells[y][x] = not (x == 450 and y <= 100) and 1 end   -- a wall
+    end
+    local g = astar.grid.from_table(cells)
+    for _, pol in ipairs({ "no_corner_cutting", "never" }) do
+      for _, q in ipairs({ { 10, 20, 400, 300 }, { 400, 300, 10, 20 }, { 5, 500, 5, 3 },
+                           { 200, 7, 9, 7 }, { 256, 256, 257, 256 } }) do
+        local dx, dy = math.abs(q[3] - q[1]), math.abs(q[4] - q[2])
+        local want = pol == "never" and dx + dy
+          or math.min(dx, dy) * math.sqrt(2) + math.abs(dx - dy)
+        local p = g:find(q[1], q[2], q[3], q[4], { diagonal = pol })
+        local sum = H.check_path(cells, 512, 512, p, q[1], q[2], q[3], q[4], pol)
+        assert.is_true(H.close(p:cost(), want) and H.close(sum, want), ("%s %s: %.17g, octile %.17g"):format(
+          pol, table.concat(q, ","), p:cost(), want))
+        assert.are.equal(1, p:stats().expanded)
+        assert.are.equal(2, p:stats().generated)      -- the start and the goal: no runs
+      end
+    end
+    local p = g:find(400, 50, 500, 50)               -- the wall in the way: a real search
+    assert.is_true(p:stats().expanded > 1)
+    assert.is_true(p:cost() > 100)
+  end)
 end)
 
 describe("jump point search on random grids of several costs", function()
