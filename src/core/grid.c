@@ -73,6 +73,7 @@ int astar_grid_new(astar_grid **out, int w, int h, double cost,
   g->nwalk = cost > 0 ? (size_t)w * (size_t)h : 0;
   g->rows = g->cols = g->brows = g->bcols = NULL;
   g->rw = g->cw = 0;
+  g->bnd_ver = 0;
   g->jt[0] = g->jt[1] = g->jt[2] = g->jt[3] = NULL;
   g->link = NULL;
   g->link_out = g->link_in = NULL;
