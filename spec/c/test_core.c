@@ -339,9 +339,9 @@ static void test_oom(int jump) {
   printf("oom (jump %d): failed each of the first %ld allocations in turn\n", jump, n - 1);
 }
 
-/* Jump point search on random grids of one cost, every policy (JPS+ under
-** NO_CORNER_CUTTING and NEVER): the reference's cost, legal steps,
-** stepping, and the bits following edits; on two costs, never the tables. */
+/* Jump point search on random grids of one cost, every policy (JPS+ on
+** every other grid): the reference's cost, legal steps, stepping, and the
+** bits following edits; then on two costs, with the tables if prepared. */
 static void test_jps(void) {
   counting c = {0, 0, 0};
   astar_search *s;
@@ -354,14 +354,13 @@ static void test_jps(void) {
     unsigned dens = (unsigned)(rnd() % 50);
     astar_grid *g;
     for (i = 0; i < w * h; i++) cells[i] = rnd() % 100 < dens ? 0 : cost;
-    int tables = policy == ASTAR_DIAG_NO_CORNER_CUTTING || policy == ASTAR_DIAG_NEVER;
-    int prepared = tables && t % 2;
+    int prepared = t % 2;
     g = grid_from(cells, w, h, &c);
     CHECK(g != NULL);
-    if (t % 2) {                         /* JPS+ where the policy allows it */
-      CHECK(astar_grid_prepare_jumps(g, policy) == (tables ? 0 : ASTAR_EINVAL));
-      CHECK(astar_grid_prepared(g, policy) ==
-            (tables ? (size_t)(w + 2) * (size_t)(h + 2) * (policy ? 8u : 16u) : 0u));
+    if (prepared) {                      /* JPS+, under any policy */
+      CHECK(astar_grid_prepare_jumps(g, policy) == 0);
+      CHECK(astar_grid_prepared(g, policy) == (size_t)(w + 2) * (size_t)(h + 2) *
+            (policy == ASTAR_DIAG_NEVER ? 8u : 16u));
     }
     for (k = 0; k < 4; k++) {
       double want;
@@ -393,7 +392,7 @@ static void test_jps(void) {
       if (rc == ASTAR_FOUND) check_path(g, s, &q, sx, sy, gx, gy, policy, want);
     }
     for (i = 1, k = 0; i < w * h; i++) k |= cells[i] > 0;
-    if (k) {                             /* two costs: never the tables */
+    if (k) {                             /* two costs: the tables stop at boundaries */
       astar_grid_query q;
       double want;
       cells[0] = cost + 1;
@@ -402,7 +401,7 @@ static void test_jps(void) {
       astar_grid_query_init(&q);
       q.diagonal = policy;
       rc = astar_grid_find(g, s, &q, 0, 0, w - 1, h - 1);
-      CHECK(q.jps == 0 || q.jps == 3);   /* auto: by the boundary share */
+      CHECK(q.jps == 0 || q.jps == (prepared ? 4 : 3));   /* auto: by the boundary share */
       if (rc == ASTAR_FOUND) check_path(g, s, &q, 0, 0, w - 1, h - 1, policy, want);
       else CHECK(want < 0 || rc == ASTAR_BLOCKED);
     }
