@@ -26,10 +26,12 @@ local function random_case(rng)
     grid = astar.grid.from_table(cells) }
 end
 
--- A random grid of several costs: noise, rectangular patches of costs 1-9, or stripes.
+-- A random grid of several costs: noise, rectangular patches of costs 1-9, stripes, or
+-- contrast (cheap cells among dear ones and the other way round: the steps a boundary
+-- cell prunes by cost, and those it must keep, both change with the neighbours' costs).
 local function weighted_case(rng)
   local k = random_case(rng)
-  local mode = rng.pick({ "noise", "patches", "patches", "stripes" })
+  local mode = rng.pick({ "noise", "patches", "patches", "stripes", "contrast" })
   local cells = k.cells
   if mode == "patches" then
     for _ = 1, rng.int(1, 6) do
@@ -45,7 +47,9 @@ local function weighted_case(rng)
     for y = 1, k.h do
       for x = 1, k.w do
         if cells[y][x] then
-          cells[y][x] = mode == "noise" and rng.pick({ 1, 2, 3 }) or ((x + 2 * y) % 5 < 2 and 2.5 or 1)
+          cells[y][x] = mode == "noise" and rng.pick({ 1, 2, 3 })
+            or mode == "contrast" and rng.pick({ 0.5, 1, 1, 1, 9, 30 })
+            or ((x + 2 * y) % 5 < 2 and 2.5 or 1)
         end
       end
     end
@@ -220,7 +224,7 @@ describe("jump point search on random grids of one cost", function()
 end)
 
 describe("jump point search on random grids of several costs", function()
-  it("costs what the reference says: jumps stop at cost boundaries, which expand every way",
+  it("costs what the reference says: jumps stop at cost boundaries, which prune by cost",
     function()
       local rng, fails, total = H.rng(1114), {}, 0
       for _ = 1, N_GRIDS do

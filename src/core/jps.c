@@ -37,11 +37,12 @@
 ** the same bit lines (below).
 **
 ** SEVERAL COSTS. Jumps also stop at boundary cells (walkable, with a
-** walkable neighbour of another cost), which expand in every direction as
-** a start does. Between two boundary cells a path crosses interior cells,
-** whose eight neighbours all cost what they cost; so every cell a jump
-** enters costs what its first cell costs, and the rules above, which hold
-** on a grid of one cost, hold there.
+** walkable neighbour of another cost), which expand as a start does, in
+** every direction but those that cost-aware pruning drops (keep_dirs: a
+** step some strictly cheaper way covers). Between two boundary cells a
+** path crosses interior cells, whose eight neighbours all cost what they
+** cost; so every cell a jump enters costs what its first cell costs, and
+** the rules above, which hold on a grid of one cost, hold there.
 **
 ** LINKS. Both ends of every link are boundary cells too: a path that takes
 ** a link is a path to its first end, the link, and a path on from its other
@@ -523,18 +524,94 @@ static int sweep(jumper *j, long x, long y, int dx, int dy) {
 
 static int sign(long v) { return (v > 0) - (v < 0); }
 
-/* The successors of a start: every direction. */
-static int from_start(jumper *j, long x, long y, int four) {
-  static const int d[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
-  int i, rc = 0;
-  if (four) {
-    for (i = 0; i < 2 && rc == 0; i++) rc = jump_straight(j, x, y, d[i][0], 0, 0);
-    for (i = 0; i < 2 && rc == 0; i++) rc = sweep(j, x, y, 0, d[i + 2][1]);
-    return rc;
+/* The eight directions in the order of astar__jt_dir: E, W, S, N, then the
+** diagonals. */
+static const int DIR[8][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1},
+                              {1, 1}, {-1, 1}, {1, -1}, {-1, -1}};
+
+/* The cost of a step from padded cell (x0, y0) to its neighbour (x1, y1)
+** under the query's policy, or 0 if it is not a legal step. */
+HOT double step_cost(const jumper *j, long x0, long y0, long x1, long y1) {
+  const double *cell = j->g->cell, c = cell[y1 * j->stride + x1];
+  const int pol = j->q->diagonal;
+  int a, b;
+  if (!(c > 0)) return 0;
+  if (x0 == x1 || y0 == y1) return c;
+  if (pol == ASTAR_DIAG_NEVER) return 0;
+  a = cell[y0 * j->stride + x1] > 0;
+  b = cell[y1 * j->stride + x0] > 0;
+  if (pol == ASTAR_DIAG_NO_CORNER_CUTTING ? !(a && b) : pol == ASTAR_DIAG_ONE_OBSTACLE && !(a || b))
+    return 0;
+  return SQRT2 * c;
+}
+
+/* The successors of a start, or of a boundary cell: the directions of
+** 'keep' (bit k: DIR[k]), each a jump or a run whose paths begin with that
+** step. A neighbour that is a boundary cell is where that jump would stop:
+** it is added without one. */
+static int from_start(jumper *j, long x, long y, int four, unsigned keep) {
+  int k, rc = 0;
+  for (k = 0; k < (four ? 4 : 8) && rc == 0; k++) {
+    const int dx = DIR[k][0], dy = DIR[k][1];
+    if (!(keep >> k & 1)) continue;
+    if (j->weighted && on_boundary(j, x + dx, y + dy)) {
+      if (step_cost(j, x, y, x + dx, y + dy) > 0) {
+        enter(j, x + dx, y + dy);
+        rc = add(j, x + dx, y + dy, dx && dy ? SQRT2 : 1.0);
+      }
+    } else if (four ? k < 2 : k < 4) {
+      rc = jump_straight(j, x, y, dx, dy, 0);
+    } else {
+      rc = sweep(j, x, y, four ? 0 : dx, dy);
+    }
   }
-  for (i = 0; i < 4 && rc == 0; i++) rc = jump_straight(j, x, y, d[i][0], d[i][1], 0);
-  for (i = 0; i < 4 && rc == 0; i++) rc = sweep(j, x, y, i & 1 ? -1 : 1, i & 2 ? -1 : 1);
   return rc;
+}
+
+/*
+** COST-AWARE PRUNING at a boundary cell n = (x, y) reached from its
+** neighbour p = (x - dx, y - dy) on an optimal path: the step to neighbour
+** m is dropped when some path from p to m of one or two steps avoiding n is
+** strictly cheaper than p, n, m. Then no shortest path takes that step
+** after p, n (it could be made strictly shorter), and none takes it after
+** another way into n either: each such path is as long as the one through
+** p (n is expanded at its least cost), which cannot be shortest. Only
+** strict dominance prunes, so no tie needs a rule to break it, and the
+** jumps left from n are those of the directions kept. Ties within 1e-9 of
+** the cost are kept (the sums are rounded). A step back (against the way
+** in) is always dropped: p reaches that cell in one straight step. Returns
+** the directions kept, as bits of DIR.
+*/
+static unsigned keep_dirs(const jumper *j, long x, long y, int dx, int dy, int four) {
+  const long px = x - dx, py = y - dy;
+  const double in = step_cost(j, px, py, x, y);
+  unsigned keep = 0;
+  int k, i;
+  for (k = 0; k < (four ? 4 : 8); k++) {
+    const long mx = x + DIR[k][0], my = y + DIR[k][1];
+    double out, via, lim, alt;
+    int pruned = 0;
+    if (DIR[k][0] * dx + DIR[k][1] * dy < 0 || (mx == px && my == py) ||
+        (out = step_cost(j, x, y, mx, my)) == 0)
+      continue;
+    via = in + out;
+    lim = via * (1.0 - 1e-9);
+    if (labs(mx - px) <= 1 && labs(my - py) <= 1 &&
+        (alt = step_cost(j, px, py, mx, my)) > 0 && alt < lim)
+      continue;
+    for (i = 0; i < (four ? 4 : 8) && !pruned; i++) {
+      const long ax = px + DIR[i][0], ay = py + DIR[i][1];
+      double a, b;
+      if ((ax == x && ay == y) || (ax == mx && ay == my) || labs(mx - ax) > 1 ||
+          labs(my - ay) > 1)
+        continue;
+      a = step_cost(j, px, py, ax, ay);
+      b = a > 0 ? step_cost(j, ax, ay, mx, my) : 0;
+      pruned = b > 0 && a + b < lim;
+    }
+    if (!pruned) keep |= 1u << k;
+  }
+  return keep;
 }
 
 /* The successors of (x, y) reached moving straight along (dx, dy): on, and
@@ -653,18 +730,22 @@ int astar__jps_expand(void *self, uint32_t node, astar_search *s) {
   if (from == ASTAR_NONE && j.gx >= 0 && !j.weighted && !j.cut &&
       (rc = goal_in_sight(&j, x, y, four)) != 0)
     return rc < 0 ? rc : j.n;
-  if (from == ASTAR_NONE || (j.weighted && on_boundary(&j, x, y))) {
-    rc = from_start(&j, x, y, four);
-    if (rc == 0 && j.g->link_out != NULL && j.g->link_out[node] != ASTAR_NONE)
-      return astar__grid_link_edges(j.g, node, 0, s, j.n);
-    return rc != 0 ? rc : j.n;
-  }
   dx = x - (long)from % j.stride;
   dy = y - (long)from / j.stride;
   /* the last run into the node: the longer axis, both when they are equal
   ** (a goal on a diagonal); under NEVER the horizontal one if it moved */
   if (four ? dx != 0 : labs(dx) > labs(dy)) dy = 0;
   else if (four || labs(dy) > labs(dx)) dx = 0;
+  if (from == ASTAR_NONE || (j.weighted && on_boundary(&j, x, y))) {
+    /* a link end has no step before it to prune by */
+    int lnk = j.g->link_out != NULL &&
+              (j.g->link_out[node] != ASTAR_NONE || j.g->link_in[node] != ASTAR_NONE);
+    rc = from_start(&j, x, y, four, from == ASTAR_NONE || lnk ? 0xffu
+                    : keep_dirs(&j, x, y, sign(dx), sign(dy), four));
+    if (rc == 0 && j.g->link_out != NULL && j.g->link_out[node] != ASTAR_NONE)
+      return astar__grid_link_edges(j.g, node, 0, s, j.n);
+    return rc != 0 ? rc : j.n;
+  }
   if (j.cut) {
     rc = from_cut(&j, x, y, sign(dx), sign(dy));
   } else if (dx != 0 && dy != 0) {
