@@ -3,13 +3,15 @@
 -- published optimum.
 --
 --   lua5.4 bench/grid_bench.lua [--limit N] [--repeat R] [--opts lua-table] [--prepare]
+--                               [--terrain SEED [--every N | --scatter P]]
 --                               [set/name ...]
 --
 -- --prepare calls grid:prepare(diagonal of --opts) (JPS+) before the runs and reports its time.
 -- --terrain SEED lays random terrain patches over the map (rectangles of 4-24 cells a
 -- side, costs 1-9, one per 400 cells or --every N, from a Park-Miller generator: the same on every
 -- VM); the published optima no longer apply, so "max dev" is then the largest
--- difference from A*'s cost on the same query.
+-- difference from A*'s cost on the same query. With --scatter P instead of patches, each
+-- walkable cell costs 3 with probability P (the same generator), 1 otherwise.
 --
 -- Maps come from $ASTAR_MOVINGAI (default ../shared/benchmarks/movingai).
 -- Each map's scenarios are run once to warm up, then R times timed; the
@@ -21,6 +23,7 @@ local now = (ok and system.monotime) or os.clock
 
 local dir = os.getenv("ASTAR_MOVINGAI") or "../shared/benchmarks/movingai"
 local limit, rep, opts, maps, prepare, terrain, every = math.huge, 3, nil, {}, false, nil, 400
+local scatter
 local i = 1
 while arg[i] do
   local a = arg[i]
@@ -30,6 +33,7 @@ while arg[i] do
   elseif a == "--prepare" then prepare = true
   elseif a == "--terrain" then terrain = tonumber(arg[i + 1]); i = i + 1
   elseif a == "--every" then every = tonumber(arg[i + 1]); i = i + 1
+  elseif a == "--scatter" then scatter = tonumber(arg[i + 1]); i = i + 1
   else maps[#maps + 1] = a end
   i = i + 1
 end
@@ -55,7 +59,12 @@ for _, name in ipairs(maps) do
   if terrain then
     local s, w, h = terrain % 2147483646 + 1, grid:size()
     local function rnd(n) s = s * 16807 % 2147483647; return s % n end
-    for _ = 1, math.floor(w * h / every) do
+    for y = 1, scatter and h or 0 do
+      for x = 1, w do
+        if grid:get(x, y) and rnd(1000000) < scatter * 1000000 then grid:set(x, y, 3) end
+      end
+    end
+    for _ = 1, scatter and 0 or math.floor(w * h / every) do
       local x, y, pw, ph, c = rnd(w) + 1, rnd(h) + 1, rnd(21) + 4, rnd(21) + 4, rnd(9) + 1
       for yy = y, math.min(h, y + ph - 1) do
         for xx = x, math.min(w, x + pw - 1) do
