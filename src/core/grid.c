@@ -765,8 +765,8 @@ static int conn_of(int diagonal);
 
 /* On a grid of several costs, "auto" jumps when fewer than one walkable
 ** cell in JUMP_BOUNDARY_SHARE is a boundary cell (measured, bench/README:
-** jumping takes 0.82x A*'s instructions at 24% boundary cells, 0.84x at
-** 34%, 1.0x at 41%). */
+** jumping takes 0.70x A*'s instructions at 24% boundary cells, 0.76x at
+** 34%, 0.98x at 41%). */
 #define JUMP_BOUNDARY_SHARE 3
 
 /* Does every walkable cell cost the same? */

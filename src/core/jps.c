@@ -568,20 +568,28 @@ static int from_start(jumper *j, long x, long y, int four, unsigned keep) {
   return rc;
 }
 
+/* Is the way from padded cell (px, py) through its neighbour (ax, ay) to
+** (mx, my) legal and strictly cheaper than 'via'? */
+HOT int via2(const jumper *j, long px, long py, long ax, long ay, long mx, long my, double via) {
+  double a = step_cost(j, px, py, ax, ay), b = a > 0 ? step_cost(j, ax, ay, mx, my) : 0;
+  return b > 0 && a + b < via * (1.0 - 1e-9);
+}
+
 /*
 ** COST-AWARE PRUNING at a boundary cell n = (x, y) reached from its
 ** neighbour p = (x - dx, y - dy) on an optimal path: the step to neighbour
-** m is dropped when p reaches m in one step, strictly cheaper than through
-** n. Then no shortest path takes that step after p, n (it could be made
-** strictly shorter), and none takes it after another way into n either:
-** each such path is as long as the one through p (n is expanded at its
-** least cost), which cannot be shortest. Every step back (against the way
-** in) goes so (p is one straight step from that cell), and a step to the
-** side of a straight one when the diagonal from p costs less. Only strict
+** m is dropped when a way from p to m avoiding n is strictly cheaper than
+** p, n, m. Then no shortest path takes that step after p, n (it could be
+** made strictly shorter), and none takes it after another way into n
+** either: each such path is as long as the one through p (n is expanded at
+** its least cost), which cannot be shortest. The ways tried: one step from
+** p (every step back, against the way in, is one straight step from p; a
+** step to the side of a straight one is one diagonal), and after a
+** diagonal the two straight steps to either side diagonal. Only strict
 ** dominance prunes, so no tie needs an order to break it; ties within 1e-9
-** of the cost are kept (the sums are rounded). Ways of two steps from p
-** prune a few more steps, but checking them cost more than they saved on
-** the terrain benchmark. Returns the directions kept, as bits of DIR.
+** of the cost are kept (the sums are rounded). The other ways of two steps
+** prune a few more, but checking them cost more than they saved on the
+** terrain benchmark. Returns the directions kept, as bits of DIR.
 */
 static unsigned keep_dirs(const jumper *j, long x, long y, int dx, int dy, int four) {
   const long px = x - dx, py = y - dy;
@@ -595,6 +603,9 @@ static unsigned keep_dirs(const jumper *j, long x, long y, int dx, int dy, int f
       continue;
     if (labs(mx - px) <= 1 && labs(my - py) <= 1 &&
         (alt = step_cost(j, px, py, mx, my)) > 0 && alt < (in + out) * (1.0 - 1e-9))
+      continue;                                     /* p reaches m in one step */
+    if (dx && dy && DIR[k][0] && DIR[k][1] && DIR[k][0] * dx + DIR[k][1] * dy == 0 &&
+        via2(j, px, py, px + (DIR[k][0] + dx) / 2, py + (DIR[k][1] + dy) / 2, mx, my, in + out))
       continue;
     keep |= 1u << k;
   }
