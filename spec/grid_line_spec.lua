@@ -642,7 +642,7 @@ describe("algorithm = 'theta' and 'lazy_theta'", function()
       end
       grid:close()
     end
-    assert.is_true(total > H.trials(80) and shorter > total / 3, ("%d of %d shorter than steps")
+    assert.is_true(total > H.trials(80) and shorter > total / 4, ("%d of %d shorter than steps")
       :format(shorter, total))
   end)
 
