@@ -441,16 +441,6 @@ static double grid_edge_cost(void *self, uint32_t from, uint32_t to, double base
   return q->cost_fn(q->cost_ud, x1, y1, x2, y2, base);
 }
 
-/* May a diagonal step pass between orthogonal neighbours whose walkability
-** is 'a' and 'b'? */
-static int diag_ok(int policy, int a, int b) {
-  switch (policy) {
-    case ASTAR_DIAG_NO_CORNER_CUTTING: return a && b;
-    case ASTAR_DIAG_ONE_OBSTACLE: return a || b;
-    default: return 1;
-  }
-}
-
 /* A step to a neighbour under the policy, links aside. */
 static int plain_step(const astar_grid *g, int diagonal, int x0, int y0, int x1, int y1) {
   int dx = x1 > x0 ? x1 - x0 : x0 - x1, dy = y1 > y0 ? y1 - y0 : y0 - y1;
@@ -463,7 +453,7 @@ static int plain_step(const astar_grid *g, int diagonal, int x0, int y0, int x1,
     if (g->cell[at(g, x1, y1)] <= 0) return ASTAR_STEP_BLOCKED;
     if (sx && sy) {
       int ox = (x0 + sx + g->w) % g->w, oy = (y0 + sy + g->h) % g->h;
-      if (!diag_ok(diagonal, g->cell[at(g, ox, y0)] > 0, g->cell[at(g, x0, oy)] > 0))
+      if (!astar__diag_ok(diagonal, g->cell[at(g, ox, y0)] > 0, g->cell[at(g, x0, oy)] > 0))
         return ASTAR_STEP_CORNER;
     }
     return ASTAR_STEP_OK;
@@ -475,7 +465,7 @@ static int plain_step(const astar_grid *g, int diagonal, int x0, int y0, int x1,
   if (dx > 1 || dy > 1 || dx + dy == 0 || (dx && dy && diagonal == ASTAR_DIAG_NEVER))
     return ASTAR_STEP_FAR;
   if (g->cell[at(g, x1, y1)] <= 0) return ASTAR_STEP_BLOCKED;
-  if (dx && dy && !diag_ok(diagonal, g->cell[at(g, x1, y0)] > 0, g->cell[at(g, x0, y1)] > 0))
+  if (dx && dy && !astar__diag_ok(diagonal, g->cell[at(g, x1, y0)] > 0, g->cell[at(g, x0, y1)] > 0))
     return ASTAR_STEP_CORNER;
   return ASTAR_STEP_OK;
 }
@@ -538,16 +528,16 @@ static int grid_steps(const astar_grid_query *q, uint32_t node, astar_search *s)
     const int pol = q->diagonal;
     const int N = cn > 0, S = cs > 0, Wk = cw > 0, E = ce > 0;
     double d;
-    if ((d = c[n - 1]) > 0 && diag_ok(pol, N, Wk)) {
+    if ((d = c[n - 1]) > 0 && astar__diag_ok(pol, N, Wk)) {
       e[k].to = (uint32_t)(n - 1); e[k++].cost = d * SQRT2;
     }
-    if ((d = c[n + 1]) > 0 && diag_ok(pol, N, E)) {
+    if ((d = c[n + 1]) > 0 && astar__diag_ok(pol, N, E)) {
       e[k].to = (uint32_t)(n + 1); e[k++].cost = d * SQRT2;
     }
-    if ((d = c[so - 1]) > 0 && diag_ok(pol, S, Wk)) {
+    if ((d = c[so - 1]) > 0 && astar__diag_ok(pol, S, Wk)) {
       e[k].to = (uint32_t)(so - 1); e[k++].cost = d * SQRT2;
     }
-    if ((d = c[so + 1]) > 0 && diag_ok(pol, S, E)) {
+    if ((d = c[so + 1]) > 0 && astar__diag_ok(pol, S, E)) {
       e[k].to = (uint32_t)(so + 1); e[k++].cost = d * SQRT2;
     }
   }
@@ -572,7 +562,7 @@ static int wrap_steps(const astar_grid_query *q, uint32_t node, astar_search *s,
     if (!(c[to] > 0)) continue;
     if (d >= 4) {                               /* NW, NE, SW, SE: N or S, then W or E */
       int ns = d < 6 ? open[0] : open[3], we = d % 2 == 0 ? open[1] : open[2];
-      if (q->diagonal == ASTAR_DIAG_NEVER || !diag_ok(q->diagonal, ns, we)) continue;
+      if (q->diagonal == ASTAR_DIAG_NEVER || !astar__diag_ok(q->diagonal, ns, we)) continue;
     }
     v = c[enters] + (o != NULL ? q->overlay_scale * o[enters] : 0);
     if (!(v < HUGE_VAL)) continue;
@@ -1009,10 +999,10 @@ static int grid_back_steps(const astar_grid_query *q, uint32_t node, astar_searc
   if (q->diagonal != ASTAR_DIAG_NEVER) {
     const int pol = q->diagonal;
     const int N = cn > 0, S = cs > 0, Wk = cw > 0, E = ce > 0;
-    if (c[n - 1] > 0 && diag_ok(pol, N, Wk)) { e[k].to = (uint32_t)(n - 1); e[k++].cost = cd; }
-    if (c[n + 1] > 0 && diag_ok(pol, N, E)) { e[k].to = (uint32_t)(n + 1); e[k++].cost = cd; }
-    if (c[so - 1] > 0 && diag_ok(pol, S, Wk)) { e[k].to = (uint32_t)(so - 1); e[k++].cost = cd; }
-    if (c[so + 1] > 0 && diag_ok(pol, S, E)) { e[k].to = (uint32_t)(so + 1); e[k++].cost = cd; }
+    if (c[n - 1] > 0 && astar__diag_ok(pol, N, Wk)) { e[k].to = (uint32_t)(n - 1); e[k++].cost = cd; }
+    if (c[n + 1] > 0 && astar__diag_ok(pol, N, E)) { e[k].to = (uint32_t)(n + 1); e[k++].cost = cd; }
+    if (c[so - 1] > 0 && astar__diag_ok(pol, S, Wk)) { e[k].to = (uint32_t)(so - 1); e[k++].cost = cd; }
+    if (c[so + 1] > 0 && astar__diag_ok(pol, S, E)) { e[k].to = (uint32_t)(so + 1); e[k++].cost = cd; }
   }
   return k;
 }

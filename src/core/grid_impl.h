@@ -144,6 +144,15 @@ void astar__grid_bits_free(astar_grid *g);
 int astar__jps_expand(void *self, uint32_t node, astar_search *s);
 /* jps.c: builds the walkability bits if needed; 0 or ASTAR_ENOMEM. */
 int astar__grid_bits(astar_grid *g);
+/* May a diagonal step pass between orthogonal neighbours whose walkability
+** is 'a' and 'b' under the policy (grid.c's searches, jps.c's pruning)? */
+static inline int astar__diag_ok(int policy, int a, int b) {
+  switch (policy) {
+    case ASTAR_DIAG_NO_CORNER_CUTTING: return a && b;
+    case ASTAR_DIAG_ONE_OBSTACLE: return a || b;
+    default: return 1;
+  }
+}
 /* The index of direction (dx, dy) in a cell's JPS+ jump distances (jps_plus.c):
 ** E, W, S, N (0..3; under NEVER 2 and 3 are the vertical runs), then the
 ** diagonals 4 + (dx < 0) + 2 (dy < 0). */

@@ -540,9 +540,7 @@ HOT double step_cost(const jumper *j, long x0, long y0, long x1, long y1) {
   if (pol == ASTAR_DIAG_NEVER) return 0;
   a = cell[y0 * j->stride + x1] > 0;
   b = cell[y1 * j->stride + x0] > 0;
-  if (pol == ASTAR_DIAG_NO_CORNER_CUTTING ? !(a && b) : pol == ASTAR_DIAG_ONE_OBSTACLE && !(a || b))
-    return 0;
-  return SQRT2 * c;
+  return astar__diag_ok(pol, a, b) ? SQRT2 * c : 0;
 }
 
 /* The successors of a start, or of a boundary cell: the directions of
