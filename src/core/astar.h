@@ -1206,4 +1206,97 @@ int astar_curve_dubins(astar_curve *c, double x0, double y0, double h0, double x
 const char *astar_curve_word(const astar_curve *c);
 void astar_curve_sample(const astar_curve *c, double s, double *x, double *y, double *h);
 
+
+/* ===================================================================== */
+/* Directional A* on grids (src/core/grid_dir.c)                         */
+/* ===================================================================== */
+
+/*
+** Directional A* (Pinter 2001): a search over poses, a cell of a square grid
+** and one of 8 or 16 headings (k * 2 pi / H, counter-clockwise from +x, the
+** grid's y axis pointing down), whose moves are the shortest Dubins curves
+** of turning radius 'turn' from the centre of a cell to the centre of every
+** cell up to 'reach' cells away (reach 1, 2, 3: Pinter's Directional-8, -24,
+** -48), arriving with every heading; with 'reverse', the same curves driven
+** backward too, their cost times 'reverse'. A move is legal when a disc of
+** 'radius' swept along it touches no blocked cell (astar_grid_line_clear's
+** rule, arcs within 1e-3 of it). A move costs the length it runs in each
+** cell times that cell's cost, plus turn_cost per radian turned. The
+** paths found are the cheapest of the lattice: shortest among the paths
+** made of such moves, not among all drivable paths.
+**
+** A LATTICE holds the moves for one set of parameters (Pinter's hit-check
+** tables), built once (time and memory grow with headings^2, reach^2 and
+** the turning radius: 8 headings, reach 1, turn 2: 512 moves, about 40 KB),
+** shared by reference count: astar_lattice_new makes one (ASTAR_EINVAL for
+** parameters out of range, ASTAR_ENOMEM) with one reference; retain and
+** release count them, the last release frees it.
+*/
+#define ASTAR_DIR_TURN_MAX 32
+#define ASTAR_DIR_RADIUS_MAX 16
+typedef struct astar_dir_params {
+  double turn;        /* turning radius in cells, (0, ASTAR_DIR_TURN_MAX]; default 1 */
+  double radius;      /* the unit's radius in cells, [0, ASTAR_DIR_RADIUS_MAX]; default 0 */
+  int headings;       /* 8 or 16; default 8 */
+  int reach;          /* 1, 2 or 3; default 1 */
+  double reverse;     /* 0 (default): forward only; >= 1: reversing allowed, cost factor */
+  double turn_cost;   /* >= 0: cost per radian turned; default 0 */
+} astar_dir_params;
+void astar_dir_params_init(astar_dir_params *p);
+
+typedef struct astar_lattice astar_lattice;
+int astar_lattice_new(astar_lattice **out, const astar_dir_params *p, astar_alloc alloc,
+                      void *ud);
+void astar_lattice_retain(astar_lattice *l);
+void astar_lattice_release(astar_lattice *l);          /* NULL is accepted */
+const astar_dir_params *astar_lattice_params(const astar_lattice *l);
+size_t astar_lattice_bytes(const astar_lattice *l);
+
+/* A directional query: astar_dir_query_init, then set params and heuristic
+** (ASTAR_H_EUCLIDEAN, the default: the straight distance, or the Dubins
+** curve's length when the goal heading is given and the unit never
+** reverses; ASTAR_H_ZERO: Dijkstra), times the grid's smallest cost. */
+typedef struct astar_dir_query {
+  astar_params params;
+  int heuristic;
+  /* filled by astar_dir_prepare: */
+  astar_domain domain;
+  astar_grid *grid;
+  const astar_lattice *lat;
+  int sx, sy, gx, gy;
+  double sh, gh;            /* the headings asked for; NaN: any */
+  uint32_t starts[16];      /* the start poses */
+  size_t nstarts;
+  uint32_t snode, gnode;    /* the start / goal pose off the lattice, or ASTAR_NONE */
+  int blocked;              /* after ASTAR_BLOCKED: 1 the start, 2 the goal */
+  int uniform, dubins;
+  double cost1, hscale;
+} astar_dir_query;
+void astar_dir_query_init(astar_dir_query *q);
+
+/*
+** Prepares q for a search on g with lattice l (both must outlive it) from
+** the centre of cell (sx, sy) facing sh to the centre of (gx, gy) facing gh
+** (radians, any finite value; NaN: any heading), and sets *goal. Returns 0,
+** ASTAR_BLOCKED (the unit does not fit at an end: q->blocked), ASTAR_EINVAL
+** (a cell outside, an infinite heading, a hex or wrapping grid, a heuristic
+** other than the two, more than 2^32 - 2 poses) or ASTAR_ENOMEM. A heading
+** that is none of the lattice's is kept exactly: the moves from the start,
+** and to the goal from the cells within reach, are then worked out against
+** the grid (not from the tables).
+** astar_dir_begin: begins the search (astar_search_begin's results).
+** astar_dir_pose: the pose of engine node 'node' (x, y the point in grid
+**   units: a cell's centre is its coordinates plus 0.5).
+** astar_dir_step: the move from node a to node b, consecutive on a path:
+**   its curve in *c, *dir 1 forward or -1 reverse (then the unit faces
+**   opposite to the curve's heading), and its cost (-1 if the grid no longer
+**   allows it).
+*/
+int astar_dir_prepare(astar_grid *g, const astar_lattice *l, astar_dir_query *q, int sx,
+                      int sy, double sh, int gx, int gy, double gh, uint32_t *goal);
+int astar_dir_begin(astar_search *s, astar_dir_query *q, uint32_t goal);
+void astar_dir_pose(const astar_dir_query *q, uint32_t node, double *x, double *y, double *h);
+double astar_dir_step(const astar_dir_query *q, uint32_t a, uint32_t b, astar_curve *c,
+                      int *dir);
+
 #endif

@@ -5,6 +5,7 @@
 #ifndef ASTAR_GRID_IMPL_H
 #define ASTAR_GRID_IMPL_H
 
+#include <string.h>
 #include "core.h"
 
 #define SQRT2 1.4142135623730951
@@ -138,6 +139,31 @@ void astar__grid_links_free(astar_grid *g);
 /* jps.c: keeps the walkability bits of the w x h rectangle at (x, y) in
 ** step with the cells after an edit (nothing if they were never built). */
 void astar__grid_bits_rect(astar_grid *g, int x, int y, int w, int h);
+/* Bit lines (jps.c's walkability bits): cell i of a line is bit i + 64, one
+** guard word (all blocked) on either side. astar__window: ASTAR_WIN cells of
+** the line from cell i on (-64 <= i <= the line's length): bit k is cell
+** i + k, k < ASTAR_WIN. Little-endian machines read 8 bytes from the byte
+** holding cell i (one load: 57 cells or more); others join two words. */
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define ASTAR_WIN 57
+HOT uint64_t astar__window(const uint64_t *line, long i) {
+  size_t k = (size_t)(i + 64);
+  uint64_t v;
+  memcpy(&v, (const unsigned char *)line + (k >> 3), sizeof v);
+  return v >> (k & 7);
+}
+#else
+#define ASTAR_WIN 64
+HOT uint64_t astar__window(const uint64_t *line, long i) {
+  size_t k = (size_t)(i + 64), w = k >> 6;
+  unsigned sh = (unsigned)(k & 63);
+  return sh ? (line[w] >> sh) | (line[w + 1] << (64 - sh)) : line[w];
+}
+#endif
+/* grid_line.c: the squared distance from segment a-b to the square of cell
+** (i, j) (0 if they meet), in grid units. */
+double astar__grid_cell2(double ax, double ay, double bx, double by, long i, long j);
 /* jps.c: frees the walkability bits. */
 void astar__grid_bits_free(astar_grid *g);
 /* jps.c: the expand function of a jump point search (self: the query). */

@@ -78,7 +78,7 @@ static int meets(double ax, double ay, double bx, double by, double x0, double y
 }
 
 /* Distance from segment a-b to the square of cell (i, j), squared. */
-static double cell2(double ax, double ay, double bx, double by, long i, long j) {
+double astar__grid_cell2(double ax, double ay, double bx, double by, long i, long j) {
   double x0 = (double)i, y0 = (double)j, x1 = x0 + 1, y1 = y0 + 1, d, e;
   if (meets(ax, ay, bx, by, x0, y0, x1, y1)) return 0;
   d = pbox2(ax, ay, x0, y0, x1, y1);
@@ -120,7 +120,7 @@ int astar_grid_line_clear(const astar_grid *g, double ax, double ay, double bx, 
     j1 = lfloor(yhi + r + TOUCH);
     for (j = j0; j <= j1; j++)
       if (blocked(g, i, j)) {
-        double d2 = cell2(ax, ay, bx, by, i, j);
+        double d2 = astar__grid_cell2(ax, ay, bx, by, i, j);
         if (d2 <= TOUCH * TOUCH || d2 < lim) return 0;
       }
   }

@@ -72,26 +72,9 @@ static void putbit(uint64_t *line, size_t i, int v) {
   else line[k >> 6] &= ~b;
 }
 
-/* WIN cells of a bit line from cell i on: bit k is cell i + k, k < WIN.
-** Little-endian machines read 8 bytes from the byte holding cell i (one
-** load: 57 cells or more); others join two words. */
-#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
-    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define WIN 57
-HOT uint64_t window(const uint64_t *line, long i) {
-  size_t k = (size_t)(i + 64);
-  uint64_t v;
-  memcpy(&v, (const unsigned char *)line + (k >> 3), sizeof v);
-  return v >> (k & 7);
-}
-#else
-#define WIN 64
-HOT uint64_t window(const uint64_t *line, long i) {
-  size_t k = (size_t)(i + 64), w = k >> 6;
-  unsigned sh = (unsigned)(k & 63);
-  return sh ? (line[w] >> sh) | (line[w + 1] << (64 - sh)) : line[w];
-}
-#endif
+/* WIN cells of a bit line from cell i on: astar__window (grid_impl.h). */
+#define WIN ASTAR_WIN
+#define window astar__window
 
 static int lowbit(uint64_t v) {
 #if defined(__GNUC__) || defined(__clang__)

@@ -50,6 +50,8 @@ enum {
   ASTAR_OPT_START, ASTAR_OPT_GOAL, ASTAR_OPT_NEIGHBORS, ASTAR_OPT_IS_GOAL, ASTAR_OPT_KEY,
   ASTAR_OPT_DIRECTED, ASTAR_OPT_RATIO, ASTAR_OPT_ONEWAY, ASTAR_OPT_PULL,
   ASTAR_OPT_OVERLAY, ASTAR_OPT_OVERLAY_SCALE, ASTAR_OPT_SIZE,
+  ASTAR_OPT_HEADING, ASTAR_OPT_GOAL_HEADING, ASTAR_OPT_TURNING, ASTAR_OPT_HEADINGS,
+  ASTAR_OPT_NEIGHBORHOOD, ASTAR_OPT_REVERSE, ASTAR_OPT_TURN_COST,
   ASTAR_OPT_N
 };
 /* An option an entry point accepts: its id, and where the entry point
@@ -112,8 +114,10 @@ enum {
   ASTAR_PATH_GRAPH,      /* 3 numbers a point: node id (1-based), x, y (NaN: no position) */
   ASTAR_PATH_VALUES,     /* 1 number a point: index into the path's user value table,
                          ** which holds the Lua node values (implicit graphs) */
-  ASTAR_PATH_MESH        /* 2 numbers a point: x, y; the user value is the corridor,
+  ASTAR_PATH_MESH,       /* 2 numbers a point: x, y; the user value is the corridor,
                          ** a list of polygon indices (navmeshes) */
+  ASTAR_PATH_POSE        /* 3 numbers a point: x, y, heading; the user value holds
+                         ** the moves between them (src/lua/grid_dir.c) */
 };
 
 /*
@@ -131,6 +135,14 @@ void astar_path_setlinks(lua_State *L, int idx);
 /* Pops the list of polygons a navmesh Path at idx crosses and gives it to
 ** the path (Path:corridor). */
 void astar_path_setcorridor(lua_State *L, int idx);
+/* Pops the table of moves (src/lua/grid_dir.c) and gives it to the Path of
+** poses at idx. */
+void astar_path_setposes(lua_State *L, int idx);
+/* The 3n numbers (x, y, heading) of the Path of poses at idx, and n; or NULL. */
+double *astar_path_poses(lua_State *L, int idx, size_t *n);
+/* grid_dir.c: pushes the points every 'step' along the moves of the Path of
+** poses at index 1, as a flat list. */
+int astar_path_pose_flat(lua_State *L, double step);
 /* The statistics, algorithm and goal index of the Path at idx (any kind). */
 void astar_path_info(lua_State *L, int idx, astar_stats *st, long *goal);
 /* Marks which steps of the grid Path at idx take one of g's links (the
@@ -313,10 +325,29 @@ double astar_cbheur(lua_State *L, const char *fmt, ...);
 typedef struct lgrid {
   lmap m;              /* the pipeline's head (m.core == g) */
   astar_grid *g;       /* NULL once closed */
+  astar_lattice *lat;  /* the last directional search's moves (grid_dir.c), or NULL */
   astar_frame world;   /* cell (x, y) in world units (grid_world.c); {1, 1, 0, 0} */
   int follows;         /* a movement class (grid_class.c): not edited directly */
   int classes;         /* classes were made of it: its edits go to them */
 } lgrid;
+
+/* A directional search (src/lua/grid_dir.c), part of the grid's search record. */
+typedef struct lgdir {
+  int on;                  /* algorithm "directional" */
+  astar_dir_params p;
+  astar_dir_query q;
+  astar_lattice *lat;      /* held from begin until the next begin or astar_gdir_free */
+  double sh, gh;           /* the headings asked for (NaN: any) */
+  astar_alloc alloc;
+  void *ud;
+} lgdir;
+/* Reads the directional options (on: the algorithm is "directional"; else
+** raises if any is given, and when on for the options that mean nothing). */
+void astar_gdir_args(lua_State *L, const afn *f, const astar_opts *o, int on, lgdir *d);
+/* The grid kind's begin, push and recfree for a directional search. */
+int astar_gdir_begin(lgrid *lg, lgdir *d, int sx, int sy, int gx, int gy, astar_search *s);
+int astar_gdir_push(lua_State *L, lgdir *d, astar_search *s, int rc);
+void astar_gdir_free(lgdir *d);
 
 /* Pushes a new grid of the size and cost at 1..3 (astar.grid's rules; f names the
 ** function, 'world' is the index of a world table to skip, or 0). */
@@ -470,6 +501,7 @@ void astar_navmesh_link_open(lua_State *L); /* src/lua/navmesh_link.c (after nav
 ** astar_navmesh_steplinks; NULL: none) for Path:link (src/lua/navmesh_link.c). */
 void astar_path_meshlinks(lua_State *L, int idx, const double *steps, size_t n);
 void astar_grid_line_open(lua_State *L); /* src/lua/grid_line.c (after grid and path) */
+void astar_grid_dir_open(lua_State *L);  /* src/lua/grid_dir.c (after path) */
 void astar_grid_world_open(lua_State *L); /* src/lua/grid_world.c (after grid) */
 /* Sets lg's world frame from the table at idx (Grid:set_world's rules). */
 void astar_grid_setworld(lua_State *L, const afn *f, int idx, lgrid *lg);

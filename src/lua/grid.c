@@ -53,10 +53,12 @@ static lgrid *emptygrid(lua_State *L) {
   size_t rec = (sizeof(lgrid) + sizeof(double) - 1) / sizeof(double) * sizeof(double);
   lgrid *lg = (lgrid *)lua_newuserdatauv(L, rec + GRID.recsize, 0);
   astar_map_init(&lg->m, &GRID, (char *)lg + rec);
+  memset((char *)lg + rec, 0, GRID.recsize);         /* no lattice held (grid_dir.c) */
   lg->g = NULL;
   lg->world.tw = lg->world.th = 1;
   lg->world.ox = lg->world.oy = 0;
   lg->follows = lg->classes = 0;
+  lg->lat = NULL;
   luaL_setmetatable(L, ASTAR_GRID_MT);
   return lg;
 }
@@ -320,8 +322,8 @@ static int grid_tostring(lua_State *L) {
 
 /* The engine's algorithms by index (ASTAR_ALG_*), then the jumping ones. */
 static const char *const ALGORITHMS[] = {"astar", "dijkstra", "bfs", "greedy", "jps",
-                                         "auto", "theta", "lazy_theta", NULL};
-enum { ALG_JPS = 4, ALG_AUTO = 5, ALG_THETA = 6, ALG_LAZY_THETA = 7 };
+                                         "auto", "theta", "lazy_theta", "directional", NULL};
+enum { ALG_JPS = 4, ALG_AUTO = 5, ALG_THETA = 6, ALG_LAZY_THETA = 7, ALG_DIRECTIONAL = 8 };
 static const char *const HEURISTICS[] = {"octile", "manhattan", "euclidean",
                                          "chebyshev", "zero", NULL};
 
@@ -331,15 +333,20 @@ static const char *const HEURISTICS[] = {"octile", "manhattan", "euclidean",
   {ASTAR_OPT_WEIGHT, 0, NULL}, {ASTAR_OPT_MAX_EXPANSIONS, 0, NULL}, \
   {ASTAR_OPT_MAX_COST, 0, NULL}, {ASTAR_OPT_PARTIAL, 0, NULL}, \
   {ASTAR_OPT_GOALS, 0, NULL}, {ASTAR_OPT_WITHIN, 0, NULL}, {ASTAR_OPT_RADIUS, 0, NULL}, \
-  {ASTAR_OPT_OVERLAY, 0, NULL}, {ASTAR_OPT_OVERLAY_SCALE, 0, NULL}, {ASTAR_OPT_SIZE, 0, NULL}
+  {ASTAR_OPT_OVERLAY, 0, NULL}, {ASTAR_OPT_OVERLAY_SCALE, 0, NULL}, {ASTAR_OPT_SIZE, 0, NULL}, \
+  {ASTAR_OPT_HEADING, 0, NULL}, {ASTAR_OPT_GOAL_HEADING, 0, NULL}, \
+  {ASTAR_OPT_TURNING, 0, NULL}, {ASTAR_OPT_HEADINGS, 0, NULL}, \
+  {ASTAR_OPT_NEIGHBORHOOD, 0, NULL}, {ASTAR_OPT_REVERSE, 0, NULL}, {ASTAR_OPT_TURN_COST, 0, NULL}
 static const astar_optuse FIND_OPTS[] = {GRID_OPTS, ASTAR_OPT_END};
 static const astar_optuse QUERY_OPTS[] = {GRID_OPTS, {ASTAR_OPT_ON_CHANGE, 0, NULL},
                                           ASTAR_OPT_END};
 
-/* A grid search record: the core query and the ends, 0-based. */
+/* A grid search record: the core query and the ends, 0-based; a
+** directional search has its own query (grid_dir.c). */
 typedef struct grec {
   astar_grid_query q;
   int sx, sy, gx, gy;
+  lgdir dir;
 } grec;
 
 /* Reads the goals list {{x, y}, ...} at 'gidx' into a scratch userdata
@@ -428,6 +435,20 @@ static int g_args(lua_State *L, const afn *f, lmap *m, void *rec, const astar_op
   astar_grid_query_init(q);
   setalgorithm(L, f, o, q);
   astar_grid_hexopts(L, f, lg, o);
+  astar_gdir_args(L, f, o, astar_opt(o, ASTAR_OPT_ALGORITHM, ALG_AUTO) == ALG_DIRECTIONAL,
+                  &r->dir);
+  if (r->dir.on) {
+    int hk = o->given[ASTAR_OPT_HEURISTIC] && !o->fn[ASTAR_OPT_HEURISTIC]
+             ? (int)o->v[ASTAR_OPT_HEURISTIC] : ASTAR_H_EUCLIDEAN;
+    if (astar_grid_hex(lg->g) || astar_grid_wrap(lg->g))
+      astar_opterror(L, f, o, "option 'algorithm': 'directional' does not apply to a %s grid",
+                     astar_grid_hex(lg->g) ? "hex" : "wrapping");
+    if (o->fn[ASTAR_OPT_HEURISTIC] || (hk != ASTAR_H_EUCLIDEAN && hk != ASTAR_H_ZERO))
+      astar_opterror(L, f, o, "option 'heuristic': algorithm 'directional' takes 'euclidean' "
+                     "or 'zero'");
+    r->dir.q.heuristic = hk;
+    return 0;
+  }
   if ((astar_grid_hex(lg->g) || astar_grid_wrap(lg->g)) &&
       (q->jump == ASTAR_JUMP_ALWAYS || q->theta))
     astar_opterror(L, f, o, "option 'algorithm': '%s' does not apply to a %s grid",
@@ -491,7 +512,9 @@ static void g_hook(void *rec, lcall *c) {
 static int g_begin(lmap *m, void *rec, astar_search *s) {
   grec *r = (grec *)rec;
   uint32_t start, goal;
-  int rc = astar_grid_prepare(((lgrid *)m)->g, &r->q, r->sx, r->sy, r->gx, r->gy,
+  int rc;
+  if (r->dir.on) return astar_gdir_begin((lgrid *)m, &r->dir, r->sx, r->sy, r->gx, r->gy, s);
+  rc = astar_grid_prepare(((lgrid *)m)->g, &r->q, r->sx, r->sy, r->gx, r->gy,
                               &start, &goal);
   if (rc != 0) return rc;
   return astar_search_begin(s, &r->q.domain, start, goal, &r->q.params);
@@ -527,6 +550,7 @@ static int g_push(lua_State *L, void *rec, astar_search *s, int rc) {
   int x = 0, y = 0, tx, ty;
   size_t len;
   int *diag;
+  if (((grec *)rec)->dir.on) return astar_gdir_push(L, &((grec *)rec)->dir, s, rc);
   if (rc != ASTAR_FOUND && !q->params.partial) return 0;
   n = astar_search_path(s, &nodes, &cost);
   if (n < 0) astar_raise(L, (int)n);
@@ -582,10 +606,12 @@ static int g_endname(lua_State *L, void *rec, int which) {
 
 static void g_blocked(lua_State *L, void *rec) {
   const grec *r = (const grec *)rec;
-  const char *why = r->q.radius > 0 ? "blocked or too near a blocked cell for the radius"
+  double radius = r->dir.on ? r->dir.p.radius : r->q.radius;
+  int blocked = r->dir.on ? r->dir.q.blocked : r->q.blocked;
+  const char *why = radius > 0 ? "blocked or too near a blocked cell for the radius"
                    : r->q.size_w > 1 || r->q.size_h > 1
                    ? "blocked or without room for the unit's size" : "blocked";
-  if (r->q.blocked == 1)
+  if (blocked == 1)
     lua_pushfstring(L, "start (%d, %d) is %s", r->sx + 1, r->sy + 1, why);
   else if (r->q.goals != NULL)
     lua_pushfstring(L, "every goal is %s", why);
@@ -600,6 +626,7 @@ static uint64_t g_version(const lmap *m) { return astar_grid_version(((const lgr
 ** away from what it searched no longer restart it. */
 static int g_affected(lmap *m, void *rec, astar_search *s, uint64_t since) {
   grec *r = (grec *)rec;
+  if (r->dir.on) return 1;             /* every edit may change a directional search */
   if (!astar_grid_affected(((lgrid *)m)->g, &r->q, s, since, r->sx, r->sy)) return 0;
   if (r->q.jps && r->q.jump == ASTAR_JUMP_AUTO) r->q.jump = ASTAR_JUMP_NEVER;
   return 1;
@@ -609,7 +636,11 @@ static void g_release(lmap *m) {
   lgrid *lg = (lgrid *)m;
   astar_grid_free(lg->g);
   lg->g = NULL;
+  astar_lattice_release(lg->lat);
+  lg->lat = NULL;
 }
+
+static void g_recfree(void *rec) { astar_gdir_free(&((grec *)rec)->dir); }
 
 static int g_node(const lmap *m, uint32_t id, double out[2]) {
   int x, y;
@@ -621,7 +652,8 @@ static int g_node(const lmap *m, uint32_t id, double out[2]) {
 
 static const astar_kind GRID = {
   "grid", ASTAR_GRID_MT, FIND_OPTS, QUERY_OPTS, sizeof(grec),
-  g_args, g_hook, g_begin, NULL, {g_push, g_blocked, g_endname}, g_version, NULL, NULL, g_release,
+  g_args, g_hook, g_begin, NULL, {g_push, g_blocked, g_endname}, g_version, NULL, g_recfree,
+  g_release,
   g_affected, g_node
 };
 

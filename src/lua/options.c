@@ -82,7 +82,14 @@ static const optrow ROWS[ASTAR_OPT_N] = {
   {"pull", OT_BOOLEAN, R_NONE, NULL},
   {"overlay", OT_ANY, R_NONE, NULL},
   {"overlay_scale", OT_NUMBER, R_NONNEG_FINITE, NULL},
-  {"size", OT_ANY, R_NONE, NULL}
+  {"size", OT_ANY, R_NONE, NULL},
+  {"heading", OT_NUMBER, R_FINITE, NULL},
+  {"goal_heading", OT_NUMBER, R_FINITE, NULL},
+  {"turning", OT_NUMBER, R_POS_FINITE, NULL},
+  {"headings", OT_NUMBER, R_NONE, NULL},
+  {"neighborhood", OT_NUMBER, R_NONE, NULL},
+  {"reverse", OT_ANY, R_NONE, NULL},
+  {"turn_cost", OT_NUMBER, R_NONNEG_FINITE, NULL}
 };
 
 const char *const *astar_diagonals(void) { return DIAGONALS; }

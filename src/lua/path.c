@@ -33,7 +33,7 @@ struct lpath {
   double v[1];           /* n * stride numbers (struct hack sized at creation) */
 };
 
-static const int STRIDE[] = {2, 3, 1, 2};
+static const int STRIDE[] = {2, 3, 1, 2, 3};
 
 static const afn F_GET = {"get", 1};
 
@@ -125,6 +125,18 @@ double *astar_path_cellpoints(lua_State *L, int idx, size_t *n) {
   return p->v;
 }
 
+void astar_path_setposes(lua_State *L, int idx) {
+  idx = lua_absindex(L, idx);
+  astar_compat_setuservalue(L, idx);
+}
+
+double *astar_path_poses(lua_State *L, int idx, size_t *n) {
+  lpath *p = (lpath *)luaL_testudata(L, idx, ASTAR_PATH_MT);
+  if (p == NULL || p->kind != ASTAR_PATH_POSE) return NULL;
+  *n = p->n;
+  return p->v;
+}
+
 double *astar_path_graph(lua_State *L, int idx, size_t *n) {
   lpath *p = (lpath *)luaL_testudata(L, idx, ASTAR_PATH_MT);
   if (p == NULL || p->kind != ASTAR_PATH_GRAPH) return NULL;
@@ -157,6 +169,11 @@ static int pushpoint(lua_State *L, int pidx, const lpath *p, size_t i) {
       lua_pushnumber(L, (lua_Number)v[0]);
       lua_pushnumber(L, (lua_Number)v[1]);
       return 2;
+    case ASTAR_PATH_POSE:
+      lua_pushnumber(L, (lua_Number)v[0]);
+      lua_pushnumber(L, (lua_Number)v[1]);
+      lua_pushnumber(L, (lua_Number)v[2]);
+      return 3;
     default:
       astar_compat_getuservalue(L, pidx);
       lua_rawgeti(L, -1, (int)v[0]);
@@ -171,7 +188,7 @@ static void pushxy(lua_State *L, const lpath *p, size_t i) {
   if (p->kind == ASTAR_PATH_GRID) {
     lua_pushinteger(L, (lua_Integer)v[0]);
     lua_pushinteger(L, (lua_Integer)v[1]);
-  } else if (p->kind == ASTAR_PATH_MESH) {
+  } else if (p->kind == ASTAR_PATH_MESH || p->kind == ASTAR_PATH_POSE) {
     lua_pushnumber(L, (lua_Number)v[0]);
     lua_pushnumber(L, (lua_Number)v[1]);
   } else if (v[1] == v[1]) {
@@ -266,8 +283,17 @@ graphs, the nodes' positions (an error if a node has none); implicit paths have 
 @treturn table
 */
 static int path_flat(lua_State *L) {
+  static const afn F = {"flat", 1};
   lpath *p = checkpath(L, "flat");
   size_t i;
+  if (p->kind == ASTAR_PATH_POSE) {
+    double step = lua_isnoneornil(L, 2) ? 0.25 : astar_checknumber(L, &F, 2);
+    char buf[32];
+    if (!(step > 0) || !isfinite(step))
+      astar_argerror(L, &F, 2, "step must be a positive finite number, got %s",
+                     astar_fmtnum(buf, step));
+    return astar_path_pose_flat(L, step);
+  }
   if (p->kind == ASTAR_PATH_VALUES)
     astar_error(L, "flat: the points of this path are Lua values, not positions");
   lua_createtable(L, (int)(2 * p->n), 0);
@@ -283,7 +309,9 @@ static int path_flat(lua_State *L) {
 ** nodes without a position). */
 static int getxy(const lpath *p, size_t i, double *x, double *y) {
   const double *v = p->v + i * (size_t)p->stride;
-  if (p->kind == ASTAR_PATH_GRID || p->kind == ASTAR_PATH_MESH) { *x = v[0]; *y = v[1]; }
+  if (p->kind == ASTAR_PATH_GRID || p->kind == ASTAR_PATH_MESH || p->kind == ASTAR_PATH_POSE) {
+    *x = v[0]; *y = v[1];
+  }
   else if (p->kind == ASTAR_PATH_GRAPH && v[1] == v[1]) { *x = v[1]; *y = v[2]; }
   else return 0;
   return 1;
@@ -336,11 +364,15 @@ static int path_table(lua_State *L) {
   size_t i;
   lua_createtable(L, (int)p->n, 0);
   for (i = 0; i < p->n; i++) {
-    if (p->kind == ASTAR_PATH_GRID || p->kind == ASTAR_PATH_MESH) {
-      lua_createtable(L, 0, 2);
+    if (p->kind == ASTAR_PATH_GRID || p->kind == ASTAR_PATH_MESH || p->kind == ASTAR_PATH_POSE) {
+      lua_createtable(L, 0, 3);
       pushxy(L, p, i);
       lua_setfield(L, -3, "y");
       lua_setfield(L, -2, "x");
+      if (p->kind == ASTAR_PATH_POSE) {
+        lua_pushnumber(L, (lua_Number)p->v[3 * i + 2]);
+        lua_setfield(L, -2, "heading");
+      }
     } else {
       pushpoint(L, 1, p, i);
     }

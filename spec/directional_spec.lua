@@ -1,0 +1,338 @@
+-- Directional A* (grid:find with algorithm = "directional") against a reference of this file:
+-- the same lattice of moves (astar.curve's Dubins curves, checked on their own in
+-- curve_spec.lua, between cell centres), with each move's legality found by sampling points
+-- along it every 0.04 and measuring their distance to every blocked square, and a plain
+-- Dijkstra over the poses. The library sweeps chords instead and refuses moves within 1e-3 of
+-- a wall, so the reference runs twice: permissive (a disc of the radius) and strict (0.025
+-- wider); the library's cost must lie between the two, and equal both where they agree.
+-- Every returned path is also driven here: the disc never overlaps a blocked cell, and the
+-- heading never turns faster than the turning radius allows.
+local astar = require "astar"
+local H = require "spec.helper"
+
+local pi, sqrt, floor, abs, min, max = math.pi, math.sqrt, math.floor, math.abs, math.min, math.max
+local TWO_PI = 2 * pi
+local STEP, WIDER = 0.04, 0.025
+
+-- Distance from point (px, py) to the square of cell (i, j) (centre (i, j), side 1).
+local function dsquare(px, py, i, j)
+  local dx = max(i - 0.5 - px, 0, px - i - 0.5)
+  local dy = max(j - 0.5 - py, 0, py - j - 0.5)
+  return sqrt(dx * dx + dy * dy)
+end
+
+-- Adds the cells within r of point (px, py) to perm (r = 0: the squares it is in or on), and
+-- those within r + WIDER to strict.
+local function cells_near(px, py, r, perm, strict)
+  local R = r + WIDER
+  for j = floor(py - R + 0.5), floor(py + R + 0.5) do
+    for i = floor(px - R + 0.5), floor(px + R + 0.5) do
+      local d = dsquare(px, py, i, j)
+      if d < R then
+        local k = j * 4096 + i
+        strict[k] = strict[k] or { i, j }
+        if (r == 0 and d == 0) or (r > 0 and d < r - 1e-12) then perm[k] = strict[k] end
+      end
+    end
+  end
+end
+
+-- A move sampled: from pose (x0, y0, h0) to (x1, y1, h1) driven in direction dir. Returns its
+-- cells for radius r (permissive) and r + WIDER (strict), its pieces {x, y, len} (midpoints),
+-- its length and the radians it turns.
+local function sample_move(x0, y0, h0, x1, y1, h1, dir, turn, r)
+  local flip = dir < 0 and pi or 0
+  local c = astar.curve(x0, y0, h0 + flip, x1, y1, h1 + flip, turn)
+  local len, turned = c:length(), 0
+  for _, seg in ipairs(c:segments()) do
+    if seg[1] ~= "S" then turned = turned + seg[2] / turn end
+  end
+  local n = math.max(1, math.ceil(len / STEP))
+  local perm, strict, pieces = {}, {}, {}
+  local px, py = c:sample(0)
+  cells_near(px, py, r, perm, strict)
+  local pts = { px, py }
+  local chords = 0
+  for k = 1, n do
+    local x, y = c:sample(len * k / n)
+    cells_near(x, y, r, perm, strict)
+    pts[#pts + 1], pts[#pts + 2] = x, y
+    chords = chords + sqrt((x - px) ^ 2 + (y - py) ^ 2)
+    px, py = x, y
+  end
+  -- each chord cut where it crosses a cell's side, each piece priced by the cell it is in
+  local scale = chords > 0 and len / chords or 0
+  for k = 3, #pts, 2 do
+    local ax, ay, bx, by = pts[k - 2], pts[k - 1], pts[k], pts[k + 1]
+    local ts = { 0, 1 }
+    for _, axis in ipairs({ { ax, bx }, { ay, by } }) do
+      local a, b = axis[1], axis[2]
+      if a ~= b then
+        for m = math.ceil(min(a, b) - 0.5), floor(max(a, b) - 0.5) do
+          local t = (m + 0.5 - a) / (b - a)
+          if t > 0 and t < 1 then ts[#ts + 1] = t end
+        end
+      end
+    end
+    table.sort(ts)
+    local l = sqrt((bx - ax) ^ 2 + (by - ay) ^ 2) * scale
+    for i = 2, #ts do
+      local tm = (ts[i - 1] + ts[i]) / 2
+      pieces[#pieces + 1] = { ax + tm * (bx - ax), ay + tm * (by - ay), (ts[i] - ts[i - 1]) * l }
+    end
+  end
+  local function list(set)
+    local l = {}
+    for _, v in pairs(set) do l[#l + 1] = v end
+    return l
+  end
+  return { perm = list(perm), strict = list(strict), pieces = pieces, len = len, turn = turned }
+end
+
+-- The lattice of the parameters: moves[a][t][b][d] from the centre (0, 0) facing heading a.
+local function lattice(P)
+  local L = { targets = {} }
+  for dy = -P.reach, P.reach do
+    for dx = -P.reach, P.reach do
+      if dx ~= 0 or dy ~= 0 then L.targets[#L.targets + 1] = { dx, dy } end
+    end
+  end
+  L.dirs = P.reverse and { 1, -1 } or { 1 }
+  L.moves = {}
+  for a = 0, P.headings - 1 do
+    L.moves[a] = {}
+    for t, off in ipairs(L.targets) do
+      L.moves[a][t] = {}
+      for b = 0, P.headings - 1 do
+        L.moves[a][t][b] = {}
+        for _, d in ipairs(L.dirs) do
+          L.moves[a][t][b][d] = sample_move(0, 0, TWO_PI * a / P.headings, off[1], off[2],
+            TWO_PI * b / P.headings, d, P.turn, P.radius)
+        end
+      end
+    end
+  end
+  return L
+end
+
+local function free(cells, w, h, x, y)
+  return x >= 1 and y >= 1 and x <= w and y <= h and cells[y][x] ~= false
+end
+
+-- The cost of move m from cell (x, y), or nil if it is not legal ('which': perm or strict).
+local function move_cost(cells, w, h, x, y, m, which, P, dir)
+  for _, c in ipairs(m[which]) do
+    if not free(cells, w, h, x + c[1], y + c[2]) then return nil end
+  end
+  local sum = 0
+  for _, p in ipairs(m.pieces) do                 -- between samples, a corner of a cell
+    local cx, cy = x + floor(p[1] + 0.5), y + floor(p[2] + 0.5)
+    if not free(cells, w, h, cx, cy) then return nil end
+    sum = sum + p[3] * cells[cy][cx]
+  end
+  return sum * (dir < 0 and P.reverse or 1) + P.turn_cost * m.turn
+end
+
+local function lattice_heading(P, hd)
+  if hd == nil then return nil end
+  local u = (hd % TWO_PI) / (TWO_PI / P.headings)
+  local k = floor(u + 0.5)
+  if abs(u - k) * TWO_PI / P.headings <= 1e-9 then return k % P.headings end
+  return false
+end
+
+-- The reference's cheapest costs from (sx, sy, sh) (sh nil: any heading): a function of the
+-- goal (gx, gy, gh) (gh nil: any heading), nil where there is no path.
+local function reference(cells, w, h, P, L, sx, sy, sh, which)
+  local HN = P.headings
+  local function key(x, y, k) return ((y - 1) * w + (x - 1)) * HN + k end
+  local function unkey(v)
+    local c = floor(v / HN)
+    return c % w + 1, floor(c / w) + 1, v % HN
+  end
+  local sk = lattice_heading(P, sh)
+  local function flown(x0, y0, h0, x1, y1, h1, emit, to)   -- worked out in place
+    for _, d in ipairs(L.dirs) do
+      local c = move_cost(cells, w, h, 0, 0, sample_move(x0, y0, h0, x1, y1, h1, d, P.turn,
+        P.radius), which, P, d)
+      if c then emit(to, c) end
+    end
+  end
+  local function succ(u, emit)
+    if u == "S" then
+      for _, off in ipairs(L.targets) do
+        for b = 0, HN - 1 do
+          if free(cells, w, h, sx + off[1], sy + off[2]) then
+            flown(sx, sy, sh, sx + off[1], sy + off[2], TWO_PI * b / HN, emit,
+              key(sx + off[1], sy + off[2], b))
+          end
+        end
+      end
+      return
+    end
+    local x, y, a = unkey(u)
+    for t, off in ipairs(L.targets) do
+      for b = 0, HN - 1 do
+        for _, d in ipairs(L.dirs) do
+          local c = move_cost(cells, w, h, x, y, L.moves[a][t][b][d], which, P, d)
+          if c then emit(key(x + off[1], y + off[2], b), c) end
+        end
+      end
+    end
+  end
+  local starts = {}
+  if sk == nil then
+    for k = 0, HN - 1 do starts[#starts + 1] = { key(sx, sy, k), 0 } end
+  else
+    starts[1] = { sk == false and "S" or key(sx, sy, sk), 0 }
+  end
+  local dist = H.dijkstra_generic(starts, succ)
+  return function(gx, gy, gh)
+    local gk = lattice_heading(P, gh)
+    if gk == nil and sx == gx and sy == gy then return 0 end
+    if gk ~= false then
+      local best
+      for k = 0, HN - 1 do
+        local v = dist[key(gx, gy, k)]
+        if v and (gk == nil or gk == k) and (best == nil or v < best) then best = v end
+      end
+      return best
+    end
+    local best                    -- off the lattice's headings: the last move worked out
+    local function arrive(_, c, g0)
+      if best == nil or g0 + c < best then best = g0 + c end
+    end
+    for u, g0 in pairs(dist) do
+      local x, y, hd
+      if u == "S" then x, y, hd = sx, sy, sh
+      else
+        local a
+        x, y, a = unkey(u)
+        hd = TWO_PI * a / HN
+      end
+      if abs(gx - x) <= P.reach and abs(gy - y) <= P.reach then
+        flown(x, y, hd, gx, gy, gh, function(to, c) arrive(to, c, g0) end, "G")
+      end
+    end
+    return best
+  end
+end
+
+-- Drives the path at small steps: the unit fits everywhere and turns no tighter than P.turn;
+-- it starts and ends at the poses asked for.
+local function check_drive(cells, w, h, P, path, sx, sy, sh, gx, gy, gh)
+  local len = path:length()
+  local x0, y0, h0 = path:sample(0)
+  assert(abs(x0 - sx) < 1e-9 and abs(y0 - sy) < 1e-9, "path starts off the start")
+  if sh then assert(abs((h0 - sh + pi) % TWO_PI - pi) < 1e-9, "start heading") end
+  local n = math.ceil(len / 0.01)
+  local ph = h0
+  for k = 0, n do
+    local s = len * k / n
+    local x, y, hd = path:sample(s)
+    for j = floor(y - P.radius - 1), floor(y + P.radius + 1) do
+      for i = floor(x - P.radius - 1), floor(x + P.radius + 1) do
+        if not free(cells, w, h, i, j) then
+          local d = dsquare(x, y, i, j)
+          assert(d >= P.radius - 1e-6 and d > 0,
+            ("the unit at (%.4f, %.4f) overlaps blocked cell (%d, %d) by %.6f"):format(x, y, i, j,
+              P.radius - d))
+        end
+      end
+    end
+    if k > 0 then
+      local ds, dh = len / n, abs((hd - ph + pi) % TWO_PI - pi)   -- driven, either way
+      assert(dh <= ds / P.turn * 1.001 + 1e-6,
+        ("turns %.5f rad in %.5f at (%.3f, %.3f): tighter than radius %g"):format(dh, ds, x, y, P.turn))
+    end
+    ph = hd
+  end
+  local x1, y1, h1 = path:sample(len)
+  assert(abs(x1 - gx) < 1e-6 and abs(y1 - gy) < 1e-6, "path ends off the goal")
+  if gh then assert(abs((h1 - gh + pi) % TWO_PI - pi) < 1e-6, "goal heading") end
+end
+
+local function grid_of(cells, w, h)
+  local g = astar.grid(w, h)
+  for y = 1, h do for x = 1, w do g:set(x, y, cells[y][x]) end end
+  return g
+end
+
+describe("directional search", function()
+  local SETS = {
+    { headings = 8, reach = 1, turn = 1, radius = 0, turn_cost = 0 },
+    { headings = 8, reach = 1, turn = 0.6, radius = 0.3, turn_cost = 0.5 },
+    { headings = 8, reach = 1, turn = 1.5, radius = 0.2, turn_cost = 0, reverse = 1.5 },
+  }
+
+  it("costs what an independent search of the same lattice costs, on random maps", function()
+    local rng = H.rng(20261127)
+    local agree, between, found, none = 0, 0, 0, 0
+    for si, P in ipairs(SETS) do
+      local t0 = os.clock()
+      local L = lattice(P)
+      if os.getenv("DIR_TIMES") then print("lattice", si, os.clock() - t0) end
+      for _ = 1, H.trials(8) do
+        local w, h = rng.int(5, 8), rng.int(5, 8)
+        local weighted = rng.float() < 0.4
+        local cells = H.random_cells(rng, w, h, rng.pick({ 0.1, 0.2, 0.3 }),
+          weighted and { 1, 2, 5 } or { 1 })
+        local g = grid_of(cells, w, h)
+        local sx, sy = rng.int(1, w), rng.int(1, h)
+        cells[sy][sx] = cells[sy][sx] or 1
+        g:set(sx, sy, cells[sy][sx])
+        local r = rng.float()
+        local sh = r < 0.3 and nil or r < 0.8 and TWO_PI * rng.int(0, 7) / 8 or rng.float() * 7
+        local goals = {}
+        for i = 1, 4 do
+          local gx, gy = rng.int(1, w), rng.int(1, h)
+          cells[gy][gx] = cells[gy][gx] or 1
+          g:set(gx, gy, cells[gy][gx])
+          local q = rng.float()
+          goals[i] = { gx, gy, q < 0.3 and nil or q < 0.8 and TWO_PI * rng.int(0, 7) / 8 or rng.float() * 7 }
+        end
+        local lo_of = reference(cells, w, h, P, L, sx, sy, sh, "perm")
+        local hi_of = reference(cells, w, h, P, L, sx, sy, sh, "strict")
+        for _, goal in ipairs(goals) do
+          local gx, gy, gh = goal[1], goal[2], goal[3]
+          local opts = { algorithm = "directional", turning = P.turn, radius = P.radius,
+            headings = P.headings, neighborhood = P.reach == 1 and 8 or 24,
+            turn_cost = P.turn_cost, reverse = P.reverse, heading = sh, goal_heading = gh }
+          local path, msg, code = g:find(sx, sy, gx, gy, opts)
+          local lo, hi = lo_of(gx, gy, gh), hi_of(gx, gy, gh)
+          local ctx = ("set %d, %dx%d, (%d,%d,%s) -> (%d,%d,%s)\n%s"):format(si, w, h, sx, sy,
+            tostring(sh), gx, gy, tostring(gh), H.fmt_cells(cells, w, h))
+          if code == "blocked" then
+            assert(P.radius > 0, "blocked with radius 0: " .. tostring(msg) .. "\n" .. ctx)
+          elseif path == nil then
+            none = none + 1
+            assert.are.equal("no_path", code, ctx)
+            assert(hi == nil, ("no path, but the strict reference has one of %s\n%s")
+              :format(tostring(hi), ctx))
+            if lo == nil then agree = agree + 1 end
+          else
+            found = found + 1
+            local c = path:cost()
+            local tol = weighted and 2e-3 or 1e-6
+            assert(lo ~= nil and c >= lo * (1 - tol) - 1e-9,
+              ("cost %s below the permissive reference %s\n%s"):format(c, tostring(lo), ctx))
+            if hi ~= nil then
+              assert(c <= hi * (1 + tol) + 1e-9,
+                ("cost %.9g above the strict reference %.9g\n%s"):format(c, hi, ctx))
+            end
+            if hi ~= nil and H.close(lo, hi, 1e-12) then
+              agree = agree + 1
+              assert(H.close(c, lo, tol), ("cost %.9g, reference %.9g\n%s"):format(c, lo, ctx))
+            else
+              between = between + 1
+            end
+            if #path > 1 then check_drive(cells, w, h, P, path, sx, sy, sh, gx, gy, gh) end
+          end
+        end
+        g:close()
+      end
+    end
+    assert(found > H.trials(25) and none > 0 and agree > 0.8 * (found + none),
+      ("found %d, none %d, agree %d, between %d"):format(found, none, agree, between))
+  end)
+end)

@@ -1,0 +1,629 @@
+/*
+** grid_dir.c - Directional A* (Marco Pinter, "Toward More Realistic
+** Pathfinding", 2001; seed 001): a search over poses, a cell and one of H
+** headings, whose moves are the shortest forward (or reverse) Dubins curves
+** from the centre of a cell to the centre of each cell up to 'reach' cells
+** away, arriving with each heading. A move is legal when a disc of the
+** unit's radius swept along it touches no blocked cell, by the rule of
+** grid_line.c; so every path the search returns can be driven.
+**
+** The moves are the same from every cell, so the lattice works them out
+** once (Pinter's hit-check tables): for each move, the cells its swept disc
+** touches, as bit masks over rows of cells, and the length it runs in each
+** cell (for grids of several costs). A search checks a move with a few
+** word operations against jps.c's walkability bits.
+**
+** Arcs are swept as chords that stray at most SAG from them, with the disc
+** widened by SAG: a move that passes within SAG of a wall is refused.
+**
+** Node numbering: pose (cell x, y; heading k) is (y * w + x) * H + k; two
+** more nodes follow for a start and a goal whose headings are not among the
+** H (their moves are worked out against the grid, not read from tables).
+*/
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "grid_impl.h"
+
+#define TWO_PI 6.283185307179586
+#define SAG    1e-3        /* how far a chord may stray from its arc */
+#define SAG_PRICE 1e-4     /* the same for pricing moves (finer, at build time) */
+#define TOUCH  1e-9        /* grid_line.c's rounding rule */
+
+typedef struct chunk {     /* the cells of row dj, columns di .. di + ASTAR_WIN - 1 */
+  int32_t dj, di;
+  uint64_t mask;
+} chunk;
+
+typedef struct trace {     /* the length a move runs in cell (di, dj) */
+  int32_t di, dj;
+  double len;
+} trace;
+
+typedef struct prim {
+  int dx, dy, to;          /* the cell it ends in, and the heading there */
+  int dir;                 /* 1 forward, -1 reverse */
+  double len, turn;        /* its length, and the radians it turns */
+  size_t chunk0, nchunk, trace0, ntrace;
+} prim;
+
+struct astar_lattice {
+  astar_mem mem;
+  astar_dir_params p;
+  int nt, nd;              /* targets, directions (1 or 2) */
+  int tx[48], ty[48];
+  size_t nprim;            /* H * nt * H * nd, in that order of nesting */
+  prim *prim;
+  chunk *chunk;
+  size_t nchunk, cchunk;
+  trace *trace;
+  size_t ntrace, ctrace;
+  int refs;
+};
+
+/* Scratch while building: the points of a move, and a window of cells. */
+typedef struct scratch {
+  double *pt;
+  size_t cpt, npt;
+  unsigned char *hit;
+  double *len;
+  size_t chit, clen;
+  long x0, y0, cw, ch;     /* the window: cells x0 .. x0 + cw - 1 ... */
+} scratch;
+
+void astar_dir_params_init(astar_dir_params *p) {
+  p->turn = 1;
+  p->radius = 0;
+  p->headings = 8;
+  p->reach = 1;
+  p->reverse = 0;
+  p->turn_cost = 0;
+}
+
+static double heading_of(const astar_dir_params *p, int k) {
+  return TWO_PI * k / p->headings;
+}
+
+/* The curve of a move from pose (x0, y0, h0) to (x1, y1, h1) driven in
+** direction dir: a reverse move is a forward curve for a unit facing the
+** other way. */
+static void move_curve(astar_curve *c, double x0, double y0, double h0, double x1, double y1,
+                       double h1, int dir, double turn) {
+  double flip = dir < 0 ? TWO_PI / 2 : 0;
+  astar_curve_dubins(c, x0, y0, h0 + flip, x1, y1, h1 + flip, turn);
+}
+
+/* Calls fn for the points of curve c in order, its ends included, every
+** chord of an arc within sag of it; returns how many points. */
+static long each_point(const astar_curve *c, double sag,
+                       void (*fn)(void *ud, double x, double y), void *ud) {
+  const char *w = astar_curve_word(c);
+  double step = c->r > sag ? 2 * acos(1 - sag / c->r) : TWO_PI / 4, at = 0, x, y, h;
+  long n = 1, i, k;
+  if (fn != NULL) fn(ud, c->x, c->y);
+  for (i = 0; i < 3; i++) {
+    long np = c->seg[i] <= 0 ? 0 : w[i] == 'S' ? 1 : (long)ceil(c->seg[i] / step);
+    for (k = 1; k <= np; k++, n++) {
+      if (fn == NULL) continue;
+      astar_curve_sample(c, (at + c->seg[i] * (double)k / (double)np) * c->r, &x, &y, &h);
+      fn(ud, x, y);
+    }
+    at += c->seg[i];
+  }
+  return n;
+}
+
+static void put_point(void *ud, double x, double y) {
+  scratch *s = (scratch *)ud;
+  s->pt[s->npt++] = x;
+  s->pt[s->npt++] = y;
+}
+
+/* The points of curve c into s->pt (x, y pairs); returns how many, or
+** ASTAR_ENOMEM. */
+static long points(astar_mem *m, scratch *s, const astar_curve *c, double sag) {
+  long n = each_point(c, sag, NULL, NULL);
+  if (astar__reserve(m, (void **)&s->pt, &s->cpt, 2 * (size_t)n, sizeof(double)))
+    return ASTAR_ENOMEM;
+  s->npt = 0;
+  return each_point(c, sag, put_point, s);
+}
+
+/* Is (i, j) within r of segment a-b, by grid_line.c's rule? */
+static int near(double ax, double ay, double bx, double by, long i, long j, double r) {
+  double d2 = astar__grid_cell2(ax, ay, bx, by, i, j);
+  return d2 <= TOUCH * TOUCH || (r > TOUCH && d2 < (r - TOUCH) * (r - TOUCH));
+}
+
+/* Marks in the window the cells the disc of radius r touches along the n
+** points. */
+static void mark(scratch *s, long n, double r) {
+  long k, i, j;
+  for (k = 0; k < n; k++) {
+    const double *a = s->pt + 2 * (k > 0 ? k - 1 : 0), *b = s->pt + 2 * k;
+    long i0 = (long)floor((a[0] < b[0] ? a[0] : b[0]) - r - TOUCH);
+    long i1 = (long)floor((a[0] < b[0] ? b[0] : a[0]) + r + TOUCH);
+    long j0 = (long)floor((a[1] < b[1] ? a[1] : b[1]) - r - TOUCH);
+    long j1 = (long)floor((a[1] < b[1] ? b[1] : a[1]) + r + TOUCH);
+    for (j = j0; j <= j1; j++)
+      for (i = i0; i <= i1; i++)
+        if (near(a[0], a[1], b[0], b[1], i, j, r))
+          s->hit[(j - s->y0) * s->cw + (i - s->x0)] = 1;
+  }
+}
+
+/* Adds the length of each piece of the n points' polyline between cell
+** sides (scaled to the curve's) to the cell the piece's middle lies in. */
+static void lengths(scratch *s, long n, double scale) {
+  long k;
+  for (k = 1; k < n; k++) {
+    const double *a = s->pt + 2 * (k - 1), *b = s->pt + 2 * k;
+    double t = 0, len = hypot(b[0] - a[0], b[1] - a[1]) * scale;
+    while (t < 1) {
+      double nx = 1, ny = 1, u, mx, my;
+      double px = a[0] + t * (b[0] - a[0]), py = a[1] + t * (b[1] - a[1]);
+      if (b[0] != a[0]) nx = ((b[0] > a[0] ? floor(px) + 1 : ceil(px) - 1) - a[0]) / (b[0] - a[0]);
+      if (b[1] != a[1]) ny = ((b[1] > a[1] ? floor(py) + 1 : ceil(py) - 1) - a[1]) / (b[1] - a[1]);
+      u = nx < ny ? nx : ny;
+      if (u > 1) u = 1;
+      if (u <= t) u = t + 1e-12 > 1 ? 1 : t + 1e-12;
+      mx = a[0] + (t + u) / 2 * (b[0] - a[0]);
+      my = a[1] + (t + u) / 2 * (b[1] - a[1]);
+      s->len[((long)floor(my) - s->y0) * s->cw + ((long)floor(mx) - s->x0)] += (u - t) * len;
+      t = u;
+    }
+  }
+}
+
+/* Sizes the window to the points' box widened by r and clears it. */
+static int window_fit(astar_mem *m, scratch *s, long n, double r) {
+  double lx = HUGE_VAL, ly = HUGE_VAL, hx = -HUGE_VAL, hy = -HUGE_VAL;
+  long k;
+  size_t cells;
+  for (k = 0; k < n; k++) {
+    double x = s->pt[2 * k], y = s->pt[2 * k + 1];
+    if (x < lx) lx = x;
+    if (x > hx) hx = x;
+    if (y < ly) ly = y;
+    if (y > hy) hy = y;
+  }
+  s->x0 = (long)floor(lx - r) - 1;
+  s->y0 = (long)floor(ly - r) - 1;
+  s->cw = (long)floor(hx + r) + 2 - s->x0;
+  s->ch = (long)floor(hy + r) + 2 - s->y0;
+  cells = (size_t)s->cw * (size_t)s->ch;
+  if (astar__reserve(m, (void **)&s->hit, &s->chit, cells, 1) ||
+      astar__reserve(m, (void **)&s->len, &s->clen, cells, sizeof(double)))
+    return ASTAR_ENOMEM;
+  memset(s->hit, 0, cells);
+  memset(s->len, 0, cells * sizeof(double));
+  return 0;
+}
+
+/* Appends the window's marked cells as chunks and its lengths as traces. */
+static int tables_add(astar_lattice *l, const scratch *s, prim *p) {
+  long i, j;
+  p->chunk0 = l->nchunk;
+  p->trace0 = l->ntrace;
+  for (j = 0; j < s->ch; j++)
+    for (i = 0; i < s->cw; i++) {
+      const size_t c = (size_t)(j * s->cw + i);
+      if (s->len[c] > 0) {
+        trace *t;
+        if (astar__reserve(&l->mem, (void **)&l->trace, &l->ctrace, l->ntrace + 1, sizeof *t))
+          return ASTAR_ENOMEM;
+        t = &l->trace[l->ntrace++];
+        t->di = (int32_t)(s->x0 + i); t->dj = (int32_t)(s->y0 + j); t->len = s->len[c];
+      }
+      if (s->hit[c]) {
+        chunk *k = l->nchunk > p->chunk0 ? &l->chunk[l->nchunk - 1] : NULL;
+        long col = s->x0 + i;
+        if (k == NULL || k->dj != s->y0 + j || col - k->di >= ASTAR_WIN) {
+          if (astar__reserve(&l->mem, (void **)&l->chunk, &l->cchunk, l->nchunk + 1, sizeof *k))
+            return ASTAR_ENOMEM;
+          k = &l->chunk[l->nchunk++];
+          k->dj = (int32_t)(s->y0 + j); k->di = (int32_t)col; k->mask = 0;
+        }
+        k->mask |= (uint64_t)1 << (col - k->di);
+      }
+    }
+  p->nchunk = l->nchunk - p->chunk0;
+  p->ntrace = l->ntrace - p->trace0;
+  return 0;
+}
+
+/* The length of the polyline of the n points in s. */
+static double polyline(const scratch *s, long n) {
+  double sum = 0;
+  long k;
+  for (k = 1; k < n; k++)
+    sum += hypot(s->pt[2 * k] - s->pt[2 * k - 2], s->pt[2 * k + 1] - s->pt[2 * k - 1]);
+  return sum;
+}
+
+/* The radians curve c turns. */
+static double turned(const astar_curve *c) {
+  const char *w = astar_curve_word(c);
+  int i;
+  double t = 0;
+  for (i = 0; i < 3; i++)
+    if (w[i] != 'S') t += c->seg[i];
+  return t;
+}
+
+/* Works out move p: from the centre of cell (0, 0) facing a to cell (dx, dy)
+** facing p->to. */
+static int build_move(astar_lattice *l, scratch *s, prim *p, int a) {
+  const astar_dir_params *q = &l->p;
+  astar_curve c;
+  double line, r = q->radius + SAG;
+  long n;
+  move_curve(&c, 0.5, 0.5, heading_of(q, a), p->dx + 0.5, p->dy + 0.5, heading_of(q, p->to),
+             p->dir, q->turn);
+  p->len = c.length;
+  p->turn = turned(&c);
+  n = points(&l->mem, s, &c, SAG);
+  if (n < 0 || window_fit(&l->mem, s, n, r)) return ASTAR_ENOMEM;
+  mark(s, n, r);
+  n = points(&l->mem, s, &c, SAG_PRICE);
+  if (n < 0) return ASTAR_ENOMEM;
+  line = polyline(s, n);
+  lengths(s, n, line > 0 ? c.length / line : 1);
+  return tables_add(l, s, p);
+}
+
+static void scratch_free(astar_mem *m, scratch *s) {
+  astar__free(m, s->pt, s->cpt * sizeof(double));
+  astar__free(m, s->hit, s->chit);
+  astar__free(m, s->len, s->clen * sizeof(double));
+}
+
+static int valid_params(const astar_dir_params *p) {
+  return p->turn > 0 && p->turn <= ASTAR_DIR_TURN_MAX && p->radius >= 0 &&
+         p->radius <= ASTAR_DIR_RADIUS_MAX && (p->headings == 8 || p->headings == 16) &&
+         p->reach >= 1 && p->reach <= 3 && (p->reverse == 0 || (p->reverse >= 1 &&
+         p->reverse <= ASTAR_NUM_MAX)) && p->turn_cost >= 0 && p->turn_cost <= ASTAR_NUM_MAX;
+}
+
+static int lattice_build(astar_lattice *l) {
+  const int H = l->p.headings;
+  scratch s;
+  size_t i;
+  int rc = 0;
+  memset(&s, 0, sizeof s);
+  for (i = 0; i < l->nprim && rc == 0; i++) {
+    prim *p = &l->prim[i];
+    size_t r = i;
+    p->dir = l->nd == 2 && r % 2 ? -1 : 1;
+    r /= (size_t)l->nd;
+    p->to = (int)(r % (size_t)H);
+    r /= (size_t)H;
+    p->dx = l->tx[r % (size_t)l->nt];
+    p->dy = l->ty[r % (size_t)l->nt];
+    rc = build_move(l, &s, p, (int)(r / (size_t)l->nt));
+  }
+  scratch_free(&l->mem, &s);
+  return rc;
+}
+
+int astar_lattice_new(astar_lattice **out, const astar_dir_params *p, astar_alloc alloc,
+                      void *ud) {
+  astar_mem m;
+  astar_lattice *l;
+  int dx, dy, rc;
+  *out = NULL;
+  if (!valid_params(p)) return ASTAR_EINVAL;
+  m.fn = alloc; m.ud = ud; m.allocs = 0;
+  l = (astar_lattice *)astar__alloc(&m, sizeof *l);
+  if (l == NULL) return ASTAR_ENOMEM;
+  memset(l, 0, sizeof *l);
+  l->mem = m;
+  l->p = *p;
+  l->refs = 1;
+  for (dy = -p->reach; dy <= p->reach; dy++)
+    for (dx = -p->reach; dx <= p->reach; dx++)
+      if (dx != 0 || dy != 0) { l->tx[l->nt] = dx; l->ty[l->nt++] = dy; }
+  l->nd = p->reverse > 0 ? 2 : 1;
+  l->nprim = (size_t)p->headings * (size_t)l->nt * (size_t)p->headings * (size_t)l->nd;
+  l->prim = (prim *)astar__alloc(&l->mem, l->nprim * sizeof(prim));
+  rc = l->prim == NULL ? ASTAR_ENOMEM : lattice_build(l);
+  if (rc != 0) {
+    astar_lattice_release(l);
+    return rc;
+  }
+  *out = l;
+  return 0;
+}
+
+void astar_lattice_retain(astar_lattice *l) { l->refs++; }
+
+void astar_lattice_release(astar_lattice *l) {
+  astar_mem m;
+  if (l == NULL || --l->refs > 0) return;
+  m = l->mem;
+  astar__free(&m, l->prim, l->nprim * sizeof(prim));
+  astar__free(&m, l->chunk, l->cchunk * sizeof(chunk));
+  astar__free(&m, l->trace, l->ctrace * sizeof(trace));
+  astar__free(&m, l, sizeof *l);
+}
+
+const astar_dir_params *astar_lattice_params(const astar_lattice *l) { return &l->p; }
+
+size_t astar_lattice_bytes(const astar_lattice *l) {
+  return sizeof *l + l->nprim * sizeof(prim) + l->cchunk * sizeof(chunk) +
+         l->ctrace * sizeof(trace);
+}
+
+
+/* ---------------------------------------------------------------------- */
+/* The search                                                               */
+/* ---------------------------------------------------------------------- */
+
+#define H_OF(q) ((uint32_t)(q)->lat->p.headings)
+
+/* Is every cell move p sweeps from cell (x, y) walkable? */
+static int move_clear(const astar_grid *g, const astar_lattice *l, const prim *p, long x,
+                      long y) {
+  const chunk *k = l->chunk + p->chunk0, *end = k + p->nchunk;
+  for (; k < end; k++) {
+    long row = y + k->dj + 1, col = x + k->di + 1;
+    if (row < 0 || row >= (long)g->h + 2 || col < -64 || col > (long)g->stride) return 0;
+    if (k->mask & ~astar__window(g->rows + (size_t)row * g->rw, col)) return 0;
+  }
+  return 1;
+}
+
+/* What a move of length len (priced 'priced': its length times the costs
+** of the cells it runs through) turning 'turn' radians costs. */
+static double price(const astar_dir_params *p, double priced, double turn, int dir) {
+  return priced * (dir < 0 ? p->reverse : 1) + p->turn_cost * turn;
+}
+
+/* The cost of move p from cell (x, y), which move_clear passed. */
+static double move_cost(const astar_dir_query *q, const prim *p, long x, long y) {
+  const astar_grid *g = q->grid;
+  const trace *t, *end;
+  double sum = 0;
+  if (q->uniform) return price(&q->lat->p, p->len * q->cost1, p->turn, p->dir);
+  for (t = q->lat->trace + p->trace0, end = t + p->ntrace; t < end; t++)
+    sum += t->len * g->cell[(size_t)(y + t->dj + 1) * g->stride + (size_t)(x + t->di + 1)];
+  return price(&q->lat->p, sum, p->turn, p->dir);
+}
+
+/* A move worked out against the grid (the start or goal off the lattice's
+** headings): each chord checked for the widened disc and priced. */
+typedef struct flight {
+  const astar_grid *g;
+  double r, px, py, priced, line;
+  int n, clear;
+} flight;
+
+static void fly_point(void *ud, double x, double y) {
+  flight *f = (flight *)ud;
+  if (f->clear && !astar_grid_line_clear(f->g, f->n ? f->px : x, f->n ? f->py : y, x, y, f->r))
+    f->clear = 0;
+  if (f->clear && f->n) {
+    f->priced += astar_grid_line_integral(f->g, f->px, f->py, x, y);
+    f->line += hypot(x - f->px, y - f->py);
+  }
+  f->px = x; f->py = y; f->n++;
+}
+
+/* The cost of the move from pose (x0, y0, h0) to (x1, y1, h1) in direction
+** dir, or -1 if the unit cannot make it. */
+static double fly(const astar_dir_query *q, double x0, double y0, double h0, double x1,
+                  double y1, double h1, int dir) {
+  const astar_dir_params *p = &q->lat->p;
+  astar_curve c;
+  flight f;
+  move_curve(&c, x0, y0, h0, x1, y1, h1, dir, p->turn);
+  f.g = q->grid; f.r = p->radius + SAG; f.priced = f.line = 0; f.n = 0; f.clear = 1;
+  each_point(&c, SAG, fly_point, &f);
+  if (!f.clear) return -1;
+  return price(p, f.line > 0 ? f.priced * c.length / f.line : 0, turned(&c), dir);
+}
+
+void astar_dir_pose(const astar_dir_query *q, uint32_t node, double *x, double *y, double *h) {
+  const uint32_t H = H_OF(q);
+  uint32_t cell = node / H;
+  if (node == q->snode || node == q->gnode) {
+    int s = node == q->snode;
+    *x = (s ? q->sx : q->gx) + 0.5;
+    *y = (s ? q->sy : q->gy) + 0.5;
+    *h = s ? q->sh : q->gh;
+    return;
+  }
+  *x = (double)(cell % (uint32_t)q->grid->w) + 0.5;
+  *y = (double)(cell / (uint32_t)q->grid->w) + 0.5;
+  *h = heading_of(&q->lat->p, (int)(node % H));
+}
+
+/* Adds the moves to the goal pose (off the lattice's headings) from pose
+** 'node', if the goal is within reach; returns the new edge count. */
+static int to_goal(const astar_dir_query *q, uint32_t node, astar_edge *e, int n) {
+  double x, y, h, c;
+  int d;
+  astar_dir_pose(q, node, &x, &y, &h);
+  if (q->gnode == ASTAR_NONE || fabs(x - 0.5 - q->gx) > q->lat->p.reach ||
+      fabs(y - 0.5 - q->gy) > q->lat->p.reach)
+    return n;
+  for (d = 1; d >= (q->lat->nd == 2 ? -1 : 1); d -= 2)
+    if ((c = fly(q, x, y, h, q->gx + 0.5, q->gy + 0.5, q->gh, d)) >= 0) {
+      e[n].to = q->gnode;
+      e[n++].cost = c;
+    }
+  return n;
+}
+
+/* The moves from the start pose off the lattice's headings. */
+static int from_start(const astar_dir_query *q, astar_edge *e) {
+  const astar_lattice *l = q->lat;
+  const uint32_t H = H_OF(q);
+  int t, b, d, n = 0;
+  for (t = 0; t < l->nt; t++) {
+    int x = q->sx + l->tx[t], y = q->sy + l->ty[t];
+    if (x < 0 || y < 0 || x >= q->grid->w || y >= q->grid->h) continue;
+    for (b = 0; b < (int)H; b++)
+      for (d = 1; d >= (l->nd == 2 ? -1 : 1); d -= 2) {
+        double c = fly(q, q->sx + 0.5, q->sy + 0.5, q->sh, x + 0.5, y + 0.5,
+                       heading_of(&l->p, b), d);
+        if (c < 0) continue;
+        e[n].to = ((uint32_t)y * (uint32_t)q->grid->w + (uint32_t)x) * H + (uint32_t)b;
+        e[n++].cost = c;
+      }
+  }
+  return to_goal(q, q->snode, e, n);
+}
+
+static int dir_expand(void *self, uint32_t node, astar_search *s) {
+  const astar_dir_query *q = (const astar_dir_query *)self;
+  const astar_lattice *l = q->lat;
+  const uint32_t H = H_OF(q), w = (uint32_t)q->grid->w;
+  const size_t per = (size_t)l->nt * H * (size_t)l->nd;
+  astar_edge *e = astar_search_edges(s, per + 2);
+  const prim *p, *end;
+  long x, y;
+  int n = 0;
+  if (e == NULL) return ASTAR_ENOMEM;
+  if (node == q->snode) return from_start(q, e);
+  if (node == q->gnode) return 0;
+  x = (long)(node / H % w);
+  y = (long)(node / H / w);
+  for (p = l->prim + (node % H) * per, end = p + per; p < end; p++) {
+    if (!move_clear(q->grid, l, p, x, y)) continue;
+    e[n].to = ((uint32_t)(y + p->dy) * w + (uint32_t)(x + p->dx)) * H + (uint32_t)p->to;
+    e[n++].cost = move_cost(q, p, x, y);
+  }
+  return to_goal(q, node, e, n);
+}
+
+static double dir_heuristic(void *self, uint32_t node) {
+  const astar_dir_query *q = (const astar_dir_query *)self;
+  double x, y, h, d;
+  astar_dir_pose(q, node, &x, &y, &h);
+  d = hypot(q->gx + 0.5 - x, q->gy + 0.5 - y);
+  if (q->dubins) {
+    astar_curve c;
+    astar_curve_dubins(&c, x, y, h, q->gx + 0.5, q->gy + 0.5, q->gh, q->lat->p.turn);
+    if (c.length > d) d = c.length;
+  }
+  return d * q->hscale;
+}
+
+/* Any heading at the goal cell. */
+static int dir_is_goal(void *self, uint32_t node) {
+  const astar_dir_query *q = (const astar_dir_query *)self;
+  double x, y, h;
+  astar_dir_pose(q, node, &x, &y, &h);
+  return (int)x == q->gx && (int)y == q->gy;
+}
+
+void astar_dir_query_init(astar_dir_query *q) {
+  memset(q, 0, sizeof *q);
+  astar_params_init(&q->params);
+  q->heuristic = ASTAR_H_EUCLIDEAN;
+  q->snode = q->gnode = ASTAR_NONE;
+}
+
+/* The lattice's heading index of h, -1 if it is none of them. */
+static int lattice_heading(const astar_dir_params *p, double h) {
+  double step = TWO_PI / p->headings, u = fmod(h, TWO_PI) / step;
+  double k = floor(u + 0.5);
+  if (u < 0) { u += p->headings; k = floor(u + 0.5); }
+  if (fabs(u - k) * step > 1e-9) return -1;
+  return (int)k % p->headings;
+}
+
+/* May a unit stand at the centre of cell (x, y)? */
+static int fits(const astar_grid *g, const astar_dir_params *p, int x, int y) {
+  return astar_grid_line_clear(g, x + 0.5, y + 0.5, x + 0.5, y + 0.5, p->radius);
+}
+
+static int prepare_ends(astar_dir_query *q, uint32_t *goal) {
+  const astar_dir_params *p = &q->lat->p;
+  const uint32_t H = (uint32_t)p->headings, w = (uint32_t)q->grid->w;
+  uint32_t sc = (uint32_t)q->sy * w + (uint32_t)q->sx, gc = (uint32_t)q->gy * w + (uint32_t)q->gx;
+  uint32_t base = (uint32_t)q->grid->w * (uint32_t)q->grid->h * H;
+  int k = q->sh == q->sh ? lattice_heading(p, q->sh) : -2;
+  q->nstarts = 0;
+  if (k == -2)
+    for (k = 0; k < (int)H; k++) q->starts[q->nstarts++] = sc * H + (uint32_t)k;
+  else if (k >= 0) q->starts[q->nstarts++] = sc * H + (uint32_t)k;
+  else q->starts[q->nstarts++] = q->snode = base;
+  q->domain.is_goal = NULL;
+  k = q->gh == q->gh ? lattice_heading(p, q->gh) : -2;
+  if (k == -2) {
+    *goal = gc * H;
+    q->domain.is_goal = dir_is_goal;
+  } else if (k >= 0) {
+    *goal = gc * H + (uint32_t)k;
+  } else {
+    *goal = q->gnode = base + 1;
+  }
+  return 0;
+}
+
+int astar_dir_prepare(astar_grid *g, const astar_lattice *l, astar_dir_query *q, int sx,
+                      int sy, double sh, int gx, int gy, double gh, uint32_t *goal) {
+  const astar_dir_params *p = &l->p;
+  double cells = (double)g->w * (double)g->h;
+  int rc;
+  if (sx < 0 || sy < 0 || gx < 0 || gy < 0 || sx >= g->w || sy >= g->h || gx >= g->w ||
+      gy >= g->h || g->hex || g->wrap || isinf(sh) || isinf(gh) ||
+      cells * p->headings + 2 > (double)UINT32_MAX ||
+      (q->heuristic != ASTAR_H_EUCLIDEAN && q->heuristic != ASTAR_H_ZERO))
+    return ASTAR_EINVAL;
+  if ((rc = astar__grid_bits(g)) != 0) return rc;
+  q->grid = g; q->lat = l;
+  q->sx = sx; q->sy = sy; q->sh = sh; q->gx = gx; q->gy = gy; q->gh = gh;
+  q->snode = q->gnode = ASTAR_NONE;
+  q->blocked = !fits(g, p, sx, sy) ? 1 : !fits(g, p, gx, gy) ? 2 : 0;
+  if (q->blocked) return ASTAR_BLOCKED;
+  q->cost1 = astar_grid_min_cost(g);
+  q->uniform = g->min_count == g->nwalk;
+  q->hscale = q->heuristic == ASTAR_H_ZERO ? 0 : q->cost1;
+  q->dubins = gh == gh && p->reverse == 0;
+  q->domain.nnodes = (uint32_t)(cells * p->headings + 2);
+  q->domain.expand = dir_expand;
+  q->domain.heuristic = dir_heuristic;
+  q->domain.edge_cost = NULL;
+  q->domain.shortcut = NULL;
+  q->domain.settle = NULL;
+  q->domain.progress = NULL;
+  q->domain.self = q;
+  return prepare_ends(q, goal);
+}
+
+int astar_dir_begin(astar_search *s, astar_dir_query *q, uint32_t goal) {
+  return astar_search_begin_multi(s, &q->domain, q->starts, NULL, q->nstarts, goal, &q->params);
+}
+
+double astar_dir_step(const astar_dir_query *q, uint32_t a, uint32_t b, astar_curve *c,
+                      int *dir) {
+  const astar_lattice *l = q->lat;
+  const uint32_t H = H_OF(q), w = (uint32_t)q->grid->w;
+  double x0, y0, h0, x1, y1, h1, best = -1;
+  int d;
+  astar_dir_pose(q, a, &x0, &y0, &h0);
+  astar_dir_pose(q, b, &x1, &y1, &h1);
+  *dir = 1;
+  for (d = 1; d >= (l->nd == 2 ? -1 : 1); d -= 2) {
+    double cost;
+    long dx = (long)floor(x1) - (long)floor(x0), dy = (long)floor(y1) - (long)floor(y0);
+    if (a == q->snode || b == q->gnode || labs(dx) > l->p.reach || labs(dy) > l->p.reach ||
+        (dx == 0 && dy == 0)) {
+      cost = fly(q, x0, y0, h0, x1, y1, h1, d);
+    } else {
+      long t = (dy + l->p.reach) * (2 * l->p.reach + 1) + dx + l->p.reach;
+      const prim *p;
+      if (t > (2 * l->p.reach + 1) * l->p.reach + l->p.reach) t--;       /* no (0, 0) */
+      p = l->prim + (((a % H) * (size_t)l->nt + (size_t)t) * H + b % H) * (size_t)l->nd +
+          (d < 0);
+      cost = move_clear(q->grid, l, p, (long)(a / H % w), (long)(a / H / w))
+             ? move_cost(q, p, (long)(a / H % w), (long)(a / H / w)) : -1;
+    }
+    if (cost >= 0 && (best < 0 || cost < best)) { best = cost; *dir = d; }
+  }
+  move_curve(c, x0, y0, h0, x1, y1, h1, *dir, l->p.turn);
+  return best;
+}
