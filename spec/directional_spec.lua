@@ -335,4 +335,132 @@ describe("directional search", function()
     assert(found > H.trials(25) and none > 0 and agree > 0.8 * (found + none),
       ("found %d, none %d, agree %d, between %d"):format(found, none, agree, between))
   end)
+
+  it("never costs more with more moves (24 and 48 cells around, 16 headings), every path legal",
+    function()
+    local rng = H.rng(77)
+    local compared = 0
+    for _ = 1, H.trials(10) do
+      local w, h = rng.int(8, 14), rng.int(8, 14)
+      local cells = H.random_cells(rng, w, h, rng.pick({ 0.05, 0.15, 0.25 }), { 1, 1, 3 })
+      local g = grid_of(cells, w, h)
+      local sx, sy, gx, gy = rng.int(1, w), rng.int(1, h), rng.int(1, w), rng.int(1, h)
+      cells[sy][sx], cells[gy][gx] = 1, 1
+      g:set(sx, sy, 1)
+      g:set(gx, gy, 1)
+      local P = { turn = rng.pick({ 0.7, 1, 2 }), radius = rng.pick({ 0, 0.25 }), turn_cost = 0.1 }
+      local sh, gh = TWO_PI * rng.int(0, 7) / 8, rng.float() < 0.5 and TWO_PI * rng.int(0, 7) / 8 or nil
+      local last
+      for _, v in ipairs({ { 8, 8 }, { 24, 8 }, { 48, 8 }, { 48, 16 } }) do
+        local path = g:find(sx, sy, gx, gy, { algorithm = "directional", turning = P.turn,
+          radius = P.radius, turn_cost = P.turn_cost, neighborhood = v[1], headings = v[2],
+          heading = sh, goal_heading = gh })
+        if last then
+          assert(path ~= nil, ("%d/%d finds no path where fewer moves found one"):format(v[1], v[2]))
+          assert(path:cost() <= last * (1 + 1e-9), ("%d/%d costs %.9g, fewer moves %.9g")
+            :format(v[1], v[2], path:cost(), last))
+          compared = compared + 1
+        end
+        if path then
+          if #path > 1 then check_drive(cells, w, h, P, path, sx, sy, sh, gx, gy, gh) end
+          last = path:cost()
+        end
+      end
+      g:close()
+    end
+    assert(compared > H.trials(10), "compared " .. compared)
+  end)
+
+  it("runs time-sliced as a query, restarts after edits, and a walker drives its path", function()
+    local g = astar.grid(30, 20)
+    g:fill(12, 1, 2, 14, false)
+    local opts = { algorithm = "directional", turning = 2, heading = 0, goal_heading = pi / 2 }
+    local want = g:find(3, 3, 25, 3, opts)
+    local q = g:query(3, 3, 25, 3, opts)
+    local steps = 0
+    while q:step(5) == "running" do steps = steps + 1 end
+    assert.is_true(steps > 3)
+    local got = q:result()
+    assert.are.equal(want:cost(), got:cost())
+    local q2 = g:query(3, 3, 25, 3, opts)
+    q2:step(5)
+    g:set(20, 10, false)
+    while q2:step(50) == "running" do end
+    assert.is_true(q2:stats().restarts >= 1)
+    local cells = {}
+    for y = 1, 20 do
+      cells[y] = {}
+      for x = 1, 30 do cells[y][x] = g:get(x, y) end
+    end
+    check_drive(cells, 30, 20, { turn = 2, radius = 0 }, q2:result(), 3, 3, 0, 25, 3, pi / 2)
+    local walker = astar.follow(want, 4)
+    local x, y
+    for _ = 1, 1000 do x, y = walker:update(0.1) end
+    assert.is_true(walker:arrived())
+    assert.is_true(abs(x - 25) < 1e-9 and abs(y - 3) < 1e-9)
+    local _, _, hd = want:sample(want:length())
+    assert.is_true(abs(hd - pi / 2) < 1e-9)
+    assert.are.equal(#want:segments(), #want - 1)
+    assert.are.equal("directional", want:stats().algorithm)
+    local flat = want:flat(0.5)
+    assert.is_true(#flat >= 2 * want:length() / 0.5)
+    local gp = astar.grid(5, 5):find(1, 1, 5, 5)     -- a walker still walks a grid path
+    local wx, wy = astar.follow(gp, 1):update(100)
+    assert.are.same({ 5, 5 }, { wx, wy })
+    assert.has_error(function() gp:length() end,
+      "length: only a path of poses has moves (algorithm 'directional')")
+  end)
+
+  it("refuses what it cannot do, with the option's name", function()
+    local g = astar.grid(10, 10)
+    local function err(opts, want)
+      local ok, msg = pcall(g.find, g, 1, 1, 9, 9, opts)
+      assert.is_false(ok)
+      assert(tostring(msg):find(want, 1, true), ("%q lacks %q"):format(tostring(msg), want))
+      assert.is_truthy(g:find(1, 1, 9, 9, { algorithm = "directional" }))   -- still usable
+    end
+    err({ heading = 0 }, "option 'heading' needs algorithm 'directional'")
+    err({ algorithm = "astar", turning = 2 }, "option 'turning' needs algorithm 'directional'")
+    err({ algorithm = "directional", diagonal = "never" },
+      "option 'diagonal' cannot be used with algorithm 'directional'")
+    err({ algorithm = "directional", cost = function() return 1 end },
+      "option 'cost' cannot be used with algorithm 'directional'")
+    err({ algorithm = "directional", size = 2 }, "option 'size' cannot be used")
+    err({ algorithm = "directional", headings = 12 }, "option 'headings' must be 8 or 16, got 12")
+    err({ algorithm = "directional", neighborhood = 9 },
+      "option 'neighborhood' must be 8, 24 or 48, got 9")
+    err({ algorithm = "directional", turning = 0 }, "option 'turning': must be a positive finite")
+    err({ algorithm = "directional", turning = 40 }, "option 'turning' must be at most 32 cells")
+    err({ algorithm = "directional", turning = 0 / 0 }, "option 'turning'")
+    err({ algorithm = "directional", heading = 0 / 0 }, "option 'heading': must be a finite number")
+    err({ algorithm = "directional", goal_heading = math.huge }, "option 'goal_heading'")
+    err({ algorithm = "directional", reverse = 0.5 }, "option 'reverse': a cost factor must be")
+    err({ algorithm = "directional", reverse = "yes" }, "option 'reverse': boolean or number")
+    err({ algorithm = "directional", turn_cost = -1 }, "option 'turn_cost'")
+    err({ algorithm = "directional", radius = 20 }, "option 'radius' must be at most 16 cells")
+    err({ algorithm = "directional", heuristic = "octile" },
+      "algorithm 'directional' takes 'euclidean' or 'zero'")
+    err({ algorithm = "directional", heuristic = function() return 0 end },
+      "algorithm 'directional' takes 'euclidean' or 'zero'")
+    local hex = astar.hexgrid(5, 5)
+    assert.has_error(function() hex:find(1, 1, 3, 3, { algorithm = "directional" }) end)
+    g:fill(1, 2, 3, 1, false)
+    local p, msg, code = g:find(1, 1, 9, 9, { algorithm = "directional", radius = 0.6 })
+    assert.is_nil(p)
+    assert.are.equal("blocked", code)
+    assert.are.equal("start (1, 1) is blocked or too near a blocked cell for the radius", msg)
+    g:set(9, 9, false)
+    p, msg, code = g:find(1, 1, 9, 9, { algorithm = "directional" })
+    assert.is_nil(p)
+    assert.are.equal("blocked", code)
+    assert.are.equal("goal (9, 9) is blocked", msg)
+    g:set(9, 9, 1)
+    g:fill(8, 8, 3, 1, false)
+    g:fill(8, 9, 1, 2, false)
+    p, _, code = g:find(1, 1, 10, 10, { algorithm = "directional" })
+    assert.is_nil(p)
+    assert.are.equal("no_path", code)
+    p = g:find(1, 1, 10, 1, { algorithm = "directional", max_expansions = 3, partial = true })
+    assert.is_truthy(p)
+  end)
 end)

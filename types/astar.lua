@@ -44,6 +44,7 @@
 ---| "greedy"   # best-first on the heuristic: fast, not shortest
 ---| "theta"    # Theta*: any-angle, bends at cell centres; a Path of points
 ---| "lazy_theta" # Lazy Theta*: the same paths, a line check per expansion
+---| "directional" # Directional A* (Pinter): poses (cell, heading), moves along Dubins curves; a Path of poses
 
 ---`heuristic` names of `Grid:find`; each is scaled by the grid's smallest cell cost.
 ---@alias astar.GridHeuristic
@@ -157,6 +158,13 @@
 ---@field overlay? astar.Field a grid Field of this size, no value below 0: a step of length len into a cell adds len * overlay_scale * its value (unreached cells are not entered); not with "jps", "theta" or "lazy_theta"
 ---@field overlay_scale? number >= 0, finite: the overlay's factor (default 1)
 ---@field size? integer|integer[] a unit covering `size` x `size` cells, or `{w, h}`, whose top-left cell is the path's (integers in [1, 64]); not with `radius`, "jps", "theta" or "lazy_theta"
+---@field heading? number "directional": the start heading, radians counter-clockwise from +x (y down); default any
+---@field goal_heading? number "directional": the heading to arrive with; default any
+---@field turning? number "directional": the turning radius in cells, (0, 32] (default 1)
+---@field headings? integer "directional": 8 (default) or 16 headings a cell
+---@field neighborhood? integer "directional": moves to the 8, 24 (default) or 48 cells around (Pinter's Directional-8/24/48)
+---@field reverse? boolean|number "directional": the unit may back up; a number >= 1 multiplies the cost of backing up (default false)
+---@field turn_cost? number "directional": cost added per radian turned, >= 0 (default 0)
 
 ---Options of `Grid:query`: those of `find`, plus `on_change`.
 ---@class astar.GridQueryOptions: astar.GridFindOptions
@@ -956,9 +964,28 @@ function Path:points() end
 function Path:cost() end
 
 ---The points as one flat list `{x1, y1, x2, y2, ...}` (`love.graphics.line`); graph paths:
----the nodes' positions.
+---the nodes' positions; a path of poses ("directional"): points every `step` (default 0.25)
+---along its curves.
+---@param step? number
 ---@return number[]
-function Path:flat() end
+function Path:flat(step) end
+
+---A path of poses ("directional"): the length driven along its moves.
+---@return number
+function Path:length() end
+
+---A path of poses ("directional"): the pose after driving distance `s` (clamped); the heading
+---is the way the unit faces (backing up, against its motion).
+---@param s number
+---@return number x
+---@return number y
+---@return number heading radians in [0, 2 pi)
+function Path:sample(s) end
+
+---A path of poses ("directional"): its moves `{{word, length, direction}, ...}`, one per step
+---from point i to i + 1 (direction 1 forward, -1 backing up).
+---@return table[]
+function Path:segments() end
 
 ---The points where the path turns, start and goal included, as a flat list.
 ---@return number[]

@@ -93,7 +93,10 @@ local function route_kind(route)
   local t = type(route)
   if t == "table" and getmetatable(route) == nil then return "points" end
   if t == "table" or t == "userdata" then
-    if type(route.sample) == "function" and type(route.length) == "function" then return "curve" end
+    -- a Curve, or a Path of poses (directional): both drive along curves; other Paths have
+    -- no length of their own (their length() raises)
+    if type(route.sample) == "function" and type(route.length) == "function" and
+      pcall(route.length, route) then return "curve" end
     if type(route.flat) == "function" then return "path" end
   end
   error(("bad argument #1 to 'follow' (Path, Curve or flat list of points expected, got %s)")

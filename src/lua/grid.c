@@ -680,8 +680,23 @@ grid; an error with `cost`, `within` or `partial`), `"astar"`, `"dijkstra"`, `"b
 (fewest steps; it reports the real cost), `"greedy"` (best-first on the heuristic: fast,
 not shortest), `"theta"` (Theta\*: any-angle, a Path of points bending at cell centres with
 a clear line between each, priced along its segments; heuristic `"euclidean"` by default; an
-error with `cost`, `"octile"` or `"manhattan"`) or `"lazy_theta"` (Lazy Theta\*: the same,
-one line check per expansion)
+error with `cost`, `"octile"` or `"manhattan"`), `"lazy_theta"` (Lazy Theta\*: the same,
+one line check per expansion) or `"directional"` (Directional A\*, Marco Pinter: a search over
+poses, a cell and a heading, whose moves are the shortest Dubins curves of the turning radius
+between cell centres; a Path of poses, `x, y, heading`, with @{Path:sample}, @{Path:length}
+and @{Path:segments}: the cheapest such path, which a unit of that turning radius and
+`radius` can drive. Heuristic `"euclidean"` (default) or `"zero"`; not with `diagonal`,
+`cost`, `goals`, `within`, `size` or `overlay`)
+@tparam[opt] number opts.heading `"directional"`: the start heading in radians,
+counter-clockwise from +x in grid coordinates (whose y axis points down); default: any
+@tparam[opt] number opts.goal_heading `"directional"`: the heading to arrive with; default any
+@tparam[opt=1] number opts.turning `"directional"`: the turning radius in cells, in (0, 32]
+@tparam[opt=8] int opts.headings `"directional"`: 8 or 16 headings a cell
+@tparam[opt=24] int opts.neighborhood `"directional"`: moves to the 8, 24 or 48 cells
+around (Pinter's Directional-8, -24, -48)
+@tparam[opt=false] boolean|number opts.reverse `"directional"`: the unit may back up (the same
+curves driven backward); a number >= 1 multiplies the cost of backing up
+@tparam[opt=0] number opts.turn_cost `"directional"`: a cost added per radian turned
 @tparam[opt="no_corner_cutting"] string opts.diagonal `"no_corner_cutting"` (a diagonal step
 needs both orthogonal neighbours walkable: the Moving AI rule), `"never"` (4-connected),
 `"always"` or `"one_obstacle"` (at most one of the two blocked)

@@ -3,6 +3,11 @@
 ** grid:find(..., {algorithm = "directional", ...}) and grid:query, and the
 ** Paths of poses they return, whose moves are curves a unit can drive.
 */
+/***
+Paths of poses (Directional A\*, @{Grid:find} with `algorithm = "directional"`): methods on
+the Path's page (config.ld merges this file's entries into the Path of path.c).
+@classmod Path
+*/
 #include <math.h>
 #include <string.h>
 #include "binding.h"
@@ -249,7 +254,7 @@ static int path_sample(lua_State *L) {
 /***
 A path of poses: its moves, one per step from point `i` to `i + 1`:
 `{{word, length, direction}, ...}`, the Dubins word of the move's curve (`"LSR"` ...), the
-length driven, and 1 forward or -1 backing up. @{Path:curve} gives the curve itself.
+length driven, and 1 forward or -1 backing up.
 @function Path:segments
 @treturn table
 */

@@ -278,8 +278,10 @@ static int path_cost(lua_State *L) {
 
 /***
 The points as one flat list `{x1, y1, x2, y2, ...}`, what `love.graphics.line` takes. On
-graphs, the nodes' positions (an error if a node has none); implicit paths have none.
+graphs, the nodes' positions (an error if a node has none); implicit paths have none. On a
+path of poses (`algorithm = "directional"`), points every `step` along its curves.
 @function Path:flat
+@number[opt=0.25] step paths of poses: the distance between points, > 0
 @treturn table
 */
 static int path_flat(lua_State *L) {
