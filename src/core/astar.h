@@ -1183,27 +1183,47 @@ long astar_navmesh_partial(astar_navmesh_query *q, astar_search *s, const double
 /* ===================================================================== */
 
 /*
-** The shortest forward path with curvature at most 1/r between two poses
-** (Dubins): three segments, arcs of radius r (L: turning toward larger
-** headings, R: smaller) and a straight (S), one of LSL, RSR, LSR, RSL, RLR,
-** LRL. Headings in radians, counter-clockwise from +x.
-** astar_curve_dubins: fills c; 0, or ASTAR_EINVAL (r <= 0, a coordinate or
-**   heading not finite, or the ends more than 1e15 radii apart).
-** astar_curve_word: "LSL" ...; seg[i]: segment i's length over r (arcs: the
-**   angle turned).
+** The shortest path with curvature at most 1/r between two poses: arcs of
+** radius r (L: the turn's centre on the unit's left, so driving forward it
+** turns toward larger headings; R: on its right) and straights (S).
+** Headings in radians, counter-clockwise from +x. Allocation-free: a curve
+** is a plain struct of numbers.
+** astar_curve_dubins: forward only (Dubins): three segments, one of LSL,
+**   RSR, LSR, RSL, RLR, LRL.
+** astar_curve_reeds_shepp: forward and backward (Reeds and Shepp, 1990): 3
+**   to 5 segments, one of the 48 words of the paper's nine families (CSC,
+**   C|C|C, CC|C, C|CC, CC|CC, C|CC|C, C|CSC, CSC|C, C|CSC|C), each segment
+**   driven forward (dir +1) or backward (dir -1). The unit keeps facing its
+**   heading: driving backward it moves opposite to where it faces.
+** Both fill c and return 0, or ASTAR_EINVAL (r <= 0, a coordinate or
+** heading not finite, or the ends more than 1e15 radii apart).
+** astar_curve_word: Dubins "LSL" ...; Reeds-Shepp each segment's kind and
+**   direction, "L+S+R-" ... (a segment 0 long takes the direction of the one
+**   before it, the first that of the first that moves).
+** astar_curve_cusps: how many times the curve changes direction (0 for
+**   Dubins), not counting segments 0 long.
 ** astar_curve_sample: the pose at distance s along the curve (clamped to
-**   [0, length]), heading in [0, 2 pi).
+**   [0, length]; backward distance counts as distance), heading in
+**   [0, 2 pi): where the unit faces, not where it moves.
 */
+#define ASTAR_CURVE_SEGS 5
 typedef struct astar_curve {
   double x, y, h, r;     /* the start pose and the radius */
-  double seg[3];
-  double length;
-  int word;
+  double seg[ASTAR_CURVE_SEGS];   /* segment i's length over r (arcs: the angle turned), >= 0 */
+  double length;         /* the sum of the segments, times r */
+  int word;              /* Dubins: 0..5, in the order above; Reeds-Shepp: -1 */
+  int n;                 /* segments: 3 (Dubins), 3 to 5 (Reeds-Shepp) */
+  signed char dir[ASTAR_CURVE_SEGS];   /* +1 forward, -1 backward (Dubins: all +1) */
+  char kind[ASTAR_CURVE_SEGS + 1];     /* the segments' kinds, 'L', 'S' or 'R' */
+  char name[2 * ASTAR_CURVE_SEGS + 1]; /* what astar_curve_word gives */
 } astar_curve;
 
 int astar_curve_dubins(astar_curve *c, double x0, double y0, double h0, double x1, double y1,
                        double h1, double r);
+int astar_curve_reeds_shepp(astar_curve *c, double x0, double y0, double h0, double x1,
+                            double y1, double h1, double r);
 const char *astar_curve_word(const astar_curve *c);
+int astar_curve_cusps(const astar_curve *c);
 void astar_curve_sample(const astar_curve *c, double s, double *x, double *y, double *h);
 
 
