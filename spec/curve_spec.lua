@@ -460,6 +460,8 @@ describe("astar.curve with reverse = true (Reeds-Shepp)", function()
     assert.is_true(H.close(b:length(), 5))
     assert.are.equal(0, b:cusps())
     assert.matches("S%-", b:word())
+    assert.is_true(RS.WORDS[b:word()], b:word())
+    for _, sg in ipairs(b:segments()) do assert.are.equal(-1, sg[3]) end  -- arcs of 0 too
     local x, y, h = b:sample(2)
     assert.is_true(H.close(x, -2) and math.abs(y) < 1e-12 and same_heading(h, 0))  -- faces +x
     -- one radius to the side, as before: the shortest way reverses twice (C|C|C); Dubins loops
