@@ -1106,19 +1106,26 @@ function Query:explored() end
 -- Curve
 ------------------------------------------------------------------------------------------
 
----A Dubins curve: the shortest forward way with a turning radius (`astar.curve`).
+---The shortest way with a turning radius (`astar.curve`): forward only (Dubins), or forward and
+---backward with `reverse = true` (Reeds-Shepp).
 ---@class astar.Curve
 local Curve = {}
 
----The curve's length.
+---The curve's length (distance driven backward counts too).
 ---@return number
 function Curve:length() end
 
----Which word: "LSL", "RSR", "LSR", "RSL", "RLR" or "LRL".
+---Which word. Dubins: "LSL", "RSR", "LSR", "RSL", "RLR" or "LRL". Reeds-Shepp: each segment's
+---kind and direction, such as "L+S+R+", "L+R-L+" or "R-L-S-R-L+" (`+` forward, `-` backward).
 ---@return string
 function Curve:word() end
 
----The pose at distance `s` along the curve (clamped to [0, length]).
+---How many times the curve changes between forward and backward (0 for Dubins; at most 3).
+---@return integer
+function Curve:cusps() end
+
+---The pose at distance `s` along the curve (clamped to [0, length]); the heading is where the
+---unit faces (driving backward, the opposite of where it moves).
 ---@param s number
 ---@return number x
 ---@return number y
@@ -1130,7 +1137,8 @@ function Curve:sample(s) end
 ---@return number[]
 function Curve:points(step) end
 
----The three segments: `{{"L", length}, {"S", length}, {"R", length}}`.
+---The segments: `{{"L", length, 1}, {"S", length, 1}, {"R", length, -1}, ...}`: kind, length
+---and direction (1 forward, -1 backward); three for Dubins, three to five for Reeds-Shepp.
 ---@return table[]
 function Curve:segments() end
 
@@ -1262,7 +1270,7 @@ function Walker:at(s) end
 ---@param speed number > 0, finite
 function Walker:set_speed(speed) end
 
----The segment the walker is on: `i` from point `i` to `i + 1` (on a Curve: 1 to 3).
+---The segment the walker is on: `i` from point `i` to `i + 1` (on a Curve: which segment).
 ---@return integer
 function Walker:index() end
 
@@ -1405,8 +1413,12 @@ function astar.graph(opts) end
 ---@return "no_path"|"limit"|"partial"|nil code
 function astar.search(opts) end
 
+---@class astar.CurveOptions
+---@field reverse? boolean the unit may also drive backward (Reeds-Shepp); default false (Dubins)
+
 ---The shortest curve from pose (x0, y0, h0) to (x1, y1, h1) for a unit of turning radius `r`
----(Dubins; headings in radians, counter-clockwise from +x).
+---(headings in radians, counter-clockwise from +x): Dubins, or with `reverse = true`
+---Reeds-Shepp.
 ---@param x0 number
 ---@param y0 number
 ---@param h0 number
@@ -1414,8 +1426,9 @@ function astar.search(opts) end
 ---@param y1 number
 ---@param h1 number
 ---@param r number > 0
+---@param opts? astar.CurveOptions
 ---@return astar.Curve
-function astar.curve(x0, y0, h0, x1, y1, h1, r) end
+function astar.curve(x0, y0, h0, x1, y1, h1, r, opts) end
 
 ---A time-sliced `astar.search`: nothing is searched until `q:step(n)`.
 ---@param opts astar.SearchOptions

@@ -202,8 +202,9 @@ function Walker:position()
 end
 
 --- The direction the walker faces, in radians, counter-clockwise from +x (`atan2(dy, dx)`;
--- on a y-down screen that looks clockwise): its segment's, or the curve's heading. At the
--- end, the last segment's; 0 for a route that never moves.
+-- on a y-down screen that looks clockwise): its segment's, or the curve's heading (where the
+-- unit faces, also while a Reeds-Shepp curve backs it up). At the end, the last segment's; 0
+-- for a route that never moves.
 -- @within Walker
 -- @treturn number
 function Walker:heading()
@@ -273,7 +274,7 @@ end
 --- The segment the walker is on: `i` while it goes from point `i` to point `i + 1` (so
 -- `path:link(w:index())` says whether it is on a link). It becomes `i + 1` the moment point
 -- `i + 1` is reached; segments of length 0 are passed at once. At the end, the last segment
--- (`#points - 1`; 1 for a single point). On a @{Curve}, which of its three segments.
+-- (`#points - 1`; 1 for a single point). On a @{Curve}, which of its segments (three to five).
 -- @within Walker
 -- @treturn integer
 function Walker:index()
