@@ -1116,11 +1116,11 @@ local Curve = {}
 function Curve:length() end
 
 ---Which word. Dubins: "LSL", "RSR", "LSR", "RSL", "RLR" or "LRL". Reeds-Shepp: each segment's
----kind and direction, such as "L+S+R+", "L+R-L+" or "R-L-S-R-L+" (`+` forward, `-` backward).
+---kind and direction, such as "L+S+R+", "L+R-L+" or "R-L+S+R+L-" (`+` forward, `-` backward).
 ---@return string
 function Curve:word() end
 
----How many times the curve changes between forward and backward (0 for Dubins; at most 3).
+---How many times the curve changes between forward and backward (0 for Dubins; at most 2).
 ---@return integer
 function Curve:cusps() end
 

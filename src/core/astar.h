@@ -1201,7 +1201,7 @@ long astar_navmesh_partial(astar_navmesh_query *q, astar_search *s, const double
 **   direction, "L+S+R-" ... (a segment 0 long takes the direction of the one
 **   before it, the first that of the first that moves).
 ** astar_curve_cusps: how many times the curve changes direction (0 for
-**   Dubins), not counting segments 0 long.
+**   Dubins, at most 2), not counting segments 0 long.
 ** astar_curve_sample: the pose at distance s along the curve (clamped to
 **   [0, length]; backward distance counts as distance), heading in
 **   [0, 2 pi): where the unit faces, not where it moves.

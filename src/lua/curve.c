@@ -115,7 +115,7 @@ static int curve_length(lua_State *L) {
 /***
 Which word the curve is. Dubins: `"LSL"`, `"RSR"`, `"LSR"`, `"RSL"`, `"RLR"` or `"LRL"`.
 Reeds-Shepp: each segment's kind followed by its direction, `+` forward or `-` backward, such
-as `"L+S+R+"`, `"L+R-L+"` or `"R-L-S-R-L+"` (a segment 0 long takes the direction of the one
+as `"L+S+R+"`, `"L+R-L+"` or `"R-L+S+R+L-"` (a segment 0 long takes the direction of the one
 before it; the first, that of the first that moves).
 @function Curve:word
 @treturn string
@@ -127,7 +127,7 @@ static int curve_word(lua_State *L) {
 
 /***
 How many times the curve changes between forward and backward: 0 for a Dubins curve and for a
-Reeds-Shepp curve that never reverses, at most 3 (segments 0 long do not count).
+Reeds-Shepp curve that never reverses, at most 2 (segments 0 long do not count).
 @function Curve:cusps
 @treturn integer
 */
