@@ -249,6 +249,20 @@ local function check_drive(cells, w, h, P, path, sx, sy, sh, gx, gy, gh)
   end
   local x1, y1, h1 = path:sample(len)
   assert(abs(x1 - gx) < 1e-6 and abs(y1 - gy) < 1e-6, "path ends off the goal")
+  local segs = path:segments()
+  for i = 1, #path - 1 do            -- each move's curve joins pose i to pose i + 1
+    local c = path:curve(i)
+    for e = 0, 1 do
+      local px, py, phd = path:get(i + e)
+      local cx, cy, chd = c:sample(e * c:length())
+      assert(abs(cx - px) < 1e-6 and abs(cy - py) < 1e-6 and abs((chd - phd + pi) % TWO_PI - pi) < 1e-6,
+        ("move %d's curve misses pose %d"):format(i, i + e))
+    end
+    assert(H.close(c:length(), segs[i][2], 1e-12) and c:word() == segs[i][1])
+    for _, cs in ipairs(c:segments()) do
+      assert(cs[3] == segs[i][3], "a move goes one way: " .. c:word())
+    end
+  end
   if gh then assert(abs((h1 - gh + pi) % TWO_PI - pi) < 1e-6, "goal heading") end
 end
 

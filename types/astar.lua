@@ -987,6 +987,12 @@ function Path:sample(s) end
 ---@return table[]
 function Path:segments() end
 
+---A path of poses ("directional"): the curve of the move from point i to i + 1 (headings
+---where the unit faces; backing up, its segments go backward).
+---@param i integer
+---@return astar.Curve
+function Path:curve(i) end
+
 ---The points where the path turns, start and goal included, as a flat list.
 ---@return number[]
 function Path:waypoints() end

@@ -1224,6 +1224,11 @@ int astar_curve_reeds_shepp(astar_curve *c, double x0, double y0, double h0, dou
                             double y1, double h1, double r);
 const char *astar_curve_word(const astar_curve *c);
 int astar_curve_cusps(const astar_curve *c);
+/* The same path driven the other way round by a unit facing the other way:
+** the start heading turns by pi, each segment's direction flips, L and R
+** swap (a forward Dubins curve for heading h + pi becomes the curve a unit
+** facing h backs along); the word then has directions ("R-S-L-"). */
+void astar_curve_backward(astar_curve *c);
 void astar_curve_sample(const astar_curve *c, double s, double *x, double *y, double *h);
 
 
@@ -1272,13 +1277,20 @@ void astar_lattice_release(astar_lattice *l);          /* NULL is accepted */
 const astar_dir_params *astar_lattice_params(const astar_lattice *l);
 size_t astar_lattice_bytes(const astar_lattice *l);
 
-/* A directional query: astar_dir_query_init, then set params and heuristic
-** (ASTAR_H_EUCLIDEAN, the default: the straight distance, or the Dubins
-** curve's length when the goal heading is given and the unit never
-** reverses; ASTAR_H_ZERO: Dijkstra), times the grid's smallest cost. */
+/* A directional query: astar_dir_query_init, then set params, heuristic
+** and back. The heuristic ASTAR_H_EUCLIDEAN (the default) is the largest of
+** the straight distance, the Dubins curve's length when the goal heading is
+** given and the unit never reverses, and, when 'back' is a search context
+** (it must outlive the query's search), the cell's distance to the goal in
+** a relaxed graph over cells (an edge for every reach a move has, costing
+** the shortest such move, where the cells every such move sweeps are
+** walkable), which a reverse resumable search (Silver 2005) in 'back'
+** works out as far as the search asks; each times the grid's smallest cost,
+** so never above the cost of a path. ASTAR_H_ZERO: Dijkstra. */
 typedef struct astar_dir_query {
   astar_params params;
   int heuristic;
+  astar_search *back;
   /* filled by astar_dir_prepare: */
   astar_domain domain;
   astar_grid *grid;
@@ -1291,6 +1303,7 @@ typedef struct astar_dir_query {
   int blocked;              /* after ASTAR_BLOCKED: 1 the start, 2 the goal */
   int uniform, dubins;
   double cost1, hscale;
+  astar_domain bdomain;     /* the relaxed graph, searched backward in 'back' */
 } astar_dir_query;
 void astar_dir_query_init(astar_dir_query *q);
 
@@ -1308,9 +1321,9 @@ void astar_dir_query_init(astar_dir_query *q);
 ** astar_dir_pose: the pose of engine node 'node' (x, y the point in grid
 **   units: a cell's centre is its coordinates plus 0.5).
 ** astar_dir_step: the move from node a to node b, consecutive on a path:
-**   its curve in *c, *dir 1 forward or -1 reverse (then the unit faces
-**   opposite to the curve's heading), and its cost (-1 if the grid no longer
-**   allows it).
+**   its curve in *c (headings where the unit faces: a move backing up is a
+**   curve whose segments go backward, astar_curve_backward), *dir 1 forward
+**   or -1 backing up, and its cost (-1 if the grid no longer allows it).
 */
 int astar_dir_prepare(astar_grid *g, const astar_lattice *l, astar_dir_query *q, int sx,
                       int sy, double sh, int gx, int gy, double gh, uint32_t *goal);

@@ -340,6 +340,19 @@ int astar_curve_cusps(const astar_curve *c) {
   return k;
 }
 
+void astar_curve_backward(astar_curve *c) {
+  int i;
+  c->h = mod2pi(c->h + TWO_PI / 2);
+  c->word = -1;
+  for (i = 0; i < c->n; i++) {
+    c->kind[i] = c->kind[i] == 'L' ? 'R' : c->kind[i] == 'R' ? 'L' : 'S';
+    c->dir[i] = (signed char)-c->dir[i];
+    c->name[2 * i] = c->kind[i];
+    c->name[2 * i + 1] = c->dir[i] > 0 ? '+' : '-';
+  }
+  c->name[2 * c->n] = '\0';
+}
+
 const char *astar_curve_word(const astar_curve *c) { return c->name; }
 
 /* Moves the unit-radius pose (x, y, h) along a segment of kind k by t (below 0: backward). */

@@ -52,6 +52,10 @@ struct astar_lattice {
   astar_dir_params p;
   int nt, nd;              /* targets, directions (1 or 2) */
   int tx[48], ty[48];
+  /* per target, for the heuristic: the shortest move to it, and the cells
+  ** every move to it sweeps (chunks tchunk0 .. + ntchunk) */
+  double tmin[48];
+  size_t tchunk0[48], ntchunk[48];
   size_t nprim;            /* H * nt * H * nd, in that order of nesting */
   prim *prim;
   chunk *chunk;
@@ -91,18 +95,18 @@ static void move_curve(astar_curve *c, double x0, double y0, double h0, double x
                        double h1, int dir, double turn) {
   double flip = dir < 0 ? TWO_PI / 2 : 0;
   astar_curve_dubins(c, x0, y0, h0 + flip, x1, y1, h1 + flip, turn);
+  if (dir < 0) astar_curve_backward(c);
 }
 
 /* Calls fn for the points of curve c in order, its ends included, every
 ** chord of an arc within sag of it; returns how many points. */
 static long each_point(const astar_curve *c, double sag,
                        void (*fn)(void *ud, double x, double y), void *ud) {
-  const char *w = astar_curve_word(c);
   double step = c->r > sag ? 2 * acos(1 - sag / c->r) : TWO_PI / 4, at = 0, x, y, h;
   long n = 1, i, k;
   if (fn != NULL) fn(ud, c->x, c->y);
-  for (i = 0; i < 3; i++) {
-    long np = c->seg[i] <= 0 ? 0 : w[i] == 'S' ? 1 : (long)ceil(c->seg[i] / step);
+  for (i = 0; i < c->n; i++) {
+    long np = c->seg[i] <= 0 ? 0 : c->kind[i] == 'S' ? 1 : (long)ceil(c->seg[i] / step);
     for (k = 1; k <= np; k++, n++) {
       if (fn == NULL) continue;
       astar_curve_sample(c, (at + c->seg[i] * (double)k / (double)np) * c->r, &x, &y, &h);
@@ -243,11 +247,10 @@ static double polyline(const scratch *s, long n) {
 
 /* The radians curve c turns. */
 static double turned(const astar_curve *c) {
-  const char *w = astar_curve_word(c);
   int i;
   double t = 0;
-  for (i = 0; i < 3; i++)
-    if (w[i] != 'S') t += c->seg[i];
+  for (i = 0; i < c->n; i++)
+    if (c->kind[i] != 'S') t += c->seg[i];
   return t;
 }
 
@@ -285,6 +288,44 @@ static int valid_params(const astar_dir_params *p) {
          p->reverse <= ASTAR_NUM_MAX)) && p->turn_cost >= 0 && p->turn_cost <= ASTAR_NUM_MAX;
 }
 
+/* Does move p sweep cell (di, dj)? */
+static int sweeps(const astar_lattice *l, const prim *p, long di, long dj) {
+  const chunk *k = l->chunk + p->chunk0, *end = k + p->nchunk;
+  for (; k < end; k++)
+    if (k->dj == dj && di >= k->di && di - k->di < ASTAR_WIN && (k->mask >> (di - k->di) & 1))
+      return 1;
+  return 0;
+}
+
+/* Target t's shortest move and the cells all its moves sweep (as chunks). */
+static int target_tables(astar_lattice *l, int t) {
+  const size_t H = (size_t)l->p.headings, per = (size_t)l->nt * H * (size_t)l->nd;
+  const size_t first = (size_t)t * H * (size_t)l->nd;        /* heading 0's moves to t */
+  const prim *p0 = &l->prim[first];
+  size_t a, m, c, bit;
+  l->tmin[t] = HUGE_VAL;
+  l->tchunk0[t] = l->nchunk;
+  for (a = 0; a < H; a++)
+    for (m = 0; m < H * (size_t)l->nd; m++)
+      if (l->prim[a * per + first + m].len < l->tmin[t]) l->tmin[t] = l->prim[a * per + first + m].len;
+  for (c = 0; c < p0->nchunk; c++) {
+    chunk k = l->chunk[p0->chunk0 + c];
+    for (bit = 0; bit < ASTAR_WIN; bit++) {
+      int all = (k.mask >> bit & 1) != 0;
+      for (a = 0; a < H && all; a++)
+        for (m = 0; m < H * (size_t)l->nd && all; m++)
+          all = sweeps(l, &l->prim[a * per + first + m], k.di + (long)bit, k.dj);
+      if (!all) k.mask &= ~((uint64_t)1 << bit);
+    }
+    if (k.mask == 0) continue;
+    if (astar__reserve(&l->mem, (void **)&l->chunk, &l->cchunk, l->nchunk + 1, sizeof k))
+      return ASTAR_ENOMEM;
+    l->chunk[l->nchunk++] = k;
+  }
+  l->ntchunk[t] = l->nchunk - l->tchunk0[t];
+  return 0;
+}
+
 static int lattice_build(astar_lattice *l) {
   const int H = l->p.headings;
   scratch s;
@@ -303,6 +344,7 @@ static int lattice_build(astar_lattice *l) {
     rc = build_move(l, &s, p, (int)(r / (size_t)l->nt));
   }
   scratch_free(&l->mem, &s);
+  for (i = 0; i < (size_t)l->nt && rc == 0; i++) rc = target_tables(l, (int)i);
   return rc;
 }
 
@@ -497,6 +539,56 @@ static int dir_expand(void *self, uint32_t node, astar_search *s) {
   return to_goal(q, node, e, n);
 }
 
+/* The relaxed graph over cells, searched backward from the goal: the
+** predecessors p = c - t of cell c for every target t, where the cells all
+** moves to t sweep are walkable from p, at the shortest move's cost; into
+** the goal also a straight line from any walkable cell within reach (the
+** last move may be worked out to a heading of the goal's own). Every move
+** of a path is such an edge at no more than its cost, so the distances are
+** a consistent lower bound. */
+static int back_expand(void *self, uint32_t cell, astar_search *s) {
+  const astar_dir_query *q = (const astar_dir_query *)self;
+  const astar_lattice *l = q->lat;
+  const astar_grid *g = q->grid;
+  const uint32_t w = (uint32_t)g->w;
+  long x = (long)(cell % w), y = (long)(cell / w);
+  int into_goal = x == q->gx && y == q->gy, t, n = 0;
+  astar_edge *e = astar_search_edges(s, (size_t)l->nt);
+  if (e == NULL) return ASTAR_ENOMEM;
+  for (t = 0; t < l->nt; t++) {
+    long px = x - l->tx[t], py = y - l->ty[t];
+    prim p;
+    if (px < 0 || py < 0 || px >= g->w || py >= g->h) continue;
+    p.chunk0 = l->tchunk0[t];
+    p.nchunk = l->ntchunk[t];
+    if (into_goal ? g->cell[(size_t)(py + 1) * g->stride + (size_t)(px + 1)] > 0
+                  : move_clear(g, l, &p, px, py)) {
+      e[n].to = (uint32_t)py * w + (uint32_t)px;
+      e[n++].cost = (into_goal ? hypot((double)l->tx[t], (double)l->ty[t]) : l->tmin[t]) *
+                    q->cost1;
+    }
+  }
+  return n;
+}
+
+/* Toward the start, which is where the search asks. */
+static double back_heuristic(void *self, uint32_t cell) {
+  const astar_dir_query *q = (const astar_dir_query *)self;
+  const uint32_t w = (uint32_t)q->grid->w;
+  return hypot((double)(cell % w) - q->sx, (double)(cell / w) - q->sy) * q->cost1;
+}
+
+/* The relaxed distance from cell to the goal, the backward search resumed
+** until it has closed the cell (HUGE_VAL if it cannot reach it). */
+static double back_distance(const astar_dir_query *q, uint32_t cell) {
+  double g;
+  uint32_t parent;
+  while (astar_search_node(q->back, cell, &g, &parent) != 1)
+    if (astar_search_step(q->back, 16) != ASTAR_RUNNING)
+      return astar_search_node(q->back, cell, &g, &parent) == 1 ? g : HUGE_VAL;
+  return g;
+}
+
 static double dir_heuristic(void *self, uint32_t node) {
   const astar_dir_query *q = (const astar_dir_query *)self;
   double x, y, h, d;
@@ -507,7 +599,12 @@ static double dir_heuristic(void *self, uint32_t node) {
     astar_curve_dubins(&c, x, y, h, q->gx + 0.5, q->gy + 0.5, q->gh, q->lat->p.turn);
     if (c.length > d) d = c.length;
   }
-  return d * q->hscale;
+  d *= q->hscale;
+  if (q->back != NULL && q->hscale > 0) {
+    double b = back_distance(q, (uint32_t)floor(y) * (uint32_t)q->grid->w + (uint32_t)floor(x));
+    if (b > d) d = b;
+  }
+  return d;
 }
 
 /* Any heading at the goal cell. */
@@ -595,6 +692,20 @@ int astar_dir_prepare(astar_grid *g, const astar_lattice *l, astar_dir_query *q,
 }
 
 int astar_dir_begin(astar_search *s, astar_dir_query *q, uint32_t goal) {
+  if (q->back != NULL && q->hscale > 0) {
+    astar_params p;
+    int rc;
+    astar_params_init(&p);
+    memset(&q->bdomain, 0, sizeof q->bdomain);
+    q->bdomain.nnodes = (uint32_t)q->grid->w * (uint32_t)q->grid->h;
+    q->bdomain.expand = back_expand;
+    q->bdomain.heuristic = back_heuristic;
+    q->bdomain.self = q;
+    rc = astar_search_begin(q->back, &q->bdomain,
+                            (uint32_t)q->gy * (uint32_t)q->grid->w + (uint32_t)q->gx,
+                            ASTAR_NONE, &p);
+    if (rc != 0) return rc;
+  }
   return astar_search_begin_multi(s, &q->domain, q->starts, NULL, q->nstarts, goal, &q->params);
 }
 

@@ -140,6 +140,8 @@ void astar_path_setcorridor(lua_State *L, int idx);
 void astar_path_setposes(lua_State *L, int idx);
 /* The 3n numbers (x, y, heading) of the Path of poses at idx, and n; or NULL. */
 double *astar_path_poses(lua_State *L, int idx, size_t *n);
+/* curve.c: pushes a Curve, a copy of c. */
+void astar_pushcurve(lua_State *L, const astar_curve *c);
 /* grid_dir.c: pushes the points every 'step' along the moves of the Path of
 ** poses at index 1, as a flat list. */
 int astar_path_pose_flat(lua_State *L, double step);
@@ -337,6 +339,7 @@ typedef struct lgdir {
   astar_dir_params p;
   astar_dir_query q;
   astar_lattice *lat;      /* held from begin until the next begin or astar_gdir_free */
+  astar_search *back;      /* the heuristic's backward search (grid_dir.c), or NULL */
   double sh, gh;           /* the headings asked for (NaN: any) */
   astar_alloc alloc;
   void *ud;

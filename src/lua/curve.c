@@ -236,6 +236,12 @@ static const luaL_Reg curve_meta[] = {
   {NULL, NULL}
 };
 
+void astar_pushcurve(lua_State *L, const astar_curve *c) {
+  astar_curve *u = (astar_curve *)lua_newuserdatauv(L, sizeof *u, 0);
+  *u = *c;
+  luaL_setmetatable(L, ASTAR_CURVE_MT);
+}
+
 void astar_curve_open(lua_State *L) {
   astar_newclass(L, ASTAR_CURVE_MT, "Curve", curve_meta, curve_methods);
   lua_pushcfunction(L, curve_new);

@@ -15,12 +15,9 @@ the Path's page (config.ld merges this file's entries into the Path of path.c).
 #define TWO_PI 6.283185307179586
 
 /* A move of a Path of poses (the user value's "moves", one per step i ->
-** i + 1): its curve in the path's coordinates, driven forward (1) or
-** backward (-1: the unit faces against the curve's heading). */
-typedef struct lmove {
-  astar_curve c;
-  int dir;
-} lmove;
+** i + 1): its curve in the path's coordinates, headings where the unit
+** faces (backing up, its segments go backward). */
+typedef astar_curve lmove;
 
 static const char *const DIR_ONLY[] = {"heading", "goal_heading", "turning", "headings",
                                        "neighborhood", "reverse", "turn_cost", NULL};
@@ -100,6 +97,7 @@ void astar_gdir_args(lua_State *L, const afn *f, const astar_opts *o, int on, lg
   d->gh = astar_opt(o, ASTAR_OPT_GOAL_HEADING, NAN);
   d->alloc = astar_allocator(L, &d->ud);
   astar_dir_query_init(&d->q);
+  d->q.back = d->back;
   astar_opt_params(o, &d->q.params);
 }
 
@@ -129,6 +127,8 @@ static int lattice(lgrid *lg, lgdir *d) {
 int astar_gdir_begin(lgrid *lg, lgdir *d, int sx, int sy, int gx, int gy, astar_search *s) {
   uint32_t goal;
   int rc = lattice(lg, d);
+  if (rc == 0 && d->back == NULL) rc = astar_search_new(&d->back, d->alloc, d->ud);
+  d->q.back = d->back;
   if (rc == 0) rc = astar_dir_prepare(lg->g, d->lat, &d->q, sx, sy, d->sh, gx, gy, d->gh, &goal);
   if (rc != 0) return rc;
   return astar_dir_begin(s, &d->q, goal);
@@ -137,6 +137,8 @@ int astar_gdir_begin(lgrid *lg, lgdir *d, int sx, int sy, int gx, int gy, astar_
 void astar_gdir_free(lgdir *d) {
   astar_lattice_release(d->lat);
   d->lat = NULL;
+  astar_search_free(d->back);
+  d->back = NULL;
 }
 
 static double mod2pi(double h) {
@@ -164,9 +166,10 @@ int astar_gdir_push(lua_State *L, lgdir *d, astar_search *s, int rc) {
   lua_createtable(L, 0, 1);
   m = (lmove *)lua_newuserdatauv(L, (n > 1 ? (size_t)(n - 1) : 1) * sizeof(lmove), 0);
   for (i = 0; i + 1 < n; i++) {
-    astar_dir_step(&d->q, nodes[i], nodes[i + 1], &m[i].c, &m[i].dir);
-    m[i].c.x += 0.5;
-    m[i].c.y += 0.5;
+    int dir;
+    astar_dir_step(&d->q, nodes[i], nodes[i + 1], &m[i], &dir);
+    m[i].x += 0.5;
+    m[i].y += 0.5;
   }
   lua_setfield(L, -2, "moves");
   astar_path_setposes(L, -2);
@@ -191,25 +194,24 @@ static const lmove *moves(lua_State *L, const char *fname, size_t *n) {
   return m;
 }
 
-/* The pose at distance s along moves m[0 .. n): facing, not the curve's heading. */
+/* The pose at distance s along moves m[0 .. n) (first: the first pose). */
 static void pose_at(const lmove *m, size_t n, const double *first, double s, double *x,
                     double *y, double *h) {
   size_t i;
   *x = first[0]; *y = first[1]; *h = first[2];
   for (i = 0; i < n; i++) {
-    if (s <= m[i].c.length || i + 1 == n) {
-      astar_curve_sample(&m[i].c, s, x, y, h);
-      if (m[i].dir < 0) *h = mod2pi(*h + TWO_PI / 2);
+    if (s <= m[i].length || i + 1 == n) {
+      astar_curve_sample(&m[i], s, x, y, h);
       return;
     }
-    s -= m[i].c.length;
+    s -= m[i].length;
   }
 }
 
 static double total(const lmove *m, size_t n) {
   double sum = 0;
   size_t i;
-  for (i = 0; i < n; i++) sum += m[i].c.length;
+  for (i = 0; i < n; i++) sum += m[i].length;
   return sum;
 }
 
@@ -253,8 +255,9 @@ static int path_sample(lua_State *L) {
 
 /***
 A path of poses: its moves, one per step from point `i` to `i + 1`:
-`{{word, length, direction}, ...}`, the Dubins word of the move's curve (`"LSR"` ...), the
-length driven, and 1 forward or -1 backing up.
+`{{word, length, direction}, ...}`, the word of the move's curve (a Dubins word such as
+`"LSR"` forward; backing up, `"R-S-L-"`), the length driven, and 1 forward or -1 backing up.
+@{Path:curve} gives the curve itself.
 @function Path:segments
 @treturn table
 */
@@ -264,14 +267,32 @@ static int path_segments(lua_State *L) {
   lua_createtable(L, (int)n, 0);
   for (i = 0; i < n; i++) {
     lua_createtable(L, 3, 0);
-    lua_pushstring(L, astar_curve_word(&m[i].c));
+    lua_pushstring(L, astar_curve_word(&m[i]));
     lua_rawseti(L, -2, 1);
-    lua_pushnumber(L, (lua_Number)m[i].c.length);
+    lua_pushnumber(L, (lua_Number)m[i].length);
     lua_rawseti(L, -2, 2);
-    lua_pushinteger(L, m[i].dir);
+    lua_pushinteger(L, m[i].dir[0]);
     lua_rawseti(L, -2, 3);
     lua_rawseti(L, -2, (int)(i + 1));
   }
+  return 1;
+}
+
+/***
+A path of poses: the curve of the move from point `i` to point `i + 1` (a @{Curve}: its
+`sample` gives where the unit is and faces along the move).
+@function Path:curve
+@int i 1 to `#path - 1`
+@treturn Curve
+*/
+static int path_curve(lua_State *L) {
+  static const afn F = {"curve", 1};
+  size_t n;
+  const lmove *m = moves(L, "curve", &n);
+  int i = astar_checkint(L, &F, 2);
+  if (i < 1 || (size_t)i > n)
+    astar_argerror(L, &F, 2, "move %d out of range: the path has %d", i, (int)n);
+  astar_pushcurve(L, &m[i - 1]);
   return 1;
 }
 
@@ -298,6 +319,7 @@ static const luaL_Reg pose_methods[] = {
   {"length", path_length},
   {"sample", path_sample},
   {"segments", path_segments},
+  {"curve", path_curve},
   {NULL, NULL}
 };
 
