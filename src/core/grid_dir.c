@@ -579,18 +579,22 @@ static double back_heuristic(void *self, uint32_t cell) {
 }
 
 /* The relaxed distance from cell to the goal, the backward search resumed
-** until it has closed the cell (HUGE_VAL if it cannot reach it). */
-static double back_distance(const astar_dir_query *q, uint32_t cell) {
+** until it has closed the cell (HUGE_VAL if it cannot reach it; 0 once it
+** ran out of memory: the search goes on with the other bounds). */
+static double back_distance(astar_dir_query *q, uint32_t cell) {
   double g;
   uint32_t parent;
-  while (astar_search_node(q->back, cell, &g, &parent) != 1)
-    if (astar_search_step(q->back, 16) != ASTAR_RUNNING)
-      return astar_search_node(q->back, cell, &g, &parent) == 1 ? g : HUGE_VAL;
+  int rc;
+  while (astar_search_node(q->back, cell, &g, &parent) != 1) {
+    if ((rc = astar_search_step(q->back, 16)) == ASTAR_RUNNING) continue;
+    if (rc < 0) q->back = NULL;
+    return rc < 0 ? 0 : astar_search_node(q->back, cell, &g, &parent) == 1 ? g : HUGE_VAL;
+  }
   return g;
 }
 
 static double dir_heuristic(void *self, uint32_t node) {
-  const astar_dir_query *q = (const astar_dir_query *)self;
+  astar_dir_query *q = (astar_dir_query *)self;
   double x, y, h, d;
   astar_dir_pose(q, node, &x, &y, &h);
   d = hypot(q->gx + 0.5 - x, q->gy + 0.5 - y);

@@ -1,0 +1,161 @@
+/*
+** test_dir.c - Directional A* (src/core/grid_dir.c) without Lua: parameters
+** refused, the allocator failing at every allocation of a lattice and of a
+** search (nothing leaks, the objects stay usable), and searches whose cost is
+** known in closed form (the independent lattice reference is
+** spec/directional_spec.lua's). Built and run by `make ctest` under ASan and
+** UBSan.
+*/
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "astar.h"
+
+#include "harness.h"
+
+#define PI 3.141592653589793
+
+static void test_params(void) {
+  counting c = {0, 0, 0};
+  astar_dir_params p;
+  astar_lattice *l = NULL;
+  astar_dir_params_init(&p);
+  p.turn = 0;
+  CHECK(astar_lattice_new(&l, &p, test_alloc, &c) == ASTAR_EINVAL && l == NULL);
+  astar_dir_params_init(&p);
+  p.headings = 12;
+  CHECK(astar_lattice_new(&l, &p, test_alloc, &c) == ASTAR_EINVAL);
+  astar_dir_params_init(&p);
+  p.reach = 4;
+  CHECK(astar_lattice_new(&l, &p, test_alloc, &c) == ASTAR_EINVAL);
+  astar_dir_params_init(&p);
+  p.reverse = 0.5;
+  CHECK(astar_lattice_new(&l, &p, test_alloc, &c) == ASTAR_EINVAL);
+  astar_dir_params_init(&p);
+  p.radius = NAN;
+  CHECK(astar_lattice_new(&l, &p, test_alloc, &c) == ASTAR_EINVAL);
+  CHECK(c.live == 0);
+}
+
+/* A search on an open 20 x 9 grid from (2, 4) facing east to (15, 4)
+** facing east: the straight line, 13 cells. Returns the status. */
+static int straight(astar_alloc fn, counting *c, const astar_lattice *l, double *cost) {
+  astar_grid *g = NULL;
+  astar_search *s = NULL, *back = NULL;
+  astar_dir_query q;
+  uint32_t goal;
+  const uint32_t *nodes;
+  int rc = astar_grid_new(&g, 20, 9, 1, fn, c);
+  if (rc == 0) rc = astar_search_new(&s, fn, c);
+  if (rc == 0) rc = astar_search_new(&back, fn, c);
+  astar_dir_query_init(&q);
+  q.back = back;
+  if (rc == 0) rc = astar_dir_prepare(g, l, &q, 2, 4, 0, 15, 4, 0, &goal);
+  if (rc == 0) rc = astar_dir_begin(s, &q, goal);
+  if (rc == 0) rc = astar_search_step(s, UINT64_MAX);
+  if (rc == ASTAR_FOUND) {
+    long n = astar_search_path(s, &nodes, cost);
+    if (n < 0) rc = (int)n;
+  }
+  astar_search_free(back);
+  astar_search_free(s);
+  astar_grid_free(g);
+  return rc;
+}
+
+static void test_oom(void) {
+  astar_dir_params p;
+  long k;
+  int done = 0;
+  astar_dir_params_init(&p);
+  p.turn = 1.5;
+  p.radius = 0.3;
+  p.reach = 2;
+  p.reverse = 2;
+  for (k = 1; !done && k < 100000; k++) {     /* the lattice */
+    counting c = {0, 0, 0};
+    astar_lattice *l = NULL;
+    int rc;
+    c.fail_at = k;
+    rc = astar_lattice_new(&l, &p, test_alloc, &c);
+    CHECK(rc == 0 || (rc == ASTAR_ENOMEM && l == NULL));
+    done = rc == 0;
+    astar_lattice_release(l);
+    CHECK(c.live == 0);
+  }
+  CHECK(done);
+  {
+    counting c = {0, 0, 0};
+    astar_lattice *l = NULL;
+    double cost = 0;
+    CHECK(astar_lattice_new(&l, &p, test_alloc, &c) == 0);
+    for (done = 0, k = 1; !done && k < 100000; k++) {   /* a search */
+      counting d = {0, 0, 0};
+      int rc;
+      d.fail_at = k;
+      rc = straight(test_alloc, &d, l, &cost);
+      CHECK(rc == ASTAR_FOUND || rc == ASTAR_ENOMEM);
+      done = rc == ASTAR_FOUND;
+      CHECK(d.live == 0);
+    }
+    CHECK(done && fabs(cost - 13) < 1e-9);
+    astar_lattice_retain(l);
+    astar_lattice_release(l);
+    CHECK(c.live > 0);                        /* one reference left */
+    astar_lattice_release(l);
+    CHECK(c.live == 0);
+  }
+}
+
+static void test_known(void) {
+  counting c = {0, 0, 0};
+  astar_dir_params p;
+  astar_lattice *l = NULL;
+  astar_grid *g = NULL;
+  astar_search *s = NULL;
+  astar_dir_query q;
+  astar_curve cv;
+  uint32_t goal;
+  const uint32_t *nodes;
+  double cost, x, y, h;
+  long n;
+  int dir;
+  astar_dir_params_init(&p);
+  p.turn = 2;
+  p.reverse = 1;
+  CHECK(astar_lattice_new(&l, &p, test_alloc, &c) == 0);
+  CHECK(astar_grid_new(&g, 12, 5, 1, test_alloc, &c) == 0);
+  CHECK(astar_search_new(&s, test_alloc, &c) == 0);
+  /* straight back: facing east, the goal three cells west, facing east */
+  astar_dir_query_init(&q);
+  CHECK(astar_dir_prepare(g, l, &q, 6, 2, 0, 3, 2, 0, &goal) == 0);
+  CHECK(astar_dir_begin(s, &q, goal) == 0);
+  CHECK(astar_search_step(s, UINT64_MAX) == ASTAR_FOUND);
+  n = astar_search_path(s, &nodes, &cost);
+  CHECK(n == 4 && fabs(cost - 3) < 1e-9);
+  CHECK(astar_dir_step(&q, nodes[0], nodes[1], &cv, &dir) >= 0 && dir == -1);
+  astar_curve_sample(&cv, cv.length, &x, &y, &h);
+  CHECK(fabs(x - 5.5) < 1e-9 && fabs(y - 2.5) < 1e-9 && fabs(h) < 1e-9);   /* still facing east */
+  /* an end that does not fit, and a heading off the lattice kept exactly */
+  astar_grid_set(g, 3, 2, 0);
+  CHECK(astar_dir_prepare(g, l, &q, 6, 2, 0, 3, 2, 0, &goal) == ASTAR_BLOCKED && q.blocked == 2);
+  CHECK(astar_dir_prepare(g, l, &q, 6, 2, 0.3, 9, 2, NAN, &goal) == 0);
+  CHECK(astar_dir_begin(s, &q, goal) == 0);
+  CHECK(astar_search_step(s, UINT64_MAX) == ASTAR_FOUND);
+  n = astar_search_path(s, &nodes, &cost);
+  astar_dir_pose(&q, nodes[0], &x, &y, &h);
+  CHECK(n >= 2 && h == 0.3);
+  CHECK(astar_dir_prepare(g, l, &q, 12, 2, 0, 3, 2, 0, &goal) == ASTAR_EINVAL);
+  astar_search_free(s);
+  astar_grid_free(g);
+  astar_lattice_release(l);
+  CHECK(c.live == 0);
+}
+
+int main(void) {
+  test_params();
+  test_oom();
+  test_known();
+  printf("test_dir: %d checks, %d failures\n", checks, failures);
+  return failures != 0;
+}
