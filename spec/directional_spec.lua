@@ -385,6 +385,29 @@ describe("directional search", function()
     assert(compared >= H.trials(5), "compared " .. compared)
   end)
 
+  it("drives wide turns (a radius of 15 cells: its moves are checked row by row, not framed)",
+    function()
+    local rng = H.rng(5)
+    local drove = 0
+    for _ = 1, H.trials(4) do
+      local w, h = 90, 50
+      local cells = H.random_cells(rng, w, h, 0.01, { 1, 2 })
+      local g = grid_of(cells, w, h)
+      local sx, sy, gx, gy = rng.int(2, 10), rng.int(20, 30), rng.int(80, 89), rng.int(20, 30)
+      for _, c in ipairs({ { sx, sy }, { gx, gy } }) do cells[c[2]][c[1]] = 1; g:set(c[1], c[2], 1) end
+      local P = { turn = 15, radius = 0.3 }
+      local path = g:find(sx, sy, gx, gy, { algorithm = "directional", turning = 15, radius = 0.3,
+        neighborhood = 8, heading = 0 })
+      if path then
+        drove = drove + 1
+        check_drive(cells, w, h, P, path, sx, sy, 0, gx, gy, nil)
+        assert(path:length() >= sqrt((gx - sx) ^ 2 + (gy - sy) ^ 2) - 1e-9)
+      end
+      g:close()
+    end
+    assert(drove >= H.trials(2), "drove " .. drove)
+  end)
+
   it("runs time-sliced as a query, restarts after edits, and a walker drives its path", function()
     local g = astar.grid(30, 20)
     g:fill(12, 1, 2, 14, false)

@@ -29,10 +29,13 @@
 #define SAG    1e-3        /* how far a chord may stray from its arc */
 #define SAG_PRICE 1e-4     /* the same for pricing moves (finer, at build time) */
 #define TOUCH  1e-9        /* grid_line.c's rounding rule */
+#define FRAME_ROWS 64
 
 typedef struct chunk {     /* the cells of row dj, columns di .. di + ASTAR_WIN - 1 */
   int32_t dj, di;
   uint64_t mask;
+  int32_t frow;            /* in a framed lattice: the row of the frame, */
+  uint64_t fmask;          /* and the mask from the frame's first column */
 } chunk;
 
 typedef struct trace {     /* the length a move runs in cell (di, dj) */
@@ -56,6 +59,13 @@ struct astar_lattice {
   ** every move to it sweeps (chunks tchunk0 .. + ntchunk) */
   double tmin[48];
   size_t tchunk0[48], ntchunk[48];
+  /* the frame: when every move's cells lie within ASTAR_WIN columns from
+  ** fx and FRAME_ROWS rows from fy (framed), an expansion reads each of
+  ** the nrows rows once, and 'uni' holds per heading and row the cells any
+  ** of its moves sweeps: all walkable, every move is clear */
+  int framed, nrows;
+  long fx, fy;
+  uint64_t *uni;
   size_t nprim;            /* H * nt * H * nd, in that order of nesting */
   prim *prim;
   chunk *chunk;
@@ -326,6 +336,41 @@ static int target_tables(astar_lattice *l, int t) {
   return 0;
 }
 
+/* The frame of the moves' chunks (not the targets'), if they fit one. */
+static int frame_build(astar_lattice *l) {
+  const size_t H = (size_t)l->p.headings, per = l->nprim / H;
+  size_t a, m, k, end = l->nprim > 0 ? l->prim[l->nprim - 1].chunk0 + l->prim[l->nprim - 1].nchunk : 0;
+  long x0 = 0, x1 = 0, y0 = 0, y1 = 0;
+  for (k = 0; k < end; k++) {
+    const chunk *c = &l->chunk[k];
+    long hi = c->di;
+    uint64_t v = c->mask;
+    while (v >>= 1) hi++;
+    if (c->di < x0) x0 = c->di;
+    if (hi > x1) x1 = hi;
+    if (c->dj < y0) y0 = c->dj;
+    if (c->dj > y1) y1 = c->dj;
+  }
+  l->framed = x1 - x0 < ASTAR_WIN && y1 - y0 < FRAME_ROWS;
+  if (!l->framed) return 0;
+  l->fx = x0; l->fy = y0; l->nrows = (int)(y1 - y0 + 1);
+  l->uni = (uint64_t *)astar__alloc(&l->mem, H * (size_t)l->nrows * sizeof(uint64_t));
+  if (l->uni == NULL) return ASTAR_ENOMEM;
+  memset(l->uni, 0, H * (size_t)l->nrows * sizeof(uint64_t));
+  for (k = 0; k < end; k++) {
+    chunk *c = &l->chunk[k];
+    c->frow = (int32_t)(c->dj - y0);
+    c->fmask = c->mask << (c->di - x0);
+  }
+  for (a = 0; a < H; a++)
+    for (m = 0; m < per; m++) {
+      const prim *p = &l->prim[a * per + m];
+      for (k = p->chunk0; k < p->chunk0 + p->nchunk; k++)
+        l->uni[a * (size_t)l->nrows + (size_t)l->chunk[k].frow] |= l->chunk[k].fmask;
+    }
+  return 0;
+}
+
 static int lattice_build(astar_lattice *l) {
   const int H = l->p.headings;
   scratch s;
@@ -345,7 +390,7 @@ static int lattice_build(astar_lattice *l) {
   }
   scratch_free(&l->mem, &s);
   for (i = 0; i < (size_t)l->nt && rc == 0; i++) rc = target_tables(l, (int)i);
-  return rc;
+  return rc == 0 ? frame_build(l) : rc;
 }
 
 int astar_lattice_new(astar_lattice **out, const astar_dir_params *p, astar_alloc alloc,
@@ -386,6 +431,7 @@ void astar_lattice_release(astar_lattice *l) {
   astar__free(&m, l->prim, l->nprim * sizeof(prim));
   astar__free(&m, l->chunk, l->cchunk * sizeof(chunk));
   astar__free(&m, l->trace, l->ctrace * sizeof(trace));
+  if (l->uni != NULL) astar__free(&m, l->uni, (size_t)l->p.headings * (size_t)l->nrows * sizeof(uint64_t));
   astar__free(&m, l, sizeof *l);
 }
 
@@ -393,7 +439,8 @@ const astar_dir_params *astar_lattice_params(const astar_lattice *l) { return &l
 
 size_t astar_lattice_bytes(const astar_lattice *l) {
   return sizeof *l + l->nprim * sizeof(prim) + l->cchunk * sizeof(chunk) +
-         l->ctrace * sizeof(trace);
+         l->ctrace * sizeof(trace) + (l->uni != NULL ? (size_t)l->p.headings *
+                                      (size_t)l->nrows * sizeof(uint64_t) : 0);
 }
 
 
@@ -517,6 +564,36 @@ static int from_start(const astar_dir_query *q, astar_edge *e) {
   return to_goal(q, q->snode, e, n);
 }
 
+/* The moves from pose 'node' at cell (x, y) of a framed lattice: the
+** frame's rows read once; none checked if all their cells are walkable. */
+static int framed_moves(const astar_dir_query *q, uint32_t node, long x, long y,
+                        astar_edge *e) {
+  const astar_lattice *l = q->lat;
+  const astar_grid *g = q->grid;
+  const uint32_t H = H_OF(q), w = (uint32_t)g->w;
+  const size_t per = (size_t)l->nt * H * (size_t)l->nd;
+  const uint64_t *uni = l->uni + (size_t)(node % H) * (size_t)l->nrows;
+  uint64_t win[FRAME_ROWS];
+  const prim *p = l->prim + (node % H) * per, *end = p + per;
+  int r, n = 0, open = 1;
+  for (r = 0; r < l->nrows; r++) {
+    long row = y + l->fy + r + 1;
+    win[r] = row < 0 || row >= (long)g->h + 2 ? 0
+             : astar__window(g->rows + (size_t)row * g->rw, x + l->fx + 1);
+    if (uni[r] & ~win[r]) open = 0;
+  }
+  for (; p < end; p++) {
+    if (!open) {
+      const chunk *k = l->chunk + p->chunk0, *kend = k + p->nchunk;
+      while (k < kend && !(k->fmask & ~win[k->frow])) k++;
+      if (k < kend) continue;
+    }
+    e[n].to = ((uint32_t)(y + p->dy) * w + (uint32_t)(x + p->dx)) * H + (uint32_t)p->to;
+    e[n++].cost = move_cost(q, p, x, y);
+  }
+  return to_goal(q, node, e, n);
+}
+
 static int dir_expand(void *self, uint32_t node, astar_search *s) {
   const astar_dir_query *q = (const astar_dir_query *)self;
   const astar_lattice *l = q->lat;
@@ -531,6 +608,7 @@ static int dir_expand(void *self, uint32_t node, astar_search *s) {
   if (node == q->gnode) return 0;
   x = (long)(node / H % w);
   y = (long)(node / H / w);
+  if (l->framed) return framed_moves(q, node, x, y, e);
   for (p = l->prim + (node % H) * per, end = p + per; p < end; p++) {
     if (!move_clear(q->grid, l, p, x, y)) continue;
     e[n].to = ((uint32_t)(y + p->dy) * w + (uint32_t)(x + p->dx)) * H + (uint32_t)p->to;
