@@ -272,6 +272,18 @@ local function grid_of(cells, w, h)
   return g
 end
 
+-- A random w x h map (blocked with a probability picked from ps, costs picked from costs) and
+-- its grid, with a start and a goal on walkable cells of cost 1.
+local function random_map(rng, w, h, ps, costs)
+  local cells = H.random_cells(rng, w, h, rng.pick(ps), costs)
+  local g = grid_of(cells, w, h)
+  local sx, sy, gx, gy = rng.int(1, w), rng.int(1, h), rng.int(1, w), rng.int(1, h)
+  cells[sy][sx], cells[gy][gx] = 1, 1
+  g:set(sx, sy, 1)
+  g:set(gx, gy, 1)
+  return cells, g, sx, sy, gx, gy
+end
+
 describe("directional search", function()
   local SETS = {
     { headings = 8, reach = 1, turn = 1, radius = 0, turn_cost = 0 },
@@ -356,12 +368,7 @@ describe("directional search", function()
     local compared = 0
     for _ = 1, H.trials(10) do
       local w, h = rng.int(8, 14), rng.int(8, 14)
-      local cells = H.random_cells(rng, w, h, rng.pick({ 0.05, 0.15, 0.25 }), { 1, 1, 3 })
-      local g = grid_of(cells, w, h)
-      local sx, sy, gx, gy = rng.int(1, w), rng.int(1, h), rng.int(1, w), rng.int(1, h)
-      cells[sy][sx], cells[gy][gx] = 1, 1
-      g:set(sx, sy, 1)
-      g:set(gx, gy, 1)
+      local cells, g, sx, sy, gx, gy = random_map(rng, w, h, { 0.05, 0.15, 0.25 }, { 1, 1, 3 })
       local P = { turn = rng.pick({ 0.7, 1, 2 }), radius = rng.pick({ 0, 0.25 }), turn_cost = 0.1 }
       local sh, gh = TWO_PI * rng.int(0, 7) / 8, rng.float() < 0.5 and TWO_PI * rng.int(0, 7) / 8 or nil
       local last
@@ -406,6 +413,35 @@ describe("directional search", function()
       g:close()
     end
     assert(drove >= H.trials(2), "drove " .. drove)
+  end)
+
+  it("hybrid: never costlier than directional, shots included, every path legal", function()
+    local rng = H.rng(2008)
+    local compared, shorter = 0, 0
+    for _ = 1, H.trials(12) do
+      local w, h = rng.int(15, 30), rng.int(10, 20)
+      local cells, g, sx, sy, gx, gy = random_map(rng, w, h, { 0.02, 0.08, 0.15 }, { 1, 1, 2 })
+      local r = rng.float()
+      local gh = r < 0.4 and nil or r < 0.7 and TWO_PI * rng.int(0, 7) / 8 or rng.float() * 6
+      local P = { turn = rng.pick({ 1, 2, 3 }), radius = rng.pick({ 0, 0.3 }), turn_cost = 0 }
+      local opts = { algorithm = "directional", turning = P.turn, radius = P.radius,
+        heading = rng.float() * 6, goal_heading = gh, reverse = rng.float() < 0.3 and 1.5 or nil }
+      local d = g:find(sx, sy, gx, gy, opts)
+      opts.algorithm = "hybrid"
+      local hy, _, code = g:find(sx, sy, gx, gy, opts)
+      if d then
+        assert(hy, "hybrid finds no path where directional does: " .. tostring(code))
+        assert(hy:cost() <= d:cost() * (1 + 1e-9), ("hybrid %.9g, directional %.9g"):format(hy:cost(), d:cost()))
+        compared = compared + 1
+        if hy:cost() < d:cost() * (1 - 1e-6) then shorter = shorter + 1 end
+      end
+      if hy then
+        assert.are.equal("hybrid", hy:stats().algorithm)
+        if #hy > 1 then check_drive(cells, w, h, P, hy, sx, sy, opts.heading, gx, gy, gh) end
+      end
+      g:close()
+    end
+    assert(compared >= H.trials(5) and shorter > 0, ("compared %d, shorter %d"):format(compared, shorter))
   end)
 
   it("runs time-sliced as a query, restarts after edits, and a walker drives its path", function()

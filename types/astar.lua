@@ -45,6 +45,7 @@
 ---| "theta"    # Theta*: any-angle, bends at cell centres; a Path of points
 ---| "lazy_theta" # Lazy Theta*: the same paths, a line check per expansion
 ---| "directional" # Directional A* (Pinter): poses (cell, heading), moves along Dubins curves; a Path of poses
+---| "hybrid" # "directional" plus shots: the curve straight to the goal, tried as the search goes (never costlier)
 
 ---`heuristic` names of `Grid:find`; each is scaled by the grid's smallest cell cost.
 ---@alias astar.GridHeuristic
@@ -158,7 +159,7 @@
 ---@field overlay? astar.Field a grid Field of this size, no value below 0: a step of length len into a cell adds len * overlay_scale * its value (unreached cells are not entered); not with "jps", "theta" or "lazy_theta"
 ---@field overlay_scale? number >= 0, finite: the overlay's factor (default 1)
 ---@field size? integer|integer[] a unit covering `size` x `size` cells, or `{w, h}`, whose top-left cell is the path's (integers in [1, 64]); not with `radius`, "jps", "theta" or "lazy_theta"
----@field heading? number "directional": the start heading, radians counter-clockwise from +x (y down); default any
+---@field heading? number "directional" and "hybrid" (so every option below): the start heading, radians counter-clockwise from +x (y down); default any
 ---@field goal_heading? number "directional": the heading to arrive with; default any
 ---@field turning? number "directional": the turning radius in cells, (0, 32] (default 1)
 ---@field headings? integer "directional": 8 (default) or 16 headings a cell

@@ -1304,6 +1304,9 @@ typedef struct astar_dir_query {
   int uniform, dubins;
   double cost1, hscale;
   astar_domain bdomain;     /* the relaxed graph, searched backward in 'back' */
+  int shots;                /* hybrid: set before astar_dir_prepare (see below) */
+  uint32_t shot_to;         /* the node shots arrive at */
+  unsigned long nexp;       /* expansions since the last shot */
 } astar_dir_query;
 void astar_dir_query_init(astar_dir_query *q);
 
@@ -1317,6 +1320,13 @@ void astar_dir_query_init(astar_dir_query *q);
 ** that is none of the lattice's is kept exactly: the moves from the start,
 ** and to the goal from the cells within reach, are then worked out against
 ** the grid (not from the tables).
+** HYBRID (q->shots = 1; Dolgov, Thrun, Montemerlo and Diebel 2008, whose
+** analytic expansion this borrows): besides its moves, a pose tries a shot,
+** the curve straight to the goal (to its pose, or with any goal heading an
+** arc and a straight to its centre), at every expansion within 8 turning
+** radii of the goal and at every 8th farther away; a clear shot is one
+** more edge into the goal. The search stays A*: the path is the cheapest
+** of moves and shots, never costlier than the directional search's.
 ** astar_dir_begin: begins the search (astar_search_begin's results).
 ** astar_dir_pose: the pose of engine node 'node' (x, y the point in grid
 **   units: a cell's centre is its coordinates plus 0.5).

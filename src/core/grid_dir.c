@@ -30,6 +30,8 @@
 #define SAG_PRICE 1e-4     /* the same for pricing moves (finer, at build time) */
 #define TOUCH  1e-9        /* grid_line.c's rounding rule */
 #define FRAME_ROWS 64
+#define SHOT_NEAR 8        /* hybrid: a shot at every expansion this many radii away */
+#define SHOT_EVERY 8       /* and farther, at every this many expansions */
 
 typedef struct chunk {     /* the cells of row dj, columns di .. di + ASTAR_WIN - 1 */
   int32_t dj, di;
@@ -500,16 +502,62 @@ static void fly_point(void *ud, double x, double y) {
 
 /* The cost of the move from pose (x0, y0, h0) to (x1, y1, h1) in direction
 ** dir, or -1 if the unit cannot make it. */
+static double fly_curve(const astar_dir_query *q, const astar_curve *c, int dir) {
+  const astar_dir_params *p = &q->lat->p;
+  flight f;
+  f.g = q->grid; f.r = p->radius + SAG; f.priced = f.line = 0; f.n = 0; f.clear = 1;
+  each_point(c, SAG, fly_point, &f);
+  if (!f.clear) return -1;
+  return price(p, f.line > 0 ? f.priced * c->length / f.line : 0, turned(c), dir);
+}
+
 static double fly(const astar_dir_query *q, double x0, double y0, double h0, double x1,
                   double y1, double h1, int dir) {
-  const astar_dir_params *p = &q->lat->p;
   astar_curve c;
-  flight f;
-  move_curve(&c, x0, y0, h0, x1, y1, h1, dir, p->turn);
-  f.g = q->grid; f.r = p->radius + SAG; f.priced = f.line = 0; f.n = 0; f.clear = 1;
-  each_point(&c, SAG, fly_point, &f);
-  if (!f.clear) return -1;
-  return price(p, f.line > 0 ? f.priced * c.length / f.line : 0, turned(&c), dir);
+  move_curve(&c, x0, y0, h0, x1, y1, h1, dir, q->lat->p.turn);
+  return fly_curve(q, &c, dir);
+}
+
+/* The heading at which the unit at (x, y) facing h, turning on side s (1
+** left, -1 right) by radius r, leaves its circle straight for point (px,
+** py); 0 if the point lies inside the circle. */
+static int tangent(double x, double y, double h, double r, int s, double px, double py,
+                   double *phi) {
+  double cx = x - s * r * sin(h), cy = y + s * r * cos(h);
+  double dx = px - cx, dy = py - cy, d = hypot(dx, dy), b = atan2(dy, dx), a, k;
+  if (d <= r) return 0;
+  for (k = -1; k <= 1; k += 2) {
+    a = b + k * acos(r / d);                   /* the tangent point's angle on the circle */
+    if ((px - cx - r * cos(a)) * -s * sin(a) + (py - cy - r * sin(a)) * s * cos(a) > 0) {
+      *phi = a + s * TWO_PI / 4;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* The analytic expansion of a hybrid search (Dolgov et al. 2008): the
+** curve from pose (x, y, h), driven in direction dir, to the goal: to its
+** pose if it has a heading, else to its centre by an arc and a straight
+** (the shorter side). 0 if there is none. */
+static int shot_curve(const astar_dir_query *q, double x, double y, double h, int dir,
+                      astar_curve *c) {
+  const double r = q->lat->p.turn, px = q->gx + 0.5, py = q->gy + 0.5;
+  double hh = dir < 0 ? h + TWO_PI / 2 : h, phi;
+  int s, found = 0;
+  if (q->gh == q->gh) {
+    move_curve(c, x, y, h, px, py, q->gh, dir, r);
+    return 1;
+  }
+  for (s = 1; s >= -1; s -= 2) {
+    astar_curve t;
+    if (!tangent(x, y, hh, r, s, px, py, &phi)) continue;
+    astar_curve_dubins(&t, x, y, hh, px, py, phi, r);
+    if (!found || t.length < c->length) *c = t;
+    found = 1;
+  }
+  if (found && dir < 0) astar_curve_backward(c);
+  return found;
 }
 
 void astar_dir_pose(const astar_dir_query *q, uint32_t node, double *x, double *y, double *h) {
@@ -529,23 +577,26 @@ void astar_dir_pose(const astar_dir_query *q, uint32_t node, double *x, double *
 
 /* Adds the moves to the goal pose (off the lattice's headings) from pose
 ** 'node', if the goal is within reach; returns the new edge count. */
-static int to_goal(const astar_dir_query *q, uint32_t node, astar_edge *e, int n) {
-  double x, y, h, c;
-  int d;
+static int to_goal(astar_dir_query *q, uint32_t node, astar_edge *e, int n) {
+  double x, y, h, c, dist;
+  int d, near;
+  astar_curve cv;
   astar_dir_pose(q, node, &x, &y, &h);
-  if (q->gnode == ASTAR_NONE || fabs(x - 0.5 - q->gx) > q->lat->p.reach ||
-      fabs(y - 0.5 - q->gy) > q->lat->p.reach)
+  near = fabs(x - 0.5 - q->gx) <= q->lat->p.reach && fabs(y - 0.5 - q->gy) <= q->lat->p.reach;
+  dist = hypot(x - 0.5 - q->gx, y - 0.5 - q->gy);
+  if (q->shots ? !(dist <= SHOT_NEAR * q->lat->p.turn || ++q->nexp % SHOT_EVERY == 0)
+               : q->gnode == ASTAR_NONE || !near)
     return n;
   for (d = 1; d >= (q->lat->nd == 2 ? -1 : 1); d -= 2)
-    if ((c = fly(q, x, y, h, q->gx + 0.5, q->gy + 0.5, q->gh, d)) >= 0) {
-      e[n].to = q->gnode;
+    if (shot_curve(q, x, y, h, d, &cv) && (c = fly_curve(q, &cv, d)) >= 0) {
+      e[n].to = q->shot_to;
       e[n++].cost = c;
     }
   return n;
 }
 
 /* The moves from the start pose off the lattice's headings. */
-static int from_start(const astar_dir_query *q, astar_edge *e) {
+static int from_start(astar_dir_query *q, astar_edge *e) {
   const astar_lattice *l = q->lat;
   const uint32_t H = H_OF(q);
   int t, b, d, n = 0;
@@ -566,7 +617,7 @@ static int from_start(const astar_dir_query *q, astar_edge *e) {
 
 /* The moves from pose 'node' at cell (x, y) of a framed lattice: the
 ** frame's rows read once; none checked if all their cells are walkable. */
-static int framed_moves(const astar_dir_query *q, uint32_t node, long x, long y,
+static int framed_moves(astar_dir_query *q, uint32_t node, long x, long y,
                         astar_edge *e) {
   const astar_lattice *l = q->lat;
   const astar_grid *g = q->grid;
@@ -595,7 +646,7 @@ static int framed_moves(const astar_dir_query *q, uint32_t node, long x, long y,
 }
 
 static int dir_expand(void *self, uint32_t node, astar_search *s) {
-  const astar_dir_query *q = (const astar_dir_query *)self;
+  astar_dir_query *q = (astar_dir_query *)self;
   const astar_lattice *l = q->lat;
   const uint32_t H = H_OF(q), w = (uint32_t)q->grid->w;
   const size_t per = (size_t)l->nt * H * (size_t)l->nd;
@@ -734,11 +785,14 @@ static int prepare_ends(astar_dir_query *q, uint32_t *goal) {
   if (k == -2) {
     *goal = gc * H;
     q->domain.is_goal = dir_is_goal;
+    if (q->shots) q->gnode = base + 1;      /* where shots arrive, facing as they do */
   } else if (k >= 0) {
     *goal = gc * H + (uint32_t)k;
   } else {
     *goal = q->gnode = base + 1;
   }
+  q->shot_to = q->gnode != ASTAR_NONE ? q->gnode : *goal;
+  q->nexp = 0;
   return 0;
 }
 
@@ -791,32 +845,47 @@ int astar_dir_begin(astar_search *s, astar_dir_query *q, uint32_t goal) {
   return astar_search_begin_multi(s, &q->domain, q->starts, NULL, q->nstarts, goal, &q->params);
 }
 
-double astar_dir_step(const astar_dir_query *q, uint32_t a, uint32_t b, astar_curve *c,
-                      int *dir) {
+/* The cost of the move from node a to b in direction d on the lattice (or
+** worked out, from or to a pose off it), its curve in *c; -1 if not clear. */
+static double step_move(const astar_dir_query *q, uint32_t a, uint32_t b, int d,
+                        astar_curve *c) {
   const astar_lattice *l = q->lat;
   const uint32_t H = H_OF(q), w = (uint32_t)q->grid->w;
-  double x0, y0, h0, x1, y1, h1, best = -1;
-  int d;
+  double x0, y0, h0, x1, y1, h1;
+  long dx, dy, t;
+  const prim *p;
   astar_dir_pose(q, a, &x0, &y0, &h0);
   astar_dir_pose(q, b, &x1, &y1, &h1);
+  move_curve(c, x0, y0, h0, x1, y1, h1, d, l->p.turn);
+  dx = (long)floor(x1) - (long)floor(x0);
+  dy = (long)floor(y1) - (long)floor(y0);
+  if (a == q->snode || labs(dx) > l->p.reach || labs(dy) > l->p.reach || (dx == 0 && dy == 0))
+    return fly_curve(q, c, d);
+  t = (dy + l->p.reach) * (2 * l->p.reach + 1) + dx + l->p.reach;
+  if (t > (2 * l->p.reach + 1) * l->p.reach + l->p.reach) t--;       /* no (0, 0) */
+  p = l->prim + (((a % H) * (size_t)l->nt + (size_t)t) * H + b % H) * (size_t)l->nd + (d < 0);
+  return move_clear(q->grid, l, p, (long)(a / H % w), (long)(a / H / w))
+         ? move_cost(q, p, (long)(a / H % w), (long)(a / H / w)) : -1;
+}
+
+double astar_dir_step(const astar_dir_query *q, uint32_t a, uint32_t b, astar_curve *c,
+                      int *dir) {
+  double best = -1, x, y, h;
+  int d;
+  astar_dir_pose(q, a, &x, &y, &h);
   *dir = 1;
-  for (d = 1; d >= (l->nd == 2 ? -1 : 1); d -= 2) {
+  for (d = 1; d >= (q->lat->nd == 2 ? -1 : 1); d -= 2) {
+    astar_curve cv;
     double cost;
-    long dx = (long)floor(x1) - (long)floor(x0), dy = (long)floor(y1) - (long)floor(y0);
-    if (a == q->snode || b == q->gnode || labs(dx) > l->p.reach || labs(dy) > l->p.reach ||
-        (dx == 0 && dy == 0)) {
-      cost = fly(q, x0, y0, h0, x1, y1, h1, d);
-    } else {
-      long t = (dy + l->p.reach) * (2 * l->p.reach + 1) + dx + l->p.reach;
-      const prim *p;
-      if (t > (2 * l->p.reach + 1) * l->p.reach + l->p.reach) t--;       /* no (0, 0) */
-      p = l->prim + (((a % H) * (size_t)l->nt + (size_t)t) * H + b % H) * (size_t)l->nd +
-          (d < 0);
-      cost = move_clear(q->grid, l, p, (long)(a / H % w), (long)(a / H / w))
-             ? move_cost(q, p, (long)(a / H % w), (long)(a / H / w)) : -1;
+    if (b != q->gnode && (cost = step_move(q, a, b, d, &cv)) >= 0 &&
+        (best < 0 || cost < best)) {
+      best = cost; *dir = d; *c = cv;
     }
-    if (cost >= 0 && (best < 0 || cost < best)) { best = cost; *dir = d; }
+    if (b == q->shot_to && (q->shots || b == q->gnode) && shot_curve(q, x, y, h, d, &cv) &&
+        (cost = fly_curve(q, &cv, d)) >= 0 && (best < 0 || cost < best)) {
+      best = cost; *dir = d; *c = cv;
+    }
   }
-  move_curve(c, x0, y0, h0, x1, y1, h1, *dir, l->p.turn);
+  if (best < 0) step_move(q, a, b, 1, c);         /* no longer clear: the forward curve */
   return best;
 }

@@ -335,7 +335,7 @@ typedef struct lgrid {
 
 /* A directional search (src/lua/grid_dir.c), part of the grid's search record. */
 typedef struct lgdir {
-  int on;                  /* algorithm "directional" */
+  int on;                  /* algorithm "directional" (1) or "hybrid" (2) */
   astar_dir_params p;
   astar_dir_query q;
   astar_lattice *lat;      /* held from begin until the next begin or astar_gdir_free */

@@ -322,8 +322,10 @@ static int grid_tostring(lua_State *L) {
 
 /* The engine's algorithms by index (ASTAR_ALG_*), then the jumping ones. */
 static const char *const ALGORITHMS[] = {"astar", "dijkstra", "bfs", "greedy", "jps",
-                                         "auto", "theta", "lazy_theta", "directional", NULL};
-enum { ALG_JPS = 4, ALG_AUTO = 5, ALG_THETA = 6, ALG_LAZY_THETA = 7, ALG_DIRECTIONAL = 8 };
+                                         "auto", "theta", "lazy_theta", "directional", "hybrid",
+                                         NULL};
+enum { ALG_JPS = 4, ALG_AUTO = 5, ALG_THETA = 6, ALG_LAZY_THETA = 7, ALG_DIRECTIONAL = 8,
+       ALG_HYBRID = 9 };
 static const char *const HEURISTICS[] = {"octile", "manhattan", "euclidean",
                                          "chebyshev", "zero", NULL};
 
@@ -435,17 +437,20 @@ static int g_args(lua_State *L, const afn *f, lmap *m, void *rec, const astar_op
   astar_grid_query_init(q);
   setalgorithm(L, f, o, q);
   astar_grid_hexopts(L, f, lg, o);
-  astar_gdir_args(L, f, o, astar_opt(o, ASTAR_OPT_ALGORITHM, ALG_AUTO) == ALG_DIRECTIONAL,
-                  &r->dir);
+  {
+    int alg = (int)astar_opt(o, ASTAR_OPT_ALGORITHM, ALG_AUTO);
+    astar_gdir_args(L, f, o, alg == ALG_DIRECTIONAL ? 1 : alg == ALG_HYBRID ? 2 : 0, &r->dir);
+  }
   if (r->dir.on) {
     int hk = o->given[ASTAR_OPT_HEURISTIC] && !o->fn[ASTAR_OPT_HEURISTIC]
              ? (int)o->v[ASTAR_OPT_HEURISTIC] : ASTAR_H_EUCLIDEAN;
+    const char *name = r->dir.on == 2 ? "hybrid" : "directional";
     if (astar_grid_hex(lg->g) || astar_grid_wrap(lg->g))
-      astar_opterror(L, f, o, "option 'algorithm': 'directional' does not apply to a %s grid",
+      astar_opterror(L, f, o, "option 'algorithm': '%s' does not apply to a %s grid", name,
                      astar_grid_hex(lg->g) ? "hex" : "wrapping");
     if (o->fn[ASTAR_OPT_HEURISTIC] || (hk != ASTAR_H_EUCLIDEAN && hk != ASTAR_H_ZERO))
-      astar_opterror(L, f, o, "option 'heuristic': algorithm 'directional' takes 'euclidean' "
-                     "or 'zero'");
+      astar_opterror(L, f, o, "option 'heuristic': algorithm '%s' takes 'euclidean' or 'zero'",
+                     name);
     r->dir.q.heuristic = hk;
     return 0;
   }
@@ -686,7 +691,9 @@ poses, a cell and a heading, whose moves are the shortest Dubins curves of the t
 between cell centres; a Path of poses, `x, y, heading`, with @{Path:sample}, @{Path:length}
 and @{Path:segments}: the cheapest such path, which a unit of that turning radius and
 `radius` can drive. Heuristic `"euclidean"` (default) or `"zero"`; not with `diagonal`,
-`cost`, `goals`, `within`, `size` or `overlay`)
+`cost`, `goals`, `within`, `size` or `overlay`), or `"hybrid"` (the same, and from the poses
+it expands it also tries a shot: the curve straight to the goal, which when clear is one more
+way in; the options of `"directional"`; never a costlier path)
 @tparam[opt] number opts.heading `"directional"`: the start heading in radians,
 counter-clockwise from +x in grid coordinates (whose y axis points down); default: any
 @tparam[opt] number opts.goal_heading `"directional"`: the heading to arrive with; default any

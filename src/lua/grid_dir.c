@@ -35,11 +35,12 @@ static void check_apart(lua_State *L, const afn *f, const astar_opts *o, int on)
   int i;
   for (i = 0; DIR_ONLY[i] != NULL && !on; i++)
     if (o->given[DIR_IDS[i]])
-      astar_opterror(L, f, o, "option '%s' needs algorithm 'directional'", DIR_ONLY[i]);
+      astar_opterror(L, f, o, "option '%s' needs algorithm 'directional' or 'hybrid'",
+                     DIR_ONLY[i]);
   for (i = 0; NOT_DIR[i] != NULL && on; i++)
     if (o->given[NOT_IDS[i]])
-      astar_opterror(L, f, o, "option '%s' cannot be used with algorithm 'directional'",
-                     NOT_DIR[i]);
+      astar_opterror(L, f, o, "option '%s' cannot be used with algorithm '%s'", NOT_DIR[i],
+                     on == 2 ? "hybrid" : "directional");
 }
 
 /* reverse = true (no extra cost) or a cost factor >= 1; false: forward only. */
@@ -98,6 +99,7 @@ void astar_gdir_args(lua_State *L, const afn *f, const astar_opts *o, int on, lg
   d->alloc = astar_allocator(L, &d->ud);
   astar_dir_query_init(&d->q);
   d->q.back = d->back;
+  d->q.shots = on == 2;
   astar_opt_params(o, &d->q.params);
 }
 
@@ -156,7 +158,8 @@ int astar_gdir_push(lua_State *L, lgdir *d, astar_search *s, int rc) {
   n = astar_search_path(s, &nodes, &cost);
   if (n < 0) astar_raise(L, (int)n);
   astar_search_stats(s, &st);
-  v = astar_newpath(L, (size_t)n, ASTAR_PATH_POSE, cost, &st, "directional", 0);
+  v = astar_newpath(L, (size_t)n, ASTAR_PATH_POSE, cost, &st,
+                    d->q.shots ? "hybrid" : "directional", 0);
   for (i = 0; i < n; i++) {
     astar_dir_pose(&d->q, nodes[i], &v[3 * i], &v[3 * i + 1], &v[3 * i + 2]);
     v[3 * i] += 0.5;                 /* cell (x, y) is the point (x + 1, y + 1) */
@@ -170,6 +173,10 @@ int astar_gdir_push(lua_State *L, lgdir *d, astar_search *s, int rc) {
     astar_dir_step(&d->q, nodes[i], nodes[i + 1], &m[i], &dir);
     m[i].x += 0.5;
     m[i].y += 0.5;
+  }
+  if (n > 1 && v[3 * n - 1] != v[3 * n - 1]) {     /* a shot to a goal of any heading */
+    double x, y;
+    astar_curve_sample(&m[n - 2], m[n - 2].length, &x, &y, &v[3 * n - 1]);
   }
   lua_setfield(L, -2, "moves");
   astar_path_setposes(L, -2);
