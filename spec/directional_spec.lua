@@ -295,9 +295,7 @@ describe("directional search", function()
     local rng = H.rng(20261127)
     local agree, between, found, none = 0, 0, 0, 0
     for si, P in ipairs(SETS) do
-      local t0 = os.clock()
       local L = lattice(P)
-      if os.getenv("DIR_TIMES") then print("lattice", si, os.clock() - t0) end
       for _ = 1, H.trials(8) do
         local w, h = rng.int(5, 8), rng.int(5, 8)
         local weighted = rng.float() < 0.4
@@ -390,6 +388,27 @@ describe("directional search", function()
       g:close()
     end
     assert(compared >= H.trials(5), "compared " .. compared)
+  end)
+
+  it("finds Pinter's Figure 12 situations: no path with Directional-8, a legal one with -24",
+    function()
+    local rng = H.rng(12)
+    local found = 0
+    for _ = 1, H.trials(40) do
+      local w, h = rng.int(8, 12), rng.int(8, 12)
+      local cells, g, sx, sy, gx, gy = random_map(rng, w, h, { 0.1, 0.2 }, { 1 })
+      local opts = { algorithm = "directional", turning = 1.5, neighborhood = 8, heading = 0 }
+      local d8 = g:find(sx, sy, gx, gy, opts)
+      opts.neighborhood = 24
+      local d24 = g:find(sx, sy, gx, gy, opts)
+      if d8 then assert(d24, "Directional-24 misses a path Directional-8 finds") end
+      if d24 and not d8 then
+        found = found + 1
+        check_drive(cells, w, h, { turn = 1.5, radius = 0 }, d24, sx, sy, 0, gx, gy, nil)
+      end
+      g:close()
+    end
+    assert(found >= H.trials(2), "Directional-24 found where -8 could not: " .. found)
   end)
 
   it("drives wide turns (a radius of 15 cells: its moves are checked row by row, not framed)",
