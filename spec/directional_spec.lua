@@ -390,6 +390,39 @@ describe("directional search", function()
     assert(compared >= H.trials(5), "compared " .. compared)
   end)
 
+  it("finds Pinter's Figure 8 situation: the turn is blocked, the unit loops round", function()
+    local rows = { "################" }
+    for _ = 2, 9 do rows[#rows + 1] = "#..............#" end
+    for _ = 10, 13 do rows[#rows + 1] = "#######.########" end
+    rows[#rows + 1] = "################"
+    local g = astar.grid.parse(table.concat(rows, "\n"), { ["#"] = false, ["."] = 1 })
+    local cells = {}
+    for y = 1, #rows do
+      cells[y] = {}
+      for x = 1, 16 do cells[y][x] = g:get(x, y) end
+    end
+    -- facing west at (6, 9), to go down the shaft at x = 8: the shortest turn hits the wall
+    local direct = astar.curve(6, 9, pi, 8, 13, pi / 2, 2)
+    local hits = false
+    for k = 0, 400 do
+      local x, y = direct:sample(direct:length() * k / 400)
+      if not free(cells, 16, 14, floor(x + 0.5), floor(y + 0.5)) then hits = true end
+    end
+    assert.is_true(hits)
+    local path = g:find(6, 9, 8, 13, { algorithm = "directional", turning = 2, heading = pi,
+      goal_heading = pi / 2 })
+    assert.is_truthy(path)
+    check_drive(cells, 16, 14, { turn = 2, radius = 0 }, path, 6, 9, pi, 8, 13, pi / 2)
+    local turned = 0
+    for i = 1, #path - 1 do
+      for _, s in ipairs(path:curve(i):segments()) do
+        if s[1] ~= "S" then turned = turned + s[2] / 2 end
+      end
+    end
+    assert(turned > 1.5 * pi - 1e-6, ("turned %.1f degrees: no loop"):format(turned * 180 / pi))
+    assert.is_true(path:cost() > g:find(6, 9, 8, 13, { algorithm = "astar" }):cost() + 6)
+  end)
+
   it("finds Pinter's Figure 12 situations: no path with Directional-8, a legal one with -24",
     function()
     local rng = H.rng(12)
