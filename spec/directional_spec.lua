@@ -496,6 +496,39 @@ describe("directional search", function()
     assert(compared >= H.trials(5) and shorter > 0, ("compared %d, shorter %d"):format(compared, shorter))
   end)
 
+  it("hybrid: the heuristic never overestimates with shots (costs equal Dijkstra's)", function()
+    local rng = H.rng(33)
+    local compared = 0
+    for i = 1, H.trials(60) do
+      local w, h = rng.int(12, 24), rng.int(12, 24)
+      local _, g, sx, sy, gx, gy = random_map(rng, w, h, { 0, 0.05, 0.1 }, { 1 })
+      local turning = i % 4 == 0 and 0.25 or 4
+      local opts = { algorithm = "hybrid", turning = turning, neighborhood = turning < 1 and 48 or 24,
+        heading = rng.float() * 6, goal_heading = rng.float() < 0.5 and rng.float() * 6 or nil }
+      local a = g:find(sx, sy, gx, gy, opts)
+      opts.heuristic = "zero"
+      local b = g:find(sx, sy, gx, gy, opts)
+      assert.are.equal(a == nil, b == nil)
+      if a then
+        assert(H.close(a:cost(), b:cost(), 1e-9), ("hybrid %.9g, with Dijkstra %.9g"):format(a:cost(), b:cost()))
+        compared = compared + 1
+      end
+      g:close()
+    end
+    assert(compared >= H.trials(30), "compared " .. compared)
+  end)
+
+  it("a unit of radius 0.5 fits a corridor one cell wide and starts at the border", function()
+    local g = astar.grid.parse("##########\n#........#\n##########", { ["#"] = false, ["."] = 1 })
+    local p = g:find(2, 2, 9, 2, { algorithm = "directional", radius = 0.5, heading = 0 })
+    assert.is_truthy(p)
+    assert.is_true(H.close(p:cost(), 7, 1e-12))
+    local open = astar.grid(12, 12)
+    assert.is_truthy(open:find(1, 1, 12, 12, { algorithm = "directional", radius = 0.5 }))
+    assert.is_truthy(open:find(1, 1, 12, 1, { algorithm = "hybrid", radius = 0.5, heading = 0,
+      goal_heading = 0 }))
+  end)
+
   it("runs time-sliced as a query, restarts after edits, and a walker drives its path", function()
     local g = astar.grid(30, 20)
     g:fill(12, 1, 2, 14, false)
@@ -555,14 +588,15 @@ describe("directional search", function()
     err({ algorithm = "directional", neighborhood = 9 },
       "option 'neighborhood' must be 8, 24 or 48, got 9")
     err({ algorithm = "directional", turning = 0 }, "option 'turning': must be a positive finite")
-    err({ algorithm = "directional", turning = 40 }, "option 'turning' must be at most 32 cells")
+    err({ algorithm = "directional", turning = 17 }, "option 'turning' must be at most 16 cells")
     err({ algorithm = "directional", turning = 0 / 0 }, "option 'turning'")
     err({ algorithm = "directional", heading = 0 / 0 }, "option 'heading': must be a finite number")
     err({ algorithm = "directional", goal_heading = math.huge }, "option 'goal_heading'")
     err({ algorithm = "directional", reverse = 0.5 }, "option 'reverse': a cost factor must be")
     err({ algorithm = "directional", reverse = "yes" }, "option 'reverse': boolean or number")
     err({ algorithm = "directional", turn_cost = -1 }, "option 'turn_cost'")
-    err({ algorithm = "directional", radius = 20 }, "option 'radius' must be at most 16 cells")
+    err({ algorithm = "directional", turn_cost = 1e200 }, "option 'turn_cost' is too large")
+    err({ algorithm = "directional", radius = 5 }, "option 'radius' must be at most 4 cells")
     err({ algorithm = "directional", heuristic = "octile" },
       "algorithm 'directional' takes 'euclidean' or 'zero'")
     err({ algorithm = "directional", heuristic = function() return 0 end },

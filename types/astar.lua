@@ -161,7 +161,7 @@
 ---@field size? integer|integer[] a unit covering `size` x `size` cells, or `{w, h}`, whose top-left cell is the path's (integers in [1, 64]); not with `radius`, "jps", "theta" or "lazy_theta"
 ---@field heading? number "directional" and "hybrid" (so every option below): the start heading, radians counter-clockwise from +x (y down); default any
 ---@field goal_heading? number "directional": the heading to arrive with; default any
----@field turning? number "directional": the turning radius in cells, (0, 32] (default 1)
+---@field turning? number "directional": the turning radius in cells, (0, 16] (default 1; `radius` then at most 4)
 ---@field headings? integer "directional": 8 (default) or 16 headings a cell
 ---@field neighborhood? integer "directional": moves to the 8, 24 (default) or 48 cells around (Pinter's Directional-8/24/48)
 ---@field reverse? boolean|number "directional": the unit may back up; a number >= 1 multiplies the cost of backing up (default false)

@@ -123,6 +123,7 @@ static void test_known(void) {
   astar_dir_params_init(&p);
   p.turn = 2;
   p.reverse = 1;
+  p.reach = 1;                        /* three moves of one cell */
   CHECK(astar_lattice_new(&l, &p, test_alloc, &c) == 0);
   CHECK(astar_grid_new(&g, 12, 5, 1, test_alloc, &c) == 0);
   CHECK(astar_search_new(&s, test_alloc, &c) == 0);

@@ -1257,13 +1257,13 @@ void astar_curve_sample(const astar_curve *c, double s, double *x, double *y, do
 ** parameters out of range, ASTAR_ENOMEM) with one reference; retain and
 ** release count them, the last release frees it.
 */
-#define ASTAR_DIR_TURN_MAX 32
-#define ASTAR_DIR_RADIUS_MAX 16
+#define ASTAR_DIR_TURN_MAX 16
+#define ASTAR_DIR_RADIUS_MAX 4
 typedef struct astar_dir_params {
   double turn;        /* turning radius in cells, (0, ASTAR_DIR_TURN_MAX]; default 1 */
   double radius;      /* the unit's radius in cells, [0, ASTAR_DIR_RADIUS_MAX]; default 0 */
   int headings;       /* 8 or 16; default 8 */
-  int reach;          /* 1, 2 or 3; default 1 */
+  int reach;          /* 1, 2 or 3; default 2 */
   double reverse;     /* 0 (default): forward only; >= 1: reversing allowed, cost factor */
   double turn_cost;   /* >= 0: cost per radian turned; default 0 */
 } astar_dir_params;
@@ -1306,7 +1306,6 @@ typedef struct astar_dir_query {
   astar_domain bdomain;     /* the relaxed graph, searched backward in 'back' */
   int shots;                /* hybrid: set before astar_dir_prepare (see below) */
   uint32_t shot_to;         /* the node shots arrive at */
-  unsigned long nexp;       /* expansions since the last shot */
 } astar_dir_query;
 void astar_dir_query_init(astar_dir_query *q);
 
@@ -1321,12 +1320,13 @@ void astar_dir_query_init(astar_dir_query *q);
 ** and to the goal from the cells within reach, are then worked out against
 ** the grid (not from the tables).
 ** HYBRID (q->shots = 1; Dolgov, Thrun, Montemerlo and Diebel 2008, whose
-** analytic expansion this borrows): besides its moves, a pose tries a shot,
-** the curve straight to the goal (to its pose, or with any goal heading an
-** arc and a straight to its centre), at every expansion within 8 turning
-** radii of the goal and at every 8th farther away; a clear shot is one
-** more edge into the goal. The search stays A*: the path is the cheapest
-** of moves and shots, never costlier than the directional search's.
+** analytic expansion this borrows): besides its moves, every pose within 8
+** turning radii of the goal (at most 32 cells, at least the reach) tries a
+** shot, the curve straight to the goal (to its pose, or with any goal
+** heading an arc and a straight to its centre); a clear shot is one more
+** edge into the goal, and the relaxed graph of the heuristic has one from
+** each cell in range. The search stays A*: the path is the cheapest of
+** moves and shots, never costlier than the directional search's.
 ** astar_dir_begin: begins the search (astar_search_begin's results).
 ** astar_dir_pose: the pose of engine node 'node' (x, y the point in grid
 **   units: a cell's centre is its coordinates plus 0.5).

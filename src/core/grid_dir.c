@@ -14,7 +14,9 @@
 ** word operations against jps.c's walkability bits.
 **
 ** Arcs are swept as chords that stray at most SAG from them, with the disc
-** widened by SAG: a move that passes within SAG of a wall is refused.
+** widened by SAG there: a turn that passes within SAG of a wall is refused
+** (straights are swept exactly, so a unit of radius 0.5 fits a corridor one
+** cell wide).
 **
 ** Node numbering: pose (cell x, y; heading k) is (y * w + x) * H + k; two
 ** more nodes follow for a start and a goal whose headings are not among the
@@ -30,8 +32,8 @@
 #define SAG_PRICE 1e-4     /* the same for pricing moves (finer, at build time) */
 #define TOUCH  1e-9        /* grid_line.c's rounding rule */
 #define FRAME_ROWS 64
-#define SHOT_NEAR 8        /* hybrid: a shot at every expansion this many radii away */
-#define SHOT_EVERY 8       /* and farther, at every this many expansions */
+#define SHOT_NEAR 8        /* hybrid: shots from poses within this many turning radii */
+#define SHOT_MAX 32        /* (at most this many cells, at least the reach) */
 
 typedef struct chunk {     /* the cells of row dj, columns di .. di + ASTAR_WIN - 1 */
   int32_t dj, di;
@@ -81,6 +83,8 @@ struct astar_lattice {
 typedef struct scratch {
   double *pt;
   size_t cpt, npt;
+  unsigned char *arc;      /* per point: the chord ending there is on an arc */
+  size_t carc;
   unsigned char *hit;
   double *len;
   size_t chit, clen;
@@ -91,7 +95,7 @@ void astar_dir_params_init(astar_dir_params *p) {
   p->turn = 1;
   p->radius = 0;
   p->headings = 8;
-  p->reach = 1;
+  p->reach = 2;
   p->reverse = 0;
   p->turn_cost = 0;
 }
@@ -111,26 +115,28 @@ static void move_curve(astar_curve *c, double x0, double y0, double h0, double x
 }
 
 /* Calls fn for the points of curve c in order, its ends included, every
-** chord of an arc within sag of it; returns how many points. */
+** chord of an arc within sag of it ('arc': the chord ending at the point
+** is one); returns how many points. */
 static long each_point(const astar_curve *c, double sag,
-                       void (*fn)(void *ud, double x, double y), void *ud) {
+                       void (*fn)(void *ud, double x, double y, int arc), void *ud) {
   double step = c->r > sag ? 2 * acos(1 - sag / c->r) : TWO_PI / 4, at = 0, x, y, h;
   long n = 1, i, k;
-  if (fn != NULL) fn(ud, c->x, c->y);
+  if (fn != NULL) fn(ud, c->x, c->y, 0);
   for (i = 0; i < c->n; i++) {
     long np = c->seg[i] <= 0 ? 0 : c->kind[i] == 'S' ? 1 : (long)ceil(c->seg[i] / step);
     for (k = 1; k <= np; k++, n++) {
       if (fn == NULL) continue;
       astar_curve_sample(c, (at + c->seg[i] * (double)k / (double)np) * c->r, &x, &y, &h);
-      fn(ud, x, y);
+      fn(ud, x, y, c->kind[i] != 'S');
     }
     at += c->seg[i];
   }
   return n;
 }
 
-static void put_point(void *ud, double x, double y) {
+static void put_point(void *ud, double x, double y, int arc) {
   scratch *s = (scratch *)ud;
+  s->arc[s->npt / 2] = (unsigned char)arc;
   s->pt[s->npt++] = x;
   s->pt[s->npt++] = y;
 }
@@ -139,7 +145,8 @@ static void put_point(void *ud, double x, double y) {
 ** ASTAR_ENOMEM. */
 static long points(astar_mem *m, scratch *s, const astar_curve *c, double sag) {
   long n = each_point(c, sag, NULL, NULL);
-  if (astar__reserve(m, (void **)&s->pt, &s->cpt, 2 * (size_t)n, sizeof(double)))
+  if (astar__reserve(m, (void **)&s->pt, &s->cpt, 2 * (size_t)n, sizeof(double)) ||
+      astar__reserve(m, (void **)&s->arc, &s->carc, (size_t)n, 1))
     return ASTAR_ENOMEM;
   s->npt = 0;
   return each_point(c, sag, put_point, s);
@@ -151,20 +158,22 @@ static int near(double ax, double ay, double bx, double by, long i, long j, doub
   return d2 <= TOUCH * TOUCH || (r > TOUCH && d2 < (r - TOUCH) * (r - TOUCH));
 }
 
-/* Marks in the window the cells the disc of radius r touches along the n
-** points. */
-static void mark(scratch *s, long n, double r) {
+/* Marks in the window the cells the disc of radius r0 (widened by SAG on
+** arcs) touches along the n points. */
+static void mark(scratch *s, long n, double r0) {
   long k, i, j;
   for (k = 0; k < n; k++) {
     const double *a = s->pt + 2 * (k > 0 ? k - 1 : 0), *b = s->pt + 2 * k;
+    const double r = r0 + (s->arc[k] ? SAG : 0);
     long i0 = (long)floor((a[0] < b[0] ? a[0] : b[0]) - r - TOUCH);
     long i1 = (long)floor((a[0] < b[0] ? b[0] : a[0]) + r + TOUCH);
     long j0 = (long)floor((a[1] < b[1] ? a[1] : b[1]) - r - TOUCH);
     long j1 = (long)floor((a[1] < b[1] ? b[1] : a[1]) + r + TOUCH);
     for (j = j0; j <= j1; j++)
-      for (i = i0; i <= i1; i++)
-        if (near(a[0], a[1], b[0], b[1], i, j, r))
-          s->hit[(j - s->y0) * s->cw + (i - s->x0)] = 1;
+      for (i = i0; i <= i1; i++) {
+        unsigned char *h = &s->hit[(j - s->y0) * s->cw + (i - s->x0)];
+        if (!*h && near(a[0], a[1], b[0], b[1], i, j, r)) *h = 1;
+      }
   }
 }
 
@@ -279,7 +288,7 @@ static int build_move(astar_lattice *l, scratch *s, prim *p, int a) {
   p->turn = turned(&c);
   n = points(&l->mem, s, &c, SAG);
   if (n < 0 || window_fit(&l->mem, s, n, r)) return ASTAR_ENOMEM;
-  mark(s, n, r);
+  mark(s, n, q->radius);
   n = points(&l->mem, s, &c, SAG_PRICE);
   if (n < 0) return ASTAR_ENOMEM;
   line = polyline(s, n);
@@ -289,6 +298,7 @@ static int build_move(astar_lattice *l, scratch *s, prim *p, int a) {
 
 static void scratch_free(astar_mem *m, scratch *s) {
   astar__free(m, s->pt, s->cpt * sizeof(double));
+  astar__free(m, s->arc, s->carc);
   astar__free(m, s->hit, s->chit);
   astar__free(m, s->len, s->clen * sizeof(double));
 }
@@ -300,13 +310,16 @@ static int valid_params(const astar_dir_params *p) {
          p->reverse <= ASTAR_NUM_MAX)) && p->turn_cost >= 0 && p->turn_cost <= ASTAR_NUM_MAX;
 }
 
-/* Does move p sweep cell (di, dj)? */
-static int sweeps(const astar_lattice *l, const prim *p, long di, long dj) {
+/* The cells di .. di + ASTAR_WIN - 1 of row dj that move p sweeps, as bits. */
+static uint64_t covers(const astar_lattice *l, const prim *p, long dj, long di) {
   const chunk *k = l->chunk + p->chunk0, *end = k + p->nchunk;
-  for (; k < end; k++)
-    if (k->dj == dj && di >= k->di && di - k->di < ASTAR_WIN && (k->mask >> (di - k->di) & 1))
-      return 1;
-  return 0;
+  uint64_t bits = 0;
+  for (; k < end; k++) {
+    long shift = k->di - di;
+    if (k->dj != dj || shift >= 64 || shift <= -64) continue;
+    bits |= shift >= 0 ? k->mask << shift : k->mask >> -shift;
+  }
+  return bits;
 }
 
 /* Target t's shortest move and the cells all its moves sweep (as chunks). */
@@ -314,7 +327,7 @@ static int target_tables(astar_lattice *l, int t) {
   const size_t H = (size_t)l->p.headings, per = (size_t)l->nt * H * (size_t)l->nd;
   const size_t first = (size_t)t * H * (size_t)l->nd;        /* heading 0's moves to t */
   const prim *p0 = &l->prim[first];
-  size_t a, m, c, bit;
+  size_t a, m, c;
   l->tmin[t] = HUGE_VAL;
   l->tchunk0[t] = l->nchunk;
   for (a = 0; a < H; a++)
@@ -322,13 +335,9 @@ static int target_tables(astar_lattice *l, int t) {
       if (l->prim[a * per + first + m].len < l->tmin[t]) l->tmin[t] = l->prim[a * per + first + m].len;
   for (c = 0; c < p0->nchunk; c++) {
     chunk k = l->chunk[p0->chunk0 + c];
-    for (bit = 0; bit < ASTAR_WIN; bit++) {
-      int all = (k.mask >> bit & 1) != 0;
-      for (a = 0; a < H && all; a++)
-        for (m = 0; m < H * (size_t)l->nd && all; m++)
-          all = sweeps(l, &l->prim[a * per + first + m], k.di + (long)bit, k.dj);
-      if (!all) k.mask &= ~((uint64_t)1 << bit);
-    }
+    for (a = 0; a < H && k.mask; a++)
+      for (m = 0; m < H * (size_t)l->nd && k.mask; m++)
+        k.mask &= covers(l, &l->prim[a * per + first + m], k.dj, k.di);
     if (k.mask == 0) continue;
     if (astar__reserve(&l->mem, (void **)&l->chunk, &l->cchunk, l->nchunk + 1, sizeof k))
       return ASTAR_ENOMEM;
@@ -489,9 +498,10 @@ typedef struct flight {
   int n, clear;
 } flight;
 
-static void fly_point(void *ud, double x, double y) {
+static void fly_point(void *ud, double x, double y, int arc) {
   flight *f = (flight *)ud;
-  if (f->clear && !astar_grid_line_clear(f->g, f->n ? f->px : x, f->n ? f->py : y, x, y, f->r))
+  if (f->clear && !astar_grid_line_clear(f->g, f->n ? f->px : x, f->n ? f->py : y, x, y,
+                                         f->r + (arc ? SAG : 0)))
     f->clear = 0;
   if (f->clear && f->n) {
     f->priced += astar_grid_line_integral(f->g, f->px, f->py, x, y);
@@ -505,7 +515,7 @@ static void fly_point(void *ud, double x, double y) {
 static double fly_curve(const astar_dir_query *q, const astar_curve *c, int dir) {
   const astar_dir_params *p = &q->lat->p;
   flight f;
-  f.g = q->grid; f.r = p->radius + SAG; f.priced = f.line = 0; f.n = 0; f.clear = 1;
+  f.g = q->grid; f.r = p->radius; f.priced = f.line = 0; f.n = 0; f.clear = 1;
   each_point(c, SAG, fly_point, &f);
   if (!f.clear) return -1;
   return price(p, f.line > 0 ? f.priced * c->length / f.line : 0, turned(c), dir);
@@ -577,14 +587,22 @@ void astar_dir_pose(const astar_dir_query *q, uint32_t node, double *x, double *
 
 /* Adds the moves to the goal pose (off the lattice's headings) from pose
 ** 'node', if the goal is within reach; returns the new edge count. */
-static int to_goal(astar_dir_query *q, uint32_t node, astar_edge *e, int n) {
-  double x, y, h, c, dist;
+/* How far from the goal a hybrid search shoots: a pose shoots if its cell
+** is this near (an off-lattice goal heading, without shots: if it is within
+** reach). */
+static double shot_range(const astar_dir_query *q) {
+  double r = SHOT_NEAR * q->lat->p.turn, reach = q->lat->p.reach * SQRT2 + 1e-9;
+  if (r > SHOT_MAX) r = SHOT_MAX;
+  return r > reach ? r : reach;
+}
+
+static int to_goal(const astar_dir_query *q, uint32_t node, astar_edge *e, int n) {
+  double x, y, h, c;
   int d, near;
   astar_curve cv;
   astar_dir_pose(q, node, &x, &y, &h);
   near = fabs(x - 0.5 - q->gx) <= q->lat->p.reach && fabs(y - 0.5 - q->gy) <= q->lat->p.reach;
-  dist = hypot(x - 0.5 - q->gx, y - 0.5 - q->gy);
-  if (q->shots ? !(dist <= SHOT_NEAR * q->lat->p.turn || ++q->nexp % SHOT_EVERY == 0)
+  if (q->shots ? hypot(x - 0.5 - q->gx, y - 0.5 - q->gy) > shot_range(q)
                : q->gnode == ASTAR_NONE || !near)
     return n;
   for (d = 1; d >= (q->lat->nd == 2 ? -1 : 1); d -= 2)
@@ -596,7 +614,7 @@ static int to_goal(astar_dir_query *q, uint32_t node, astar_edge *e, int n) {
 }
 
 /* The moves from the start pose off the lattice's headings. */
-static int from_start(astar_dir_query *q, astar_edge *e) {
+static int from_start(const astar_dir_query *q, astar_edge *e) {
   const astar_lattice *l = q->lat;
   const uint32_t H = H_OF(q);
   int t, b, d, n = 0;
@@ -617,7 +635,7 @@ static int from_start(astar_dir_query *q, astar_edge *e) {
 
 /* The moves from pose 'node' at cell (x, y) of a framed lattice: the
 ** frame's rows read once; none checked if all their cells are walkable. */
-static int framed_moves(astar_dir_query *q, uint32_t node, long x, long y,
+static int framed_moves(const astar_dir_query *q, uint32_t node, long x, long y,
                         astar_edge *e) {
   const astar_lattice *l = q->lat;
   const astar_grid *g = q->grid;
@@ -646,7 +664,7 @@ static int framed_moves(astar_dir_query *q, uint32_t node, long x, long y,
 }
 
 static int dir_expand(void *self, uint32_t node, astar_search *s) {
-  astar_dir_query *q = (astar_dir_query *)self;
+  const astar_dir_query *q = (const astar_dir_query *)self;
   const astar_lattice *l = q->lat;
   const uint32_t H = H_OF(q), w = (uint32_t)q->grid->w;
   const size_t per = (size_t)l->nt * H * (size_t)l->nd;
@@ -668,33 +686,54 @@ static int dir_expand(void *self, uint32_t node, astar_search *s) {
   return to_goal(q, node, e, n);
 }
 
+/* The relaxed graph's edges into the goal: from every walkable cell within
+** reach, or within the shot range, at the straight distance. */
+static int into_goal(const astar_dir_query *q, astar_search *s) {
+  const astar_grid *g = q->grid;
+  const double range = q->shots ? shot_range(q) : q->lat->p.reach * SQRT2 + 1e-9;
+  const long R = (long)range;
+  long x, y;
+  int n = 0;
+  astar_edge *e = astar_search_edges(s, (size_t)(2 * R + 1) * (size_t)(2 * R + 1));
+  if (e == NULL) return ASTAR_ENOMEM;
+  for (y = q->gy - R; y <= q->gy + R; y++)
+    for (x = q->gx - R; x <= q->gx + R; x++) {
+      double d = hypot((double)(x - q->gx), (double)(y - q->gy));
+      if (x < 0 || y < 0 || x >= g->w || y >= g->h || d > range || d == 0 ||
+          !(g->cell[(size_t)(y + 1) * g->stride + (size_t)(x + 1)] > 0))
+        continue;
+      e[n].to = (uint32_t)y * (uint32_t)g->w + (uint32_t)x;
+      e[n++].cost = d * q->cost1;
+    }
+  return n;
+}
+
 /* The relaxed graph over cells, searched backward from the goal: the
 ** predecessors p = c - t of cell c for every target t, where the cells all
 ** moves to t sweep are walkable from p, at the shortest move's cost; into
 ** the goal also a straight line from any walkable cell within reach (the
-** last move may be worked out to a heading of the goal's own). Every move
-** of a path is such an edge at no more than its cost, so the distances are
-** a consistent lower bound. */
+** last move may be worked out to a heading of the goal's own), or with
+** shots within their range. Every move or shot of a path is such an edge
+** at no more than its cost, so the distances are a consistent lower bound. */
 static int back_expand(void *self, uint32_t cell, astar_search *s) {
   const astar_dir_query *q = (const astar_dir_query *)self;
   const astar_lattice *l = q->lat;
   const astar_grid *g = q->grid;
   const uint32_t w = (uint32_t)g->w;
   long x = (long)(cell % w), y = (long)(cell / w);
-  int into_goal = x == q->gx && y == q->gy, t, n = 0;
-  astar_edge *e = astar_search_edges(s, (size_t)l->nt);
-  if (e == NULL) return ASTAR_ENOMEM;
+  int t, n = 0;
+  astar_edge *e;
+  if (x == q->gx && y == q->gy) return into_goal(q, s);
+  if ((e = astar_search_edges(s, (size_t)l->nt)) == NULL) return ASTAR_ENOMEM;
   for (t = 0; t < l->nt; t++) {
     long px = x - l->tx[t], py = y - l->ty[t];
     prim p;
     if (px < 0 || py < 0 || px >= g->w || py >= g->h) continue;
     p.chunk0 = l->tchunk0[t];
     p.nchunk = l->ntchunk[t];
-    if (into_goal ? g->cell[(size_t)(py + 1) * g->stride + (size_t)(px + 1)] > 0
-                  : move_clear(g, l, &p, px, py)) {
+    if (move_clear(g, l, &p, px, py)) {
       e[n].to = (uint32_t)py * w + (uint32_t)px;
-      e[n++].cost = (into_goal ? hypot((double)l->tx[t], (double)l->ty[t]) : l->tmin[t]) *
-                    q->cost1;
+      e[n++].cost = l->tmin[t] * q->cost1;
     }
   }
   return n;
@@ -716,8 +755,11 @@ static double back_distance(astar_dir_query *q, uint32_t cell) {
   int rc;
   while (astar_search_node(q->back, cell, &g, &parent) != 1) {
     if ((rc = astar_search_step(q->back, 16)) == ASTAR_RUNNING) continue;
-    if (rc < 0) q->back = NULL;
-    return rc < 0 ? 0 : astar_search_node(q->back, cell, &g, &parent) == 1 ? g : HUGE_VAL;
+    if (rc < 0) {                     /* out of memory: the other bounds will do */
+      q->back = NULL;
+      return 0;
+    }
+    return astar_search_node(q->back, cell, &g, &parent) == 1 ? g : HUGE_VAL;
   }
   return g;
 }
@@ -792,7 +834,6 @@ static int prepare_ends(astar_dir_query *q, uint32_t *goal) {
     *goal = q->gnode = base + 1;
   }
   q->shot_to = q->gnode != ASTAR_NONE ? q->gnode : *goal;
-  q->nexp = 0;
   return 0;
 }
 

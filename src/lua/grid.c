@@ -697,7 +697,7 @@ way in; the options of `"directional"`; never a costlier path)
 @tparam[opt] number opts.heading `"directional"`: the start heading in radians,
 counter-clockwise from +x in grid coordinates (whose y axis points down); default: any
 @tparam[opt] number opts.goal_heading `"directional"`: the heading to arrive with; default any
-@tparam[opt=1] number opts.turning `"directional"`: the turning radius in cells, in (0, 32]
+@tparam[opt=1] number opts.turning `"directional"`: the turning radius in cells, in (0, 16]
 @tparam[opt=8] int opts.headings `"directional"`: 8 or 16 headings a cell
 @tparam[opt=24] int opts.neighborhood `"directional"`: moves to the 8, 24 or 48 cells
 around (Pinter's Directional-8, -24, -48)

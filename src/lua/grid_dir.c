@@ -94,6 +94,7 @@ void astar_gdir_args(lua_State *L, const afn *f, const astar_opts *o, int on, lg
                            "8, 24 or 48", 24);
   p->reverse = opt_reverse(L, f, o);
   p->turn_cost = astar_opt(o, ASTAR_OPT_TURN_COST, 0);
+  astar_checkbig(L, f, o->idx, "option 'turn_cost'", p->turn_cost);
   d->sh = astar_opt(o, ASTAR_OPT_HEADING, NAN);
   d->gh = astar_opt(o, ASTAR_OPT_GOAL_HEADING, NAN);
   d->alloc = astar_allocator(L, &d->ud);
