@@ -1320,7 +1320,7 @@ void astar_dir_query_init(astar_dir_query *q);
 ** and to the goal from the cells within reach, are then worked out against
 ** the grid (not from the tables).
 ** HYBRID (q->shots = 1; Dolgov, Thrun, Montemerlo and Diebel 2008, whose
-** analytic expansion this borrows): besides its moves, every pose within 8
+** analytic expansion this borrows): besides its moves, every pose within 5
 ** turning radii of the goal (at most 32 cells, at least the reach) tries a
 ** shot, the curve straight to the goal (to its pose, or with any goal
 ** heading an arc and a straight to its centre); a clear shot is one more

@@ -32,7 +32,7 @@
 #define SAG_PRICE 1e-4     /* the same for pricing moves (finer, at build time) */
 #define TOUCH  1e-9        /* grid_line.c's rounding rule */
 #define FRAME_ROWS 64
-#define SHOT_NEAR 8        /* hybrid: shots from poses within this many turning radii */
+#define SHOT_NEAR 5        /* hybrid: shots from poses within this many turning radii */
 #define SHOT_MAX 32        /* (at most this many cells, at least the reach) */
 
 typedef struct chunk {     /* the cells of row dj, columns di .. di + ASTAR_WIN - 1 */
