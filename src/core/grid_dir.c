@@ -10,8 +10,12 @@
 ** The moves are the same from every cell, so the lattice works them out
 ** once (Pinter's hit-check tables): for each move, the cells its swept disc
 ** touches, as bit masks over rows of cells, and the length it runs in each
-** cell (for grids of several costs). A search checks a move with a few
-** word operations against jps.c's walkability bits.
+** cell (for grids of several costs). Turned around, per heading and cell
+** near the pose, the set of moves that sweep it: an expansion reads the
+** rows around the pose once from jps.c's walkability bits, and each blocked
+** cell strikes its set from the moves (Directional-8: one word a cell). On
+** a grid of one cost, moves that two shorter moves through a pose between
+** replace (same cells, no longer, no more turning) are left out.
 **
 ** Arcs are swept as chords that stray at most SAG from them, with the disc
 ** widened by SAG there: a turn that passes within SAG of a wall is refused
@@ -32,14 +36,15 @@
 #define SAG_PRICE 1e-4     /* the same for pricing moves (finer, at build time) */
 #define TOUCH  1e-9        /* grid_line.c's rounding rule */
 #define FRAME_ROWS 64
+#define SQ(v) ((v) * (v))
+#define KILL_MAX ((size_t)4 << 20)
+#define NW_MAX 24          /* words of a set of moves: 48 targets, 16 headings, 2 ways */
 #define SHOT_NEAR 5        /* hybrid: shots from poses within this many turning radii */
 #define SHOT_MAX 32        /* (at most this many cells, at least the reach) */
 
 typedef struct chunk {     /* the cells of row dj, columns di .. di + ASTAR_WIN - 1 */
   int32_t dj, di;
   uint64_t mask;
-  int32_t frow;            /* in a framed lattice: the row of the frame, */
-  uint64_t fmask;          /* and the mask from the frame's first column */
 } chunk;
 
 typedef struct trace {     /* the length a move runs in cell (di, dj) */
@@ -54,6 +59,12 @@ typedef struct prim {
   size_t chunk0, nchunk, trace0, ntrace;
 } prim;
 
+typedef struct hot {       /* what an expansion reads of a move */
+  int32_t dx, dy, to;
+  double fixed;            /* on a grid of one cost c: it costs len * c + fixed */
+  double len;              /* its length, times the reverse factor when backing up */
+} hot;
+
 struct astar_lattice {
   astar_mem mem;
   astar_dir_params p;
@@ -63,15 +74,23 @@ struct astar_lattice {
   ** every move to it sweeps (chunks tchunk0 .. + ntchunk) */
   double tmin[48];
   size_t tchunk0[48], ntchunk[48];
-  /* the frame: when every move's cells lie within ASTAR_WIN columns from
-  ** fx and FRAME_ROWS rows from fy (framed), an expansion reads each of
-  ** the nrows rows once, and 'uni' holds per heading and row the cells any
-  ** of its moves sweeps: all walkable, every move is clear */
-  int framed, nrows;
-  long fx, fy;
-  uint64_t *uni;
   size_t nprim;            /* H * nt * H * nd, in that order of nesting */
   prim *prim;
+  hot *hot;                /* the same moves, what an expansion reads */
+  /* sets of the moves from a heading, move j as bit j of nw words: 'lean'
+  ** (per heading) those no pair of moves dominates, for grids of one cost */
+  int nw;
+  uint64_t *lean;
+  /* the frame: when every move's cells lie within fw <= ASTAR_WIN columns
+  ** from fx and nrows <= FRAME_ROWS rows from fy, and the table below is no
+  ** more than KILL_MAX bytes (framed), an expansion reads each of the
+  ** frame's rows once; 'uni' holds per heading and row the cells any of its
+  ** moves sweeps, 'kill' per heading and cell of the frame the set of the
+  ** moves that sweep it: the clear moves are those no blocked cell kills */
+  int framed, nrows, fw;
+  long fx, fy;
+  uint64_t *uni;           /* H * nrows */
+  uint64_t *kill;          /* H * nrows * fw sets */
   chunk *chunk;
   size_t nchunk, cchunk;
   trace *trace;
@@ -347,10 +366,79 @@ static int target_tables(astar_lattice *l, int t) {
   return 0;
 }
 
+/* Are the cells move p sweeps from cell (ox, oy) all among those move m
+** sweeps from (0, 0)? */
+static int within(const astar_lattice *l, const prim *p, long ox, long oy, const prim *m) {
+  const chunk *k = l->chunk + p->chunk0, *end = k + p->nchunk;
+  for (; k < end; k++)
+    if (k->mask & ~covers(l, m, k->dj + oy, k->di + ox)) return 0;
+  return 1;
+}
+
+/* The index of the target at (dx, dy), -1 if none. */
+static long target_of(const astar_lattice *l, long dx, long dy) {
+  const long R = l->p.reach;
+  long t;
+  if (labs(dx) > R || labs(dy) > R || (dx == 0 && dy == 0)) return -1;
+  t = (dy + R) * (2 * R + 1) + dx + R;
+  return t > (2 * R + 1) * R + R ? t - 1 : t;             /* no (0, 0) */
+}
+
+/* Is move i dominated: two moves m1 then m2, through a pose in between,
+** that sweep only cells move i sweeps, run no longer and turn no more? On
+** a grid of one cost they then cost no more (for any turn_cost, and for any
+** reverse factor f >= 1: a reverse move costs f times its length, and the
+** pair at most that), and whenever move i is clear so are they: a search
+** without move i finds paths as cheap. A forward move is replaced only by
+** forward ones. Each of m1, m2 is at least a cell long, so shorter than
+** move i: dropping every dominated move at once leaves each replaceable by
+** moves kept. */
+static int dominated(const astar_lattice *l, size_t i) {
+  const size_t H = (size_t)l->p.headings, nd = (size_t)l->nd, per = (size_t)l->nt * H * nd;
+  const prim *m = &l->prim[i];
+  const prim *from = l->prim + i / per * per;
+  size_t j, b;
+  for (j = 0; j < per; j++) {
+    const prim *m1 = &from[j];
+    long t2 = target_of(l, m->dx - m1->dx, m->dy - m1->dy);
+    if (t2 < 0 || m1->len >= m->len || (m->dir > 0 && m1->dir < 0)) continue;
+    for (b = 0; b < nd; b++) {
+      const prim *m2 = l->prim + (size_t)m1->to * per +
+                       ((size_t)t2 * H + (size_t)m->to) * nd + b;
+      if ((m->dir > 0 && m2->dir < 0) || m1->len + m2->len > m->len ||
+          m1->turn + m2->turn > m->turn)
+        continue;
+      if (within(l, m1, 0, 0, m) && within(l, m2, m1->dx, m1->dy, m)) return 1;
+    }
+  }
+  return 0;
+}
+
+static size_t lean_bytes(const astar_lattice *l) {
+  return (size_t)l->p.headings * (size_t)l->nw * sizeof(uint64_t);
+}
+
+static size_t uni_bytes(const astar_lattice *l) {
+  return (size_t)l->p.headings * (size_t)l->nrows * sizeof(uint64_t);
+}
+
+/* The lean sets of moves per heading. */
+static int lean_build(astar_lattice *l) {
+  const size_t H = (size_t)l->p.headings, per = l->nprim / H, nw = (size_t)l->nw;
+  size_t a, j;
+  l->lean = (uint64_t *)astar__alloc(&l->mem, lean_bytes(l));
+  if (l->lean == NULL) return ASTAR_ENOMEM;
+  memset(l->lean, 0, lean_bytes(l));
+  for (a = 0; a < H; a++)
+    for (j = 0; j < per; j++)
+      if (!dominated(l, a * per + j)) l->lean[a * nw + j / 64] |= (uint64_t)1 << (j % 64);
+  return 0;
+}
+
 /* The frame of the moves' chunks (not the targets'), if they fit one. */
 static int frame_build(astar_lattice *l) {
-  const size_t H = (size_t)l->p.headings, per = l->nprim / H;
-  size_t a, m, k, end = l->nprim > 0 ? l->prim[l->nprim - 1].chunk0 + l->prim[l->nprim - 1].nchunk : 0;
+  const size_t H = (size_t)l->p.headings, per = l->nprim / H, nw = (size_t)l->nw;
+  size_t a, j, k, sets, end = l->nprim > 0 ? l->prim[l->nprim - 1].chunk0 + l->prim[l->nprim - 1].nchunk : 0;
   long x0 = 0, x1 = 0, y0 = 0, y1 = 0;
   for (k = 0; k < end; k++) {
     const chunk *c = &l->chunk[k];
@@ -362,22 +450,27 @@ static int frame_build(astar_lattice *l) {
     if (c->dj < y0) y0 = c->dj;
     if (c->dj > y1) y1 = c->dj;
   }
-  l->framed = x1 - x0 < ASTAR_WIN && y1 - y0 < FRAME_ROWS;
+  sets = H * (size_t)(y1 - y0 + 1) * (size_t)(x1 - x0 + 1);
+  l->framed = x1 - x0 < ASTAR_WIN && y1 - y0 < FRAME_ROWS && sets * nw * 8 <= KILL_MAX;
   if (!l->framed) return 0;
-  l->fx = x0; l->fy = y0; l->nrows = (int)(y1 - y0 + 1);
+  l->fx = x0; l->fy = y0; l->nrows = (int)(y1 - y0 + 1); l->fw = (int)(x1 - x0 + 1);
   l->uni = (uint64_t *)astar__alloc(&l->mem, H * (size_t)l->nrows * sizeof(uint64_t));
-  if (l->uni == NULL) return ASTAR_ENOMEM;
-  memset(l->uni, 0, H * (size_t)l->nrows * sizeof(uint64_t));
-  for (k = 0; k < end; k++) {
-    chunk *c = &l->chunk[k];
-    c->frow = (int32_t)(c->dj - y0);
-    c->fmask = c->mask << (c->di - x0);
-  }
+  l->kill = (uint64_t *)astar__alloc(&l->mem, sets * nw * sizeof(uint64_t));
+  if (l->uni == NULL || l->kill == NULL) return ASTAR_ENOMEM;
+  memset(l->uni, 0, uni_bytes(l));
+  memset(l->kill, 0, sets * nw * sizeof(uint64_t));
   for (a = 0; a < H; a++)
-    for (m = 0; m < per; m++) {
-      const prim *p = &l->prim[a * per + m];
-      for (k = p->chunk0; k < p->chunk0 + p->nchunk; k++)
-        l->uni[a * (size_t)l->nrows + (size_t)l->chunk[k].frow] |= l->chunk[k].fmask;
+    for (j = 0; j < per; j++) {
+      const prim *p = &l->prim[a * per + j];
+      for (k = p->chunk0; k < p->chunk0 + p->nchunk; k++) {
+        const chunk *c = &l->chunk[k];
+        const size_t row = a * (size_t)l->nrows + (size_t)(c->dj - y0);
+        uint64_t v = c->mask << (c->di - x0);
+        l->uni[row] |= v;
+        for (; v; v &= v - 1)
+          l->kill[(row * (size_t)l->fw + (size_t)astar__lowbit(v)) * nw + j / 64] |=
+              (uint64_t)1 << (j % 64);
+      }
     }
   return 0;
 }
@@ -398,9 +491,13 @@ static int lattice_build(astar_lattice *l) {
     p->dx = l->tx[r % (size_t)l->nt];
     p->dy = l->ty[r % (size_t)l->nt];
     rc = build_move(l, &s, p, (int)(r / (size_t)l->nt));
+    l->hot[i].dx = p->dx; l->hot[i].dy = p->dy; l->hot[i].to = p->to;
+    l->hot[i].len = p->len * (p->dir < 0 ? l->p.reverse : 1);
+    l->hot[i].fixed = l->p.turn_cost * p->turn;
   }
   scratch_free(&l->mem, &s);
   for (i = 0; i < (size_t)l->nt && rc == 0; i++) rc = target_tables(l, (int)i);
+  if (rc == 0) rc = lean_build(l);
   return rc == 0 ? frame_build(l) : rc;
 }
 
@@ -423,8 +520,10 @@ int astar_lattice_new(astar_lattice **out, const astar_dir_params *p, astar_allo
       if (dx != 0 || dy != 0) { l->tx[l->nt] = dx; l->ty[l->nt++] = dy; }
   l->nd = p->reverse > 0 ? 2 : 1;
   l->nprim = (size_t)p->headings * (size_t)l->nt * (size_t)p->headings * (size_t)l->nd;
+  l->nw = (int)((l->nprim / (size_t)p->headings + 63) / 64);
   l->prim = (prim *)astar__alloc(&l->mem, l->nprim * sizeof(prim));
-  rc = l->prim == NULL ? ASTAR_ENOMEM : lattice_build(l);
+  l->hot = (hot *)astar__alloc(&l->mem, l->nprim * sizeof(hot));
+  rc = l->prim == NULL || l->hot == NULL ? ASTAR_ENOMEM : lattice_build(l);
   if (rc != 0) {
     astar_lattice_release(l);
     return rc;
@@ -435,23 +534,28 @@ int astar_lattice_new(astar_lattice **out, const astar_dir_params *p, astar_allo
 
 void astar_lattice_retain(astar_lattice *l) { l->refs++; }
 
+
 void astar_lattice_release(astar_lattice *l) {
   astar_mem m;
   if (l == NULL || --l->refs > 0) return;
   m = l->mem;
   astar__free(&m, l->prim, l->nprim * sizeof(prim));
+  astar__free(&m, l->hot, l->nprim * sizeof(hot));
   astar__free(&m, l->chunk, l->cchunk * sizeof(chunk));
   astar__free(&m, l->trace, l->ctrace * sizeof(trace));
-  if (l->uni != NULL) astar__free(&m, l->uni, (size_t)l->p.headings * (size_t)l->nrows * sizeof(uint64_t));
+  astar__free(&m, l->lean, lean_bytes(l));
+  astar__free(&m, l->uni, uni_bytes(l));
+  astar__free(&m, l->kill, uni_bytes(l) * (size_t)l->fw * (size_t)l->nw);
   astar__free(&m, l, sizeof *l);
 }
 
 const astar_dir_params *astar_lattice_params(const astar_lattice *l) { return &l->p; }
 
 size_t astar_lattice_bytes(const astar_lattice *l) {
-  return sizeof *l + l->nprim * sizeof(prim) + l->cchunk * sizeof(chunk) +
-         l->ctrace * sizeof(trace) + (l->uni != NULL ? (size_t)l->p.headings *
-                                      (size_t)l->nrows * sizeof(uint64_t) : 0);
+  return sizeof *l + l->nprim * (sizeof(prim) + sizeof(hot)) + l->cchunk * sizeof(chunk) +
+         l->ctrace * sizeof(trace) + (l->lean != NULL ? lean_bytes(l) : 0) +
+         (l->uni != NULL ? uni_bytes(l) : 0) +
+         (l->kill != NULL ? uni_bytes(l) * (size_t)l->fw * (size_t)l->nw : 0);
 }
 
 
@@ -484,7 +588,10 @@ static double move_cost(const astar_dir_query *q, const prim *p, long x, long y)
   const astar_grid *g = q->grid;
   const trace *t, *end;
   double sum = 0;
-  if (q->uniform) return price(&q->lat->p, p->len * q->cost1, p->turn, p->dir);
+  if (q->uniform) {
+    const hot *h = &q->lat->hot[p - q->lat->prim];
+    return h->len * q->cost1 + h->fixed;
+  }
   for (t = q->lat->trace + p->trace0, end = t + p->ntrace; t < end; t++)
     sum += t->len * g->cell[(size_t)(y + t->dj + 1) * g->stride + (size_t)(x + t->di + 1)];
   return price(&q->lat->p, sum, p->turn, p->dir);
@@ -602,7 +709,7 @@ static int to_goal(const astar_dir_query *q, uint32_t node, astar_edge *e, int n
   astar_curve cv;
   astar_dir_pose(q, node, &x, &y, &h);
   near = fabs(x - 0.5 - q->gx) <= q->lat->p.reach && fabs(y - 0.5 - q->gy) <= q->lat->p.reach;
-  if (q->shots ? hypot(x - 0.5 - q->gx, y - 0.5 - q->gy) > shot_range(q)
+  if (q->shots ? sqrt(SQ(x - 0.5 - q->gx) + SQ(y - 0.5 - q->gy)) > shot_range(q)
                : q->gnode == ASTAR_NONE || !near)
     return n;
   for (d = 1; d >= (q->lat->nd == 2 ? -1 : 1); d -= 2)
@@ -633,55 +740,64 @@ static int from_start(const astar_dir_query *q, astar_edge *e) {
   return to_goal(q, q->snode, e, n);
 }
 
-/* The moves from pose 'node' at cell (x, y) of a framed lattice: the
-** frame's rows read once; none checked if all their cells are walkable. */
-static int framed_moves(const astar_dir_query *q, uint32_t node, long x, long y,
-                        astar_edge *e) {
+/* Sets the moves from heading a that a search takes: all of them, or on a
+** grid of one cost the lean set. */
+static void moves_of(const astar_dir_query *q, size_t a, uint64_t *set) {
+  const astar_lattice *l = q->lat;
+  const size_t per = l->nprim / (size_t)l->p.headings;
+  int i;
+  for (i = 0; i < l->nw; i++)
+    set[i] = q->uniform ? l->lean[a * (size_t)l->nw + (size_t)i]
+             : (size_t)(i + 1) * 64 <= per ? ~(uint64_t)0 : ((uint64_t)1 << (per % 64)) - 1;
+}
+
+/* Takes out of set the moves from heading a at cell (x, y) of a framed
+** lattice that sweep a blocked cell: the frame's rows read once, each
+** blocked cell a move from a sweeps striking the moves it kills. */
+static void framed_clear(const astar_dir_query *q, size_t a, long x, long y, uint64_t *set) {
   const astar_lattice *l = q->lat;
   const astar_grid *g = q->grid;
-  const uint32_t H = H_OF(q), w = (uint32_t)g->w;
-  const size_t per = (size_t)l->nt * H * (size_t)l->nd;
-  const uint64_t *uni = l->uni + (size_t)(node % H) * (size_t)l->nrows;
-  uint64_t win[FRAME_ROWS];
-  const prim *p = l->prim + (node % H) * per, *end = p + per;
-  int r, n = 0, open = 1;
+  const size_t nw = (size_t)l->nw;
+  int r;
   for (r = 0; r < l->nrows; r++) {
-    long row = y + l->fy + r + 1;
-    win[r] = row < 0 || row >= (long)g->h + 2 ? 0
-             : astar__window(g->rows + (size_t)row * g->rw, x + l->fx + 1);
-    if (uni[r] & ~win[r]) open = 0;
-  }
-  for (; p < end; p++) {
-    if (!open) {
-      const chunk *k = l->chunk + p->chunk0, *kend = k + p->nchunk;
-      while (k < kend && !(k->fmask & ~win[k->frow])) k++;
-      if (k < kend) continue;
+    const size_t row = a * (size_t)l->nrows + (size_t)r;
+    const long gy = y + l->fy + r + 1;
+    uint64_t v = l->uni[row];
+    if (gy >= 0 && gy < (long)g->h + 2)
+      v &= ~astar__window(g->rows + (size_t)gy * g->rw, x + l->fx + 1);
+    for (; v; v &= v - 1) {
+      const uint64_t *k = l->kill + (row * (size_t)l->fw + (size_t)astar__lowbit(v)) * nw;
+      size_t i;
+      for (i = 0; i < nw; i++) set[i] &= ~k[i];
     }
-    e[n].to = ((uint32_t)(y + p->dy) * w + (uint32_t)(x + p->dx)) * H + (uint32_t)p->to;
-    e[n++].cost = move_cost(q, p, x, y);
   }
-  return to_goal(q, node, e, n);
 }
 
 static int dir_expand(void *self, uint32_t node, astar_search *s) {
   const astar_dir_query *q = (const astar_dir_query *)self;
   const astar_lattice *l = q->lat;
   const uint32_t H = H_OF(q), w = (uint32_t)q->grid->w;
-  const size_t per = (size_t)l->nt * H * (size_t)l->nd;
+  const size_t per = l->nprim / H, a = node % H;
   astar_edge *e = astar_search_edges(s, per + 2);
-  const prim *p, *end;
+  uint64_t set[NW_MAX];
   long x, y;
-  int n = 0;
+  int i, n = 0;
   if (e == NULL) return ASTAR_ENOMEM;
   if (node == q->snode) return from_start(q, e);
   if (node == q->gnode) return 0;
   x = (long)(node / H % w);
   y = (long)(node / H / w);
-  if (l->framed) return framed_moves(q, node, x, y, e);
-  for (p = l->prim + (node % H) * per, end = p + per; p < end; p++) {
-    if (!move_clear(q->grid, l, p, x, y)) continue;
-    e[n].to = ((uint32_t)(y + p->dy) * w + (uint32_t)(x + p->dx)) * H + (uint32_t)p->to;
-    e[n++].cost = move_cost(q, p, x, y);
+  moves_of(q, a, set);
+  if (l->framed) framed_clear(q, a, x, y, set);
+  for (i = 0; i < l->nw; i++) {
+    uint64_t v;
+    for (v = set[i]; v; v &= v - 1) {
+      const size_t j = a * per + (size_t)i * 64 + (size_t)astar__lowbit(v);
+      const hot *p = &l->hot[j];
+      if (!l->framed && !move_clear(q->grid, l, &l->prim[j], x, y)) continue;
+      e[n].to = ((uint32_t)(y + p->dy) * w + (uint32_t)(x + p->dx)) * H + (uint32_t)p->to;
+      e[n++].cost = move_cost(q, &l->prim[j], x, y);
+    }
   }
   return to_goal(q, node, e, n);
 }
@@ -743,7 +859,7 @@ static int back_expand(void *self, uint32_t cell, astar_search *s) {
 static double back_heuristic(void *self, uint32_t cell) {
   const astar_dir_query *q = (const astar_dir_query *)self;
   const uint32_t w = (uint32_t)q->grid->w;
-  return hypot((double)(cell % w) - q->sx, (double)(cell / w) - q->sy) * q->cost1;
+  return sqrt(SQ((double)(cell % w) - q->sx) + SQ((double)(cell / w) - q->sy)) * q->cost1;
 }
 
 /* The relaxed distance from cell to the goal, the backward search resumed
@@ -768,7 +884,7 @@ static double dir_heuristic(void *self, uint32_t node) {
   astar_dir_query *q = (astar_dir_query *)self;
   double x, y, h, d;
   astar_dir_pose(q, node, &x, &y, &h);
-  d = hypot(q->gx + 0.5 - x, q->gy + 0.5 - y);
+  d = sqrt(SQ(q->gx + 0.5 - x) + SQ(q->gy + 0.5 - y));
   if (q->dubins) {
     astar_curve c;
     astar_curve_dubins(&c, x, y, h, q->gx + 0.5, q->gy + 0.5, q->gh, q->lat->p.turn);
@@ -900,10 +1016,7 @@ static double step_move(const astar_dir_query *q, uint32_t a, uint32_t b, int d,
   move_curve(c, x0, y0, h0, x1, y1, h1, d, l->p.turn);
   dx = (long)floor(x1) - (long)floor(x0);
   dy = (long)floor(y1) - (long)floor(y0);
-  if (a == q->snode || labs(dx) > l->p.reach || labs(dy) > l->p.reach || (dx == 0 && dy == 0))
-    return fly_curve(q, c, d);
-  t = (dy + l->p.reach) * (2 * l->p.reach + 1) + dx + l->p.reach;
-  if (t > (2 * l->p.reach + 1) * l->p.reach + l->p.reach) t--;       /* no (0, 0) */
+  if (a == q->snode || (t = target_of(l, dx, dy)) < 0) return fly_curve(q, c, d);
   p = l->prim + (((a % H) * (size_t)l->nt + (size_t)t) * H + b % H) * (size_t)l->nd + (d < 0);
   return move_clear(q->grid, l, p, (long)(a / H % w), (long)(a / H / w))
          ? move_cost(q, p, (long)(a / H % w), (long)(a / H / w)) : -1;

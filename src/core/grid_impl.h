@@ -161,6 +161,16 @@ HOT uint64_t astar__window(const uint64_t *line, long i) {
   return sh ? (line[w] >> sh) | (line[w + 1] << (64 - sh)) : line[w];
 }
 #endif
+/* The index of the lowest set bit of v (v != 0). */
+HOT int astar__lowbit(uint64_t v) {
+#if defined(__GNUC__) || defined(__clang__)
+  return __builtin_ctzll(v);
+#else
+  int i = 0;
+  while (!(v & 1)) { v >>= 1; i++; }
+  return i;
+#endif
+}
 /* grid_line.c: the squared distance from segment a-b to the square of cell
 ** (i, j) (0 if they meet), in grid units. */
 double astar__grid_cell2(double ax, double ay, double bx, double by, long i, long j);

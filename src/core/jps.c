@@ -76,15 +76,7 @@ static void putbit(uint64_t *line, size_t i, int v) {
 #define WIN ASTAR_WIN
 #define window astar__window
 
-static int lowbit(uint64_t v) {
-#if defined(__GNUC__) || defined(__clang__)
-  return __builtin_ctzll(v);
-#else
-  int i = 0;
-  while (!(v & 1)) { v >>= 1; i++; }
-  return i;
-#endif
-}
+#define lowbit astar__lowbit
 
 static int highbit(uint64_t v) {
 #if defined(__GNUC__) || defined(__clang__)
