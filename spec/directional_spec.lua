@@ -322,6 +322,10 @@ describe("directional search", function()
           local opts = { algorithm = "directional", turning = P.turn, radius = P.radius,
             headings = P.headings, neighborhood = P.reach == 1 and 8 or 24,
             turn_cost = P.turn_cost, reverse = P.reverse, heading = sh, goal_heading = gh }
+          -- a search from elsewhere first: what it leaves on the grid must not matter
+          g:find(rng.int(1, w), rng.int(1, h), gx, gy, { algorithm = "directional", turning = P.turn,
+            radius = P.radius, headings = P.headings, neighborhood = P.reach == 1 and 8 or 24,
+            turn_cost = P.turn_cost, reverse = P.reverse })
           local path, msg, code = g:find(sx, sy, gx, gy, opts)
           local lo, hi = lo_of(gx, gy, gh), hi_of(gx, gy, gh)
           local ctx = ("set %d, %dx%d, (%d,%d,%s) -> (%d,%d,%s)\n%s"):format(si, w, h, sx, sy,

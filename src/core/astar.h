@@ -234,6 +234,9 @@ astar_edge *astar_search_edges(astar_search *s, size_t n);
 /* For expand functions: the node the node being expanded was reached from
 ** (its parent on the best path known), or ASTAR_NONE at a start. */
 uint32_t astar_search_from(const astar_search *s);
+/* For expand functions: the cost of the best path known to the node being
+** expanded (what the engine adds an edge's cost to). */
+double astar_search_cost(const astar_search *s);
 
 
 /* ===================================================================== */
@@ -1286,11 +1289,26 @@ size_t astar_lattice_bytes(const astar_lattice *l);
 ** the shortest such move, where the cells every such move sweeps are
 ** walkable), which a reverse resumable search (Silver 2005) in 'back'
 ** works out as far as the search asks; each times the grid's smallest cost,
-** so never above the cost of a path. ASTAR_H_ZERO: Dijkstra. */
+** so never above the cost of a path. ASTAR_H_ZERO: Dijkstra.
+** 'seen' (optional; it must outlive the query's search, and serve one
+** search at a time): where the search keeps, per pose, the cheapest cost
+** it has met (rounded up to a float), so as to write no move that costs
+** that or more: the engine would only find it no better, after a lookup
+** that waits on memory (a pose has dozens of moves, most into poses met
+** before). Its arrays have room for astar_dir_seen_cells cells; the rest is
+** the search's. */
+typedef struct astar_dir_seen {
+  uint16_t *gen;            /* per cell: the search its row is from (0: none) */
+  float *g;                 /* per cell, a row of 16 costs (H with H headings) */
+  size_t cells;             /* the cells gen and g have room for */
+  uint16_t cur;
+} astar_dir_seen;
+size_t astar_dir_seen_cells(const astar_grid *g);
 typedef struct astar_dir_query {
   astar_params params;
   int heuristic;
   astar_search *back;
+  astar_dir_seen *seen;     /* NULL, or room for astar_dir_seen_cells(grid) */
   /* filled by astar_dir_prepare: */
   astar_domain domain;
   astar_grid *grid;
@@ -1303,7 +1321,10 @@ typedef struct astar_dir_query {
   int blocked;              /* after ASTAR_BLOCKED: 1 the start, 2 the goal */
   int uniform, dubins;
   double cost1, hscale;
+  int32_t toff[48];         /* per target of the lattice, its cell's offset */
   astar_domain bdomain;     /* the relaxed graph, searched backward in 'back' */
+  uint32_t bcell;           /* the cell whose distance back_distance gave last, */
+  double bdist;             /* and that distance */
   int shots;                /* hybrid: set before astar_dir_prepare (see below) */
   uint32_t shot_to;         /* the node shots arrive at */
 } astar_dir_query;

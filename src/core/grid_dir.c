@@ -60,7 +60,7 @@ typedef struct prim {
 } prim;
 
 typedef struct hot {       /* what an expansion reads of a move */
-  int32_t dx, dy, to;
+  int32_t t, to;           /* its target (see astar_dir_query.toff), the heading there */
   double fixed;            /* on a grid of one cost c: it costs len * c + fixed */
   double len;              /* its length, times the reverse factor when backing up */
 } hot;
@@ -491,7 +491,7 @@ static int lattice_build(astar_lattice *l) {
     p->dx = l->tx[r % (size_t)l->nt];
     p->dy = l->ty[r % (size_t)l->nt];
     rc = build_move(l, &s, p, (int)(r / (size_t)l->nt));
-    l->hot[i].dx = p->dx; l->hot[i].dy = p->dy; l->hot[i].to = p->to;
+    l->hot[i].t = (int32_t)(r % (size_t)l->nt); l->hot[i].to = p->to;
     l->hot[i].len = p->len * (p->dir < 0 ? l->p.reverse : 1);
     l->hot[i].fixed = l->p.turn_cost * p->turn;
   }
@@ -773,20 +773,40 @@ static void framed_clear(const astar_dir_query *q, size_t a, long x, long y, uin
   }
 }
 
+/* Is g (at most the search's max_cost) cheaper than any cost known of the
+** pose at 'cell' facing k (see astar_dir_seen)? Then it is now known. */
+static int cheaper(astar_dir_seen *m, uint32_t cell, int k, uint32_t H, double g) {
+  float *row = m->g + (size_t)cell * H, up;
+  if (m->gen[cell] != m->cur) {
+    uint32_t i;
+    for (i = 0; i < H; i++) row[i] = HUGE_VALF;
+    m->gen[cell] = m->cur;
+  }
+  if (g >= row[k]) return 0;
+  up = (float)g;
+  row[k] = (double)up < g ? nextafterf(up, HUGE_VALF) : up;
+  return 1;
+}
+
 static int dir_expand(void *self, uint32_t node, astar_search *s) {
   const astar_dir_query *q = (const astar_dir_query *)self;
   const astar_lattice *l = q->lat;
   const uint32_t H = H_OF(q), w = (uint32_t)q->grid->w;
   const size_t per = l->nprim / H, a = node % H;
+  astar_dir_seen *seen = q->params.algorithm != ASTAR_ALG_BFS ? q->seen : NULL;
   astar_edge *e = astar_search_edges(s, per + 2);
+  double g0 = 0;
   uint64_t set[NW_MAX];
+  uint32_t cell0;
   long x, y;
   int i, n = 0;
   if (e == NULL) return ASTAR_ENOMEM;
   if (node == q->snode) return from_start(q, e);
   if (node == q->gnode) return 0;
-  x = (long)(node / H % w);
-  y = (long)(node / H / w);
+  cell0 = node / H;
+  x = (long)(cell0 % w);
+  y = (long)(cell0 / w);
+  if (seen != NULL) g0 = astar_search_cost(s);
   moves_of(q, a, set);
   if (l->framed) framed_clear(q, a, x, y, set);
   for (i = 0; i < l->nw; i++) {
@@ -794,9 +814,14 @@ static int dir_expand(void *self, uint32_t node, astar_search *s) {
     for (v = set[i]; v; v &= v - 1) {
       const size_t j = a * per + (size_t)i * 64 + (size_t)astar__lowbit(v);
       const hot *p = &l->hot[j];
+      const uint32_t cell = cell0 + (uint32_t)q->toff[p->t];    /* (mod 2^32) */
+      double c;
       if (!l->framed && !move_clear(q->grid, l, &l->prim[j], x, y)) continue;
-      e[n].to = ((uint32_t)(y + p->dy) * w + (uint32_t)(x + p->dx)) * H + (uint32_t)p->to;
-      e[n++].cost = move_cost(q, &l->prim[j], x, y);
+      c = q->uniform ? p->len * q->cost1 + p->fixed : move_cost(q, &l->prim[j], x, y);
+      if (seen != NULL && g0 + c <= q->params.max_cost && !cheaper(seen, cell, p->to, H, g0 + c))
+        continue;                    /* (above max_cost: the engine prunes it) */
+      e[n].to = cell * H + (uint32_t)p->to;
+      e[n++].cost = c;
     }
   }
   return to_goal(q, node, e, n);
@@ -869,15 +894,18 @@ static double back_distance(astar_dir_query *q, uint32_t cell) {
   double g;
   uint32_t parent;
   int rc;
+  if (cell == q->bcell) return q->bdist;       /* the headings of a cell come together */
   while (astar_search_node(q->back, cell, &g, &parent) != 1) {
     if ((rc = astar_search_step(q->back, 16)) == ASTAR_RUNNING) continue;
     if (rc < 0) {                     /* out of memory: the other bounds will do */
       q->back = NULL;
       return 0;
     }
-    return astar_search_node(q->back, cell, &g, &parent) == 1 ? g : HUGE_VAL;
+    if (astar_search_node(q->back, cell, &g, &parent) != 1) g = HUGE_VAL;
+    break;
   }
-  return g;
+  q->bcell = cell;
+  return q->bdist = g;
 }
 
 static double dir_heuristic(void *self, uint32_t node) {
@@ -957,7 +985,7 @@ int astar_dir_prepare(astar_grid *g, const astar_lattice *l, astar_dir_query *q,
                       int sy, double sh, int gx, int gy, double gh, uint32_t *goal) {
   const astar_dir_params *p = &l->p;
   double cells = (double)g->w * (double)g->h;
-  int rc;
+  int rc, t;
   if (sx < 0 || sy < 0 || gx < 0 || gy < 0 || sx >= g->w || sy >= g->h || gx >= g->w ||
       gy >= g->h || g->hex || g->wrap || isinf(sh) || isinf(gh) ||
       cells * p->headings + 2 > (double)UINT32_MAX ||
@@ -973,6 +1001,7 @@ int astar_dir_prepare(astar_grid *g, const astar_lattice *l, astar_dir_query *q,
   q->uniform = g->min_count == g->nwalk;
   q->hscale = q->heuristic == ASTAR_H_ZERO ? 0 : q->cost1;
   q->dubins = gh == gh && p->reverse == 0;
+  for (t = 0; t < l->nt; t++) q->toff[t] = (int32_t)(l->ty[t] * g->w + l->tx[t]);
   q->domain.nnodes = (uint32_t)(cells * p->headings + 2);
   q->domain.expand = dir_expand;
   q->domain.heuristic = dir_heuristic;
@@ -984,7 +1013,18 @@ int astar_dir_prepare(astar_grid *g, const astar_lattice *l, astar_dir_query *q,
   return prepare_ends(q, goal);
 }
 
+size_t astar_dir_seen_cells(const astar_grid *g) { return (size_t)g->w * (size_t)g->h; }
+
 int astar_dir_begin(astar_search *s, astar_dir_query *q, uint32_t goal) {
+  if (q->seen != NULL) {
+    astar_dir_seen *m = q->seen;
+    if (m->cells < astar_dir_seen_cells(q->grid)) return ASTAR_EINVAL;
+    if (++m->cur == 0) {             /* a new search's rows are those of another gen */
+      memset(m->gen, 0, m->cells * sizeof *m->gen);
+      m->cur = 1;
+    }
+  }
+  q->bcell = ASTAR_NONE;
   if (q->back != NULL && q->hscale > 0) {
     astar_params p;
     int rc;

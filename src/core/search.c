@@ -130,6 +130,8 @@ void astar_search_free(astar_search *s) {
   astar__free(&m, s, sizeof *s);
 }
 
+double astar_search_cost(const astar_search *s) { return s->pool[s->cur].g; }
+
 uint32_t astar_search_from(const astar_search *s) {
   uint32_t p = s->pool[s->cur].parent;
   return p == NONE ? NONE : s->pool[p].id;

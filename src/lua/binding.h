@@ -340,6 +340,7 @@ typedef struct lgdir {
   astar_dir_query q;
   astar_lattice *lat;      /* held from begin until the next begin or astar_gdir_free */
   astar_search *back;      /* the heuristic's backward search (grid_dir.c), or NULL */
+  astar_dir_seen seen;     /* the costs the search met (grid_dir.c) */
   double sh, gh;           /* the headings asked for (NaN: any) */
   astar_alloc alloc;
   void *ud;

@@ -127,17 +127,47 @@ static int lattice(lgrid *lg, lgdir *d) {
   return 0;
 }
 
+static void seen_free(lgdir *d) {
+  astar_dir_seen *m = &d->seen;
+  if (m->gen != NULL) d->alloc(d->ud, m->gen, m->cells * sizeof *m->gen, 0);
+  if (m->g != NULL) d->alloc(d->ud, m->g, m->cells * 16 * sizeof *m->g, 0);
+  memset(m, 0, sizeof *m);
+}
+
+/* Makes d's seen costs fit a search on g. */
+static int seen_fit(lgdir *d, const astar_grid *g) {
+  astar_dir_seen *m = &d->seen;
+  size_t n = astar_dir_seen_cells(g);
+  uint16_t *gen;
+  float *c;
+  if (m->cells >= n) return 0;
+  if (n > (size_t)-1 / (16 * sizeof *c)) return ASTAR_ENOMEM;
+  gen = (uint16_t *)d->alloc(d->ud, NULL, 0, n * sizeof *gen);
+  c = gen == NULL ? NULL : (float *)d->alloc(d->ud, NULL, 0, n * 16 * sizeof *c);
+  if (c == NULL) {
+    if (gen != NULL) d->alloc(d->ud, gen, n * sizeof *gen, 0);
+    return ASTAR_ENOMEM;
+  }
+  seen_free(d);
+  memset(gen, 0, n * sizeof *gen);
+  m->gen = gen; m->g = c; m->cells = n; m->cur = 0;
+  return 0;
+}
+
 int astar_gdir_begin(lgrid *lg, lgdir *d, int sx, int sy, int gx, int gy, astar_search *s) {
   uint32_t goal;
   int rc = lattice(lg, d);
   if (rc == 0 && d->back == NULL) rc = astar_search_new(&d->back, d->alloc, d->ud);
+  if (rc == 0) rc = seen_fit(d, lg->g);
   d->q.back = d->back;
+  d->q.seen = &d->seen;
   if (rc == 0) rc = astar_dir_prepare(lg->g, d->lat, &d->q, sx, sy, d->sh, gx, gy, d->gh, &goal);
   if (rc != 0) return rc;
   return astar_dir_begin(s, &d->q, goal);
 }
 
 void astar_gdir_free(lgdir *d) {
+  seen_free(d);
   astar_lattice_release(d->lat);
   d->lat = NULL;
   astar_search_free(d->back);
