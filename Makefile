@@ -7,7 +7,8 @@ CC      ?= cc
 OPT     ?= -O2
 WARN     = -std=c99 -Wall -Wextra -pedantic -Wshadow -Wmissing-prototypes
 CFLAGS_ALL = $(OPT) -g $(WARN) $(WERROR) -fPIC -fvisibility=hidden -Isrc/core $(EXTRA_CFLAGS)
-LIBS    ?= -lm
+# Worker threads (src/core/workers.c): POSIX threads; -pthread links them where libc does not.
+LIBS    ?= -lm $(if $(filter Darwin,$(shell uname -s 2>/dev/null)),,-pthread)
 # A Lua module leaves the lua_* symbols to the host: plain -shared on ELF; macOS wants a bundle.
 SOFLAGS ?= $(if $(filter Darwin,$(shell uname -s 2>/dev/null)),-bundle -undefined dynamic_lookup,-shared)
 
