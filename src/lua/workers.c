@@ -30,7 +30,7 @@ searches a read-only snapshot of the grid, copied on the first submit after each
 shared by every request made before the next one. A request whose grid was edited (or
 closed) after it was submitted is answered `nil, message, "stale"` (or run again on
 the new grid with `on_change = "restart"`).
-@module astar.workers
+@classmod Workers
 */
 #include <math.h>
 #include <string.h>
@@ -688,7 +688,7 @@ gives (`"no_path"`, `"blocked"`, `"limit"`, or `"partial"` with a partial Path)
 local grid = astar.grid(10, 10)
 grid:set(5, 5, false)
 local paths, codes = astar.batch(grid, {{1, 1, 10, 10}, {1, 1, 5, 5}}, {threads = 2})
-print(#paths[1], paths[2], codes[2])     --> 10 false blocked
+print(#paths[1], paths[2], codes[2])     --> 12 false blocked
 */
 static int batch(lua_State *L) {
   lgrid *lg = (lgrid *)luaL_testudata(L, 1, ASTAR_GRID_MT);
