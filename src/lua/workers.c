@@ -608,51 +608,21 @@ static int reqcoord(lua_State *L, int i, int k, int max) {
   return (int)v - 1;
 }
 
-typedef struct bjob { lgrid *lg; int n; } bjob;
+typedef struct bjob { lgrid *lg; lpool *p; wjob **jobs; int n; } bjob;
 
-static int batchheld(lua_State *L, void *ud) {
-  bjob *b = (bjob *)ud;
-  lgrid *lg = b->lg;
-  lpool *p;
-  wjob **jobs;
-  void *tmpl;
-  astar_opts o;
-  int i, rc, lidx, w = astar_grid_width(lg->g), h = astar_grid_height(lg->g);
-  tmpl = lua_newuserdatauv(L, astar_grid_worksize(), 0);   /* the options, read once */
-  astar_grid_workopts(L, &F_BATCH, lg, 3, 1, &o, tmpl);
-  p = newpool(L, threadsopt(L, &F_BATCH, &o, astar_workers_cpus()));
-  jobs = (wjob **)lua_newuserdatauv(L, (size_t)(b->n > 0 ? b->n : 1) * sizeof(wjob *), 0);
-  for (i = 1; i <= b->n; i++) {
-    wjob *j;
-    int sx, sy, gx, gy;
-    lua_rawgeti(L, 2, i);
-    if (lua_type(L, -1) != LUA_TTABLE)
-      astar_argerror(L, &F_BATCH, 2, "request %d: table {x0, y0, x1, y1} expected, got %s", i,
-                     luaL_typename(L, -1));
-    sx = reqcoord(L, i, 1, w);
-    sy = reqcoord(L, i, 2, h);
-    gx = reqcoord(L, i, 3, w);
-    gy = reqcoord(L, i, 4, h);
-    lua_pop(L, 1);
-    j = job_new(L, p);
-    memcpy(j->rec, tmpl, astar_grid_worksize());
-    astar_grid_workends(j->rec, sx, sy, gx, gy);
-    j->grid = lg->g;
-    j->ticket = i;
-    jobs[i - 1] = j;
-  }
-  rc = astar_grid_ready(lg->g);                      /* nothing lazy left for the workers */
-  if (rc != 0) astar_raise(L, rc);
-  for (i = 0; i < b->n; i++) astar_workers_submit(p->w, &jobs[i]->head);
-  for (i = 0; i < b->n; i++) astar_workers_take(p->w, &jobs[i]->head, 1);
-  astar_workers_free(p->w);                          /* joined: nothing else reads the grid */
-  p->w = NULL;
+/* The results of a batch, made while the workers search (they only read the
+** grid, and so does this): takes the jobs in order, pushes the three lists. */
+static int batchresults(lua_State *L) {
+  bjob *b = (bjob *)lua_touserdata(L, 1);
+  int i, lidx;
   lua_createtable(L, b->n, 0);                       /* paths */
   lidx = lua_gettop(L);
   lua_createtable(L, 0, 0);                          /* codes */
   lua_createtable(L, 0, 0);                          /* messages */
   for (i = 0; i < b->n; i++) {
-    int n = report(L, jobs[i]);                      /* Path | nil, message, code */
+    int n;
+    astar_workers_take(b->p->w, &b->jobs[i]->head, 1);
+    n = report(L, b->jobs[i]);                       /* Path | nil, message, code */
     if (n == 1) {
       lua_rawseti(L, lidx, i + 1);
     } else if (lua_isnil(L, -3)) {
@@ -666,9 +636,50 @@ static int batchheld(lua_State *L, void *ud) {
       lua_rawseti(L, lidx + 2, i + 1);
       lua_rawseti(L, lidx, i + 1);
     }
-    job_clear(jobs[i]);
+    job_clear(b->jobs[i]);
   }
-  pool_release(p);
+  return 3;
+}
+
+static int batchheld(lua_State *L, void *ud) {
+  bjob *b = (bjob *)ud;
+  lgrid *lg = b->lg;
+  void *tmpl;
+  astar_opts o;
+  int i, rc, w = astar_grid_width(lg->g), h = astar_grid_height(lg->g);
+  tmpl = lua_newuserdatauv(L, astar_grid_worksize(), 0);   /* the options, read once */
+  astar_grid_workopts(L, &F_BATCH, lg, 3, 1, &o, tmpl);
+  b->p = newpool(L, threadsopt(L, &F_BATCH, &o, astar_workers_cpus()));
+  b->jobs = (wjob **)lua_newuserdatauv(L, (size_t)(b->n > 0 ? b->n : 1) * sizeof(wjob *), 0);
+  for (i = 1; i <= b->n; i++) {                      /* every request read before any runs */
+    wjob *j;
+    int sx, sy, gx, gy;
+    lua_rawgeti(L, 2, i);
+    if (lua_type(L, -1) != LUA_TTABLE)
+      astar_argerror(L, &F_BATCH, 2, "request %d: table {x0, y0, x1, y1} expected, got %s", i,
+                     luaL_typename(L, -1));
+    sx = reqcoord(L, i, 1, w);
+    sy = reqcoord(L, i, 2, h);
+    gx = reqcoord(L, i, 3, w);
+    gy = reqcoord(L, i, 4, h);
+    lua_pop(L, 1);
+    j = job_new(L, b->p);
+    memcpy(j->rec, tmpl, astar_grid_worksize());
+    astar_grid_workends(j->rec, sx, sy, gx, gy);
+    j->grid = lg->g;
+    j->ticket = i;
+    b->jobs[i - 1] = j;
+  }
+  rc = astar_grid_ready(lg->g);                      /* nothing lazy left for the workers */
+  if (rc != 0) astar_raise(L, rc);
+  for (i = 0; i < b->n; i++) astar_workers_submit(b->p->w, &b->jobs[i]->head);
+  /* from here until the workers are stopped nothing may raise past this frame: the
+  ** grid is the batch's (held) only while it runs */
+  lua_pushcfunction(L, batchresults);
+  lua_pushlightuserdata(L, b);
+  rc = lua_pcall(L, 1, 3, 0);
+  pool_release(b->p);                                /* joined: nothing else reads the grid */
+  if (rc != LUA_OK) return lua_error(L);
   return 3;
 }
 
