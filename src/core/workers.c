@@ -9,6 +9,9 @@
 #if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
 #define _POSIX_C_SOURCE 200112L     /* pthreads and sysconf under -std=c99 */
 #endif
+#if defined(__APPLE__) && !defined(_DARWIN_C_SOURCE)
+#define _DARWIN_C_SOURCE            /* _SC_NPROCESSORS_ONLN beside _POSIX_C_SOURCE */
+#endif
 #if defined(_WIN32)
 #if !defined(_WIN32_WINNT) || _WIN32_WINNT < 0x0600
 #undef _WIN32_WINNT
