@@ -51,7 +51,7 @@ describe("astar.batch", function()
     end
     local maps = { "dao/arena2", "cities/Berlin_1_256", "bg512/AR0011SR", "rooms/32room_000",
       "random/random512-10-0", "mazes/maze512-1-0", "sc1/TheFrozenSea" }
-    local per_map = math.min(H.trials(330), H.scen_limit() or math.huge)
+    local per_map = math.min(H.trials(280), H.scen_limit() or math.huge)
     local fails, total = {}, 0
     for m, name in ipairs(maps) do
       local path = dir .. "/" .. name .. ".map"

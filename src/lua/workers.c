@@ -293,11 +293,11 @@ static wjob *findjob(lua_State *L, const afn *f, lua_Integer *t) {
 /* Results                                                                  */
 /* ---------------------------------------------------------------------- */
 
-/* Pushes the results of finished job j whose grid userdata is at 'gidx'. */
+/* Pushes the results of finished job j, as grid:find would. */
 static int report(lua_State *L, wjob *j) {
   astar_found res;
   if (j->rc == JOB_CANCELLED)
-    return astar_outcome(L, "cancelled", "request %d was cancelled", (int)j->ticket);
+    return astar_outcome(L, "cancelled", "the request was cancelled");
   res.nodes = j->nodes;
   res.n = j->n;
   res.cost = j->cost;
@@ -342,6 +342,7 @@ static int deliverheld(lua_State *L, void *ud) {
   top = lua_gettop(L);
   forget(L, j->ticket);
   if (d->ticket) lua_pushinteger(L, (lua_Integer)j->ticket);
+  j->ticket = 0;                       /* forgotten: if the results raise, close frees it */
   if (lg != NULL && stale(lg, j))
     astar_outcome(L, "stale", lg->g == NULL ? "the grid was closed during the search"
                                             : "the grid changed during the search");
