@@ -34,13 +34,13 @@ build = {
         "src/core/jps.c", "src/core/jps_plus.c", "src/core/mem.c", "src/core/navmesh.c",
         "src/core/navmesh_exact.c", "src/core/navmesh_funnel.c", "src/core/navmesh_grid.c",
         "src/core/navmesh_link.c", "src/core/navmesh_locate.c", "src/core/navmesh_portal.c",
-        "src/core/search.c", "src/lua/core.c", "src/lua/curve.c", "src/lua/field.c",
-        "src/lua/find.c", "src/lua/graph.c", "src/lua/grid.c", "src/lua/grid_class.c",
-        "src/lua/grid_dir.c", "src/lua/grid_hex.c", "src/lua/grid_line.c",
-        "src/lua/grid_link.c", "src/lua/grid_load.c", "src/lua/grid_world.c",
-        "src/lua/grid_wrap.c", "src/lua/implicit.c", "src/lua/navmesh.c",
-        "src/lua/navmesh_link.c", "src/lua/options.c", "src/lua/path.c", "src/lua/query.c",
-        "src/lua/replanner.c"
+        "src/core/search.c", "src/core/workers.c", "src/lua/core.c", "src/lua/curve.c",
+        "src/lua/field.c", "src/lua/find.c", "src/lua/graph.c", "src/lua/grid.c",
+        "src/lua/grid_class.c", "src/lua/grid_dir.c", "src/lua/grid_hex.c",
+        "src/lua/grid_line.c", "src/lua/grid_link.c", "src/lua/grid_load.c",
+        "src/lua/grid_world.c", "src/lua/grid_wrap.c", "src/lua/implicit.c",
+        "src/lua/navmesh.c", "src/lua/navmesh_link.c", "src/lua/options.c", "src/lua/path.c",
+        "src/lua/query.c", "src/lua/replanner.c", "src/lua/workers.c"
       },
       incdirs = { "src/core" },
     },
@@ -59,7 +59,7 @@ build = {
   copy_directories = { "types" },
   -- libm is a separate library on Unix only (mingw and MSVC have it in their C runtime).
   platforms = {
-    unix = { modules = { ["astar.core"] = { libraries = { "m" } } } },
+    unix = { modules = { ["astar.core"] = { libraries = { "m", "pthread" } } } },
   },
 }
 test = {

@@ -83,6 +83,8 @@ astar.parse_scenarios = movingai.parse_scenarios
 astar.curve = core.curve
 astar.search = core.search
 astar.query = core.query
+astar.batch = core.batch
+astar.workers = core.workers
 astar.follow = require("astar.follow").new
 setmetatable(astar, { __index = function(_, k) if k == "love" then return require "astar.love" end end })
 astar.tiled = tiled

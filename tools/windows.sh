@@ -299,7 +299,7 @@ cmd_test32() {
   if stale "$L32/astar/core.so" src tools/windows.sh; then
     # shellcheck disable=SC2086
     gcc -m32 -msse2 -mfpmath=sse $CFLAGS_WIN ${WERROR:-} -fPIC -shared -o "$L32/astar/core.so" \
-      src/core/*.c src/lua/*.c -lm
+      src/core/*.c src/lua/*.c -lm -pthread
     say "built $L32/astar/core.so (i386, the x86 DLL's flags)"
   fi
   movingai=${ASTAR_MOVINGAI:-$ROOT/../shared/benchmarks/movingai}

@@ -171,6 +171,20 @@
 ---@class astar.GridQueryOptions: astar.GridFindOptions
 ---@field on_change? astar.OnChange default "restart"
 
+---Options of `astar.batch`: `threads`, plus the options of `Grid:find` that worker threads run
+---(not `cost`, a `heuristic` function, `goals`, `overlay`, `radius`, `size`, "directional" nor
+---"hybrid": they raise).
+---@class astar.BatchOptions: astar.GridFindOptions
+---@field threads? integer worker threads, 1 to 64 (default the number of processors)
+
+---Options of `astar.workers`.
+---@class astar.WorkersOptions
+---@field threads? integer worker threads, 1 to 64 (default one less than the processors, at least 1)
+
+---Options of `Workers:submit`: those `astar.batch` takes but `threads`, plus `on_change`.
+---@class astar.SubmitOptions: astar.GridFindOptions
+---@field on_change? "stale"|"restart" an edit of the grid before the result is taken: `nil, message, "stale"` (default) or the search again on the edited grid
+
 ---Options of `Grid:splice`: those of `find` but `goals`, `within`, `partial`, `radius`, `size`
 ---and `overlay`, plus `ratio`.
 ---@class astar.SpliceOptions
@@ -1110,6 +1124,61 @@ function Query:stats() end
 function Query:explored() end
 
 ------------------------------------------------------------------------------------------
+-- Workers
+------------------------------------------------------------------------------------------
+
+---A pool of worker threads searching grids off the Lua thread (`astar.workers`): each request
+---searches a read-only snapshot of its grid as it was when submitted. Also `__close` and `__gc`
+---(which stop the threads safely with requests in flight).
+---@class astar.Workers
+local Workers = {}
+
+---Queues a search; the workers search a snapshot of the grid as it is now.
+---@param grid astar.Grid
+---@param x0 integer
+---@param y0 integer
+---@param x1 integer
+---@param y1 integer
+---@param opts? astar.SubmitOptions
+---@return integer ticket
+function Workers:submit(grid, x0, y0, x1, y1, opts) end
+
+---A finished request's ticket and what `Grid:find` returns (`"stale"` if the grid changed since
+---it was submitted); nothing when none has finished. Never waits.
+---@return integer|nil ticket
+---@return astar.Path|nil path
+---@return string|nil message
+---@return astar.Code|"stale"|nil code
+function Workers:poll() end
+
+---The results of request `ticket` (`nil, message, "pending"` while it runs, unless `wait`).
+---Raises for an unknown ticket (already taken, cancelled, never made).
+---@param ticket integer
+---@param wait? boolean
+---@return astar.Path|nil path
+---@return string|nil message
+---@return astar.Code|"stale"|"pending"|nil code
+function Workers:result(ticket, wait) end
+
+---Cancels a request; true if it was pending.
+---@param ticket integer
+---@return boolean
+function Workers:cancel(ticket) end
+
+---"queued", "running", "done" (results waiting), or nil for an unknown ticket.
+---@param ticket integer
+---@return "queued"|"running"|"done"|nil
+function Workers:status(ticket) end
+
+---Requests pending (submitted, not yet given nor cancelled), and the threads.
+---@return integer requests
+---@return integer threads
+function Workers:pending() end
+
+---Stops the workers and forgets every request; idempotent.
+function Workers:close() end
+
+------------------------------------------------------------------------------------------
 -- Curve
 ------------------------------------------------------------------------------------------
 
@@ -1441,6 +1510,22 @@ function astar.curve(x0, y0, h0, x1, y1, h1, r, opts) end
 ---@param opts astar.SearchOptions
 ---@return astar.Query
 function astar.query(opts) end
+
+---Searches `grid` for every `{x0, y0, x1, y1}` of `requests` with worker threads and returns
+---when all are done, in order: `paths[i]` is the Path `Grid:find` would return, or false; for a
+---request without a full path, `codes[i]` and `messages[i]` are find's code and message.
+---@param grid astar.Grid
+---@param requests integer[][]
+---@param opts? astar.BatchOptions
+---@return (astar.Path|false)[] paths
+---@return table<integer, astar.Code> codes
+---@return table<integer, string> messages
+function astar.batch(grid, requests, opts) end
+
+---A pool of worker threads for `Workers:submit` and `Workers:poll`; one per Lua state.
+---@param opts? astar.WorkersOptions
+---@return astar.Workers
+function astar.workers(opts) end
 
 ---A new scheduler.
 ---@param opts astar.SchedulerOptions

@@ -618,6 +618,27 @@ size_t astar_grid_sources_fit(astar_grid *g, const astar_grid_query *q, double *
 int astar_grid_affected(astar_grid *g, const astar_grid_query *q, const astar_search *s,
                         uint64_t since, int sx, int sy);
 
+/*
+** SEARCHES FROM SEVERAL THREADS. astar_grid_prepare and the searches build
+** some of the grid's tables on first use and refresh them after edits (the
+** smallest cost, the walkability bits of jump point search, the component
+** labels once astar_grid_components was called, the JPS+ tables of
+** astar_grid_prepare_jumps, the fit cache of a radius or a size). After
+** astar_grid_ready, and until the next edit, astar_grid_prepare and the
+** searches of queries without a radius or a size (q->radius 0, q->size_w and
+** q->size_h 0 or 1) and without callbacks that write it only read the grid:
+** several threads may then search it at once, each with its own context and
+** query. Returns 0 or ASTAR_ENOMEM. The bits take 4 bits a cell.
+** astar_grid_snapshot: a copy of g for such searches while g goes on being
+** edited (astar_grid_clone, plus g's JPS+ tables and its use of component
+** labels, made ready); its version is g's at the time. 0 or ASTAR_ENOMEM.
+** astar_grid_snapshot_current: 1 while the snapshot s of g would answer
+** every search as g does (g not edited, no tables prepared since), else 0.
+*/
+int astar_grid_ready(astar_grid *g);
+int astar_grid_snapshot(astar_grid **out, const astar_grid *g);
+int astar_grid_snapshot_current(const astar_grid *s, const astar_grid *g);
+
 /* prepare + astar_search_run. Returns a status as astar_search_step does,
 ** or ASTAR_BLOCKED, ASTAR_EINVAL, ASTAR_ENOMEM. */
 int astar_grid_find(astar_grid *g, astar_search *s, astar_grid_query *q,
@@ -1362,5 +1383,75 @@ int astar_dir_begin(astar_search *s, astar_dir_query *q, uint32_t goal);
 void astar_dir_pose(const astar_dir_query *q, uint32_t node, double *x, double *y, double *h);
 double astar_dir_step(const astar_dir_query *q, uint32_t a, uint32_t b, astar_curve *c,
                       int *dir);
+
+/* ===================================================================== */
+/* Worker threads (src/core/workers.c)                                   */
+/* ===================================================================== */
+
+/*
+** A pool of threads that run jobs off the caller's thread: POSIX threads,
+** or Win32 threads on Windows (Vista and later). Each worker owns a search
+** context made with the pool's allocator, which the workers call from
+** their own threads: it must be thread-safe (malloc's is; a Lua state's is
+** not). The job function runs on a worker thread and may use that context;
+** it must only read what other threads may touch meanwhile (a grid, for
+** one, after astar_grid_ready or astar_grid_snapshot; see there).
+**
+** JOBS are the caller's memory: a struct that starts with an astar_job
+** (or holds one and finds its way back). A submitted job belongs to the
+** pool until astar_workers_collect or astar_workers_take hands it back
+** (state COLLECTED), or astar_workers_cancel removes it (CANCELLED); the
+** pool's mutex orders what the worker wrote before the caller reads it.
+** One thread, the owner, calls every function below but the job function's
+** astar_workers_cancelled.
+*/
+#define ASTAR_WORKERS_MAX 64
+
+enum {
+  ASTAR_JOB_QUEUED = 1, ASTAR_JOB_RUNNING, ASTAR_JOB_DONE, ASTAR_JOB_COLLECTED,
+  ASTAR_JOB_CANCELLED
+};
+
+typedef struct astar_job {
+  struct astar_job *next;   /* the pool's */
+  int state;                /* ASTAR_JOB_*: read it only through the functions below */
+  int cancel;               /* the pool's */
+} astar_job;
+
+typedef struct astar_workers astar_workers;
+/* Runs job j on a worker thread with the worker's context s; ud is the
+** pool's. It should poll astar_workers_cancelled(w, j) now and then. */
+typedef void (*astar_work_fn)(void *ud, astar_job *j, astar_search *s, astar_workers *w);
+
+/* The number of processors online (1 if unknown), at most ASTAR_WORKERS_MAX. */
+int astar_workers_cpus(void);
+/* Starts 'threads' workers (1 .. ASTAR_WORKERS_MAX). Returns 0, ASTAR_EINVAL
+** or ASTAR_ENOMEM (also when a thread cannot be started). */
+int astar_workers_new(astar_workers **out, int threads, astar_work_fn fn, void *ud,
+                      astar_alloc alloc, void *aud);
+int astar_workers_threads(const astar_workers *w);
+/* Queues job j (its next/state/cancel are overwritten). */
+void astar_workers_submit(astar_workers *w, astar_job *j);
+/* The oldest finished job, handed back, or NULL; with 'wait', blocks until
+** one finishes unless none is queued or running. */
+astar_job *astar_workers_collect(astar_workers *w, int wait);
+/* Job j's state; if DONE, hands j back (it is COLLECTED then, but the
+** return value says DONE). With 'wait', waits while it is queued or running. */
+int astar_workers_take(astar_workers *w, astar_job *j, int wait);
+/* Cancels j: a queued or finished job is handed back at once (CANCELLED);
+** a running one is flagged (astar_workers_cancelled) and finishes as usual.
+** Returns the state j had. */
+int astar_workers_cancel(astar_workers *w, astar_job *j);
+/* Job j's state, without handing it back. */
+int astar_workers_peek(astar_workers *w, const astar_job *j);
+/* For the job function: whether j was cancelled or the pool is closing. */
+int astar_workers_cancelled(astar_workers *w, const astar_job *j);
+/* How many jobs are queued, running, and finished but not collected (any
+** pointer may be NULL). */
+void astar_workers_state(astar_workers *w, size_t *queued, size_t *running, size_t *done);
+/* Stops the pool: queued jobs become CANCELLED (handed back), running ones
+** are flagged and waited for, the threads joined, the contexts freed. Every
+** job is the caller's again. NULL is accepted. */
+void astar_workers_free(astar_workers *w);
 
 #endif

@@ -1210,3 +1210,40 @@ int astar_grid_component(astar_grid *g, int diagonal, int x, int y, uint32_t *la
   *label = g->label[conn_of(diagonal)][at(g, x, y)];
   return 0;
 }
+
+/* ---------------------------------------------------------------------- */
+/* Searches from several threads                                            */
+/* ---------------------------------------------------------------------- */
+
+int astar_grid_ready(astar_grid *g) {
+  int k;
+  astar_grid_min_cost(g);
+  if (astar__grid_bits(g) != 0) return ASTAR_ENOMEM;
+  for (k = 0; k < 2 && g->use_labels; k++)
+    if (labels(g, k) != 0) return ASTAR_ENOMEM;
+  for (k = 0; k < 4; k++) astar__jt_refresh(g, k);
+  return 0;
+}
+
+int astar_grid_snapshot(astar_grid **out, const astar_grid *g) {
+  int k, rc = astar_grid_clone(out, g);
+  if (rc != 0) return rc;
+  (*out)->version = g->version;
+  (*out)->use_labels = g->use_labels;
+  for (k = 0; k < 4 && rc == 0; k++)
+    if (g->jt[k] != NULL) rc = astar_grid_prepare_jumps(*out, k);
+  if (rc == 0) rc = astar_grid_ready(*out);
+  if (rc != 0) {
+    astar_grid_free(*out);
+    *out = NULL;
+  }
+  return rc;
+}
+
+int astar_grid_snapshot_current(const astar_grid *s, const astar_grid *g) {
+  int k;
+  if (s->version != g->version || s->use_labels != g->use_labels) return 0;
+  for (k = 0; k < 4; k++)
+    if ((s->jt[k] == NULL) != (g->jt[k] == NULL)) return 0;
+  return 1;
+}

@@ -51,7 +51,7 @@ enum {
   ASTAR_OPT_DIRECTED, ASTAR_OPT_RATIO, ASTAR_OPT_ONEWAY, ASTAR_OPT_PULL,
   ASTAR_OPT_OVERLAY, ASTAR_OPT_OVERLAY_SCALE, ASTAR_OPT_SIZE,
   ASTAR_OPT_HEADING, ASTAR_OPT_GOAL_HEADING, ASTAR_OPT_TURNING, ASTAR_OPT_HEADINGS,
-  ASTAR_OPT_NEIGHBORHOOD, ASTAR_OPT_REVERSE, ASTAR_OPT_TURN_COST,
+  ASTAR_OPT_NEIGHBORHOOD, ASTAR_OPT_REVERSE, ASTAR_OPT_TURN_COST, ASTAR_OPT_THREADS,
   ASTAR_OPT_N
 };
 /* An option an entry point accepts: its id, and where the entry point
@@ -323,6 +323,18 @@ double astar_cbcost(lua_State *L, int zero_ok, const char *fmt, ...);
 /* The same for a heuristic callback's result (>= 0, finite). */
 double astar_cbheur(lua_State *L, const char *fmt, ...);
 
+/* A path a search found, as the grid's Path maker reads it: its nodes, cost
+** and statistics, and each node's cost from the start in g (NULL: read them
+** from the search context s). */
+typedef struct astar_found {
+  const uint32_t *nodes;
+  long n;
+  double cost;
+  astar_stats st;
+  const double *g;
+  const astar_search *s;
+} astar_found;
+
 /* The Grid userdata (src/lua/grid.c); find's search record follows it. */
 typedef struct lgrid {
   lmap m;              /* the pipeline's head (m.core == g) */
@@ -331,7 +343,32 @@ typedef struct lgrid {
   astar_frame world;   /* cell (x, y) in world units (grid_world.c); {1, 1, 0, 0} */
   int follows;         /* a movement class (grid_class.c): not edited directly */
   int classes;         /* classes were made of it: its edits go to them */
+  struct astar_gsnap *snap;  /* the last snapshot for worker threads (workers.c), or NULL */
 } lgrid;
+
+/* ---- grid searches on worker threads (src/lua/workers.c; grid.c's part) ---- */
+/* A grid search record for a worker (astar_grid_worksize() bytes, aligned as
+** a double): find's options at idx ('which': 0 find's, 1 with 'threads' (batch),
+** 2 with 'on_change' (submit)) read into rec, refusing what a worker cannot run:
+** Lua callbacks and tables, a radius or a size, the directional algorithms. */
+size_t astar_grid_worksize(void);
+void astar_grid_workopts(lua_State *L, const afn *f, lgrid *lg, int idx, int which,
+                         astar_opts *o, void *rec);
+/* Sets the ends (0-based) of a worker's record. */
+void astar_grid_workends(void *rec, int sx, int sy, int gx, int gy);
+/* On a worker thread: prepares rec's query on g (ready: astar_grid_ready) and
+** begins the search in s; 0 or the status that ends it. */
+int astar_grid_workbegin(astar_grid *g, void *rec, astar_search *s);
+/* Whether a search that ended with rc gives a path (found, or partial). */
+int astar_grid_workwants(const void *rec, int rc);
+/* Pushes the results of a worker's search that ended with rc (res: its path
+** when astar_grid_workwants) as grid:find does. */
+int astar_grid_workreport(lua_State *L, void *rec, const astar_found *res, int rc);
+/* A snapshot shared by the grid and the requests searching it (workers.c):
+** drops the grid's reference. */
+void astar_gsnap_drop(lgrid *lg);
+/* malloc's allocator (thread-safe, unlike a Lua state's) */
+void *astar_sysalloc(void *ud, void *ptr, size_t osize, size_t nsize);
 
 /* A directional search (src/lua/grid_dir.c), part of the grid's search record. */
 typedef struct lgdir {
@@ -510,6 +547,7 @@ void astar_grid_world_open(lua_State *L); /* src/lua/grid_world.c (after grid) *
 /* Sets lg's world frame from the table at idx (Grid:set_world's rules). */
 void astar_grid_setworld(lua_State *L, const afn *f, int idx, lgrid *lg);
 void astar_curve_open(lua_State *L);     /* src/lua/curve.c */
+void astar_workers_open(lua_State *L);   /* src/lua/workers.c (after grid and path) */
 void astar_graph_open(lua_State *L);     /* src/lua/graph.c */
 void astar_field_open(lua_State *L);     /* src/lua/field.c */
 void astar_implicit_open(lua_State *L);  /* src/lua/implicit.c */

@@ -149,15 +149,14 @@ int astar_iscallable(lua_State *L, int idx) {
   return ok;
 }
 
-#if LUA_VERSION_NUM < 502
 /* On LuaJIT the VM's own allocator serves GC objects from the low 2 GB of the
-** address space (non-GC64 builds); large grids must not compete for it. */
-static void *sysalloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+** address space (non-GC64 builds); large grids must not compete for it. Worker
+** threads (workers.c) use it too: a Lua state's allocator is not thread-safe. */
+void *astar_sysalloc(void *ud, void *ptr, size_t osize, size_t nsize) {
   (void)ud; (void)osize;
   if (nsize == 0) { free(ptr); return NULL; }
   return realloc(ptr, nsize);
 }
-#endif
 
 /*
 ** Memory the collector cannot see. Grids, meshes and search contexts live
@@ -198,7 +197,7 @@ static void account_open(lua_State *L) {
   lua_pushlightuserdata(L, (void *)&ACCT_KEY);
   a = (acct *)lua_newuserdatauv(L, sizeof *a, 0);
 #if LUA_VERSION_NUM < 502
-  a->fn = sysalloc;
+  a->fn = astar_sysalloc;
   a->ud = NULL;
 #else
   a->fn = (astar_alloc)lua_getallocf(L, &a->ud);
@@ -257,5 +256,6 @@ int luaopen_astar_core(lua_State *L) {
   astar_query_open(L);
   astar_replanner_open(L);
   astar_curve_open(L);
+  astar_workers_open(L);
   return 1;
 }

@@ -59,6 +59,7 @@ static lgrid *emptygrid(lua_State *L) {
   lg->world.ox = lg->world.oy = 0;
   lg->follows = lg->classes = 0;
   lg->lat = NULL;
+  lg->snap = NULL;
   luaL_setmetatable(L, ASTAR_GRID_MT);
   return lg;
 }
@@ -420,11 +421,12 @@ static void setalgorithm(lua_State *L, const afn *f, const astar_opts *o,
 }
 
 /* (sx, sy, gx, gy [, opts]) or (sx, sy, {goals = ...}) */
+static int g_opts(lua_State *L, const afn *f, lgrid *lg, grec *r, const astar_opts *o);
+
 static int g_args(lua_State *L, const afn *f, lmap *m, void *rec, const astar_optuse *use,
                   astar_opts *o) {
   lgrid *lg = (lgrid *)m;
   grec *r = (grec *)rec;
-  astar_grid_query *q = &r->q;
   int w = astar_grid_width(lg->g), h = astar_grid_height(lg->g);
   r->sx = astar_checkcoord(L, f, 2, "x", w);
   r->sy = astar_checkcoord(L, f, 3, "y", h);
@@ -434,6 +436,14 @@ static int g_args(lua_State *L, const afn *f, lmap *m, void *rec, const astar_op
     r->gy = astar_checkcoord(L, f, 5, "y", h);
     astar_goalopts(L, f, 6, use, o);
   }
+  return g_opts(L, f, lg, r, o);
+}
+
+/* The options read into o, after the ends: into r's query. Returns the
+** stack index of a value the query must keep alive, or 0. */
+static int g_opts(lua_State *L, const afn *f, lgrid *lg, grec *r, const astar_opts *o) {
+  astar_grid_query *q = &r->q;
+  int w = astar_grid_width(lg->g), h = astar_grid_height(lg->g);
   astar_grid_query_init(q);
   setalgorithm(L, f, o, q);
   astar_grid_hexopts(L, f, lg, o);
@@ -525,44 +535,42 @@ static int g_begin(lmap *m, void *rec, astar_search *s) {
   return astar_search_begin(s, &r->q.domain, start, goal, &r->q.params);
 }
 
-/* Did the jump point search go from node a to node b (consecutive on its
-** path) by a link? Yes if there is one and b's cost is a's plus the link's,
-** as the search added them (a walk of exactly that cost is then marked a
-** link: the same cost, and a legal move). */
-static int linkstep(const astar_grid_query *q, const astar_search *s, uint32_t a, uint32_t b) {
+/* Did the jump point search go from path node i - 1 to node i by a link?
+** Yes if there is one and node i's cost is node i - 1's plus the link's, as
+** the search added them (a walk of exactly that cost is then marked a link:
+** the same cost, and a legal move). */
+static int linkstep(const astar_grid_query *q, const astar_found *p, long i) {
+  uint32_t a = p->nodes[i - 1], b = p->nodes[i], parent;
   int ax, ay, bx, by;
   double ga, gb, c;
-  uint32_t parent;
   if (astar_grid_link_count(q->grid) == 0) return 0;
   astar_grid_cell(q->grid, a, &ax, &ay);
   astar_grid_cell(q->grid, b, &bx, &by);
   c = astar_grid_link_cost(q->grid, ax, ay, bx, by);
-  if (!(c > 0) || astar_search_node(s, a, &ga, &parent) == 0 ||
-      astar_search_node(s, b, &gb, &parent) == 0)
+  if (!(c > 0)) return 0;
+  if (p->g != NULL) {
+    ga = p->g[i - 1];
+    gb = p->g[i];
+  } else if (astar_search_node(p->s, a, &ga, &parent) == 0 ||
+             astar_search_node(p->s, b, &gb, &parent) == 0) {
     return 0;
+  }
   return ga + c == gb;
 }
 
-/* Pushes the path the search context holds, as a Path; 0 if none is wanted.
-** A jump point search's nodes are joined by the cells between them; other
-** searches' nodes are the cells (a step may take a link anywhere). */
-static int g_push(lua_State *L, void *rec, astar_search *s, int rc) {
-  const astar_grid_query *q = &((grec *)rec)->q;
-  const uint32_t *nodes;
-  double cost, *xy;
-  astar_stats st;
-  long n, i, k, cells, goal = 0;
+/* Pushes the path p of a search on q as a Path. A jump point search's nodes
+** are joined by the cells between them; other searches' nodes are the cells
+** (a step may take a link anywhere). */
+static int pushfound(lua_State *L, const astar_grid_query *q, const astar_found *p) {
+  const uint32_t *nodes = p->nodes;
+  double *xy;
+  long n = p->n, i, k, cells, goal = 0;
   int x = 0, y = 0, tx, ty;
   size_t len;
   int *diag;
-  if (((grec *)rec)->dir.on) return astar_gdir_push(L, &((grec *)rec)->dir, s, rc);
-  if (rc != ASTAR_FOUND && !q->params.partial) return 0;
-  n = astar_search_path(s, &nodes, &cost);
-  if (n < 0) astar_raise(L, (int)n);
-  astar_search_stats(s, &st);
   if (q->theta) {                       /* any-angle: the cells' centres, as points */
     if (q->goals != NULL && n > 0) goal = astar_grid_goal_index(q, nodes[n - 1]) + 1;
-    xy = astar_newpath(L, (size_t)n, ASTAR_PATH_MESH, cost, &st,
+    xy = astar_newpath(L, (size_t)n, ASTAR_PATH_MESH, p->cost, &p->st,
                        q->theta == 2 ? "lazy_theta" : "theta", goal);
     for (i = 0; i < n; i++) {
       astar_grid_cell(q->grid, nodes[i], &x, &y);
@@ -576,17 +584,16 @@ static int g_push(lua_State *L, void *rec, astar_search *s, int rc) {
   if (n > 0) astar_grid_cell(q->grid, nodes[0], &x, &y);
   for (i = 1, cells = n > 0; i < n && q->jps; i++) {          /* count the cells */
     astar_grid_cell(q->grid, nodes[i], &tx, &ty);
-    cells += linkstep(q, s, nodes[i - 1], nodes[i]) ? 1 : astar_grid_walk(q, x, y, tx, ty,
-                                                                          NULL, NULL);
+    cells += linkstep(q, p, i) ? 1 : astar_grid_walk(q, x, y, tx, ty, NULL, NULL);
     x = tx; y = ty;
   }
   if (!q->jps) cells = n;
-  xy = astar_newpath(L, (size_t)cells, ASTAR_PATH_GRID, cost, &st,
+  xy = astar_newpath(L, (size_t)cells, ASTAR_PATH_GRID, p->cost, &p->st,
                      q->jps ? (q->jps == 2 || q->jps == 4 ? "jps+" : "jps") : ALGORITHMS[q->params.algorithm],
                      goal);
   for (i = 0, k = 0; i < n; i++) {     /* each node, and the cells walked to it */
     astar_grid_cell(q->grid, nodes[i], &tx, &ty);
-    if (i > 0 && q->jps && !linkstep(q, s, nodes[i - 1], nodes[i])) {
+    if (i > 0 && q->jps && !linkstep(q, p, i)) {
       k += astar_grid_walk(q, x, y, tx, ty, xy + 2 * k, xy + 2 * cells + k);
     } else {
       xy[2 * k] = tx + 1;
@@ -599,6 +606,20 @@ static int g_push(lua_State *L, void *rec, astar_search *s, int rc) {
   *diag = q->diagonal;
   astar_path_marklinks(L, -1, q->grid, q->diagonal);
   return 1;
+}
+
+/* Pushes the path the search context holds, as a Path; 0 if none is wanted. */
+static int g_push(lua_State *L, void *rec, astar_search *s, int rc) {
+  const astar_grid_query *q = &((grec *)rec)->q;
+  astar_found p;
+  if (((grec *)rec)->dir.on) return astar_gdir_push(L, &((grec *)rec)->dir, s, rc);
+  if (rc != ASTAR_FOUND && !q->params.partial) return 0;
+  p.n = astar_search_path(s, &p.nodes, &p.cost);
+  if (p.n < 0) astar_raise(L, (int)p.n);
+  astar_search_stats(s, &p.st);
+  p.g = NULL;
+  p.s = s;
+  return pushfound(L, q, &p);
 }
 
 static int g_endname(lua_State *L, void *rec, int which) {
@@ -639,6 +660,7 @@ static int g_affected(lmap *m, void *rec, astar_search *s, uint64_t since) {
 
 static void g_release(lmap *m) {
   lgrid *lg = (lgrid *)m;
+  astar_gsnap_drop(lg);
   astar_grid_free(lg->g);
   lg->g = NULL;
   astar_lattice_release(lg->lat);
@@ -661,6 +683,88 @@ static const astar_kind GRID = {
   g_release,
   g_affected, g_node
 };
+
+/* ---------------------------------------------------------------------- */
+/* Searches on worker threads: the grid's part of src/lua/workers.c        */
+/* ---------------------------------------------------------------------- */
+
+/* A worker's search record: find's, and the result it copied out. */
+typedef struct wrec {
+  grec r;
+  const astar_found *res;
+} wrec;
+
+static const astar_optuse WORK_OPTS[] = {GRID_OPTS, ASTAR_OPT_END};
+static const astar_optuse BATCH_OPTS[] = {GRID_OPTS, {ASTAR_OPT_THREADS, 0, NULL},
+                                          ASTAR_OPT_END};
+static const astar_optuse SUBMIT_OPTS[] = {GRID_OPTS, {ASTAR_OPT_ON_CHANGE, 0, NULL},
+                                           ASTAR_OPT_END};
+
+size_t astar_grid_worksize(void) { return sizeof(wrec); }
+
+void astar_grid_workopts(lua_State *L, const afn *f, lgrid *lg, int idx, int which,
+                         astar_opts *o, void *rec) {
+  static const int LUA_ONLY[] = {ASTAR_OPT_COST, ASTAR_OPT_GOALS, ASTAR_OPT_OVERLAY, -1};
+  static const char *const NAME[] = {"cost", "goals", "overlay"};
+  static const char *const WHY[] = {"a Lua callback", "a Lua table", "a Lua table"};
+  grec *r = &((wrec *)rec)->r;
+  int i;
+  astar_readopts(L, f, idx, which == 0 ? WORK_OPTS : which == 1 ? BATCH_OPTS : SUBMIT_OPTS,
+                 o);
+  for (i = 0; LUA_ONLY[i] >= 0; i++)
+    if (o->given[LUA_ONLY[i]])
+      astar_opterror(L, f, o, "option '%s' cannot be used in worker threads (it needs %s)",
+                     NAME[i], WHY[i]);
+  if (o->fn[ASTAR_OPT_HEURISTIC])
+    astar_opterror(L, f, o, "option 'heuristic': a function cannot be used in worker "
+                   "threads (it needs a Lua callback)");
+  if (o->given[ASTAR_OPT_ON_CHANGE] && o->v[ASTAR_OPT_ON_CHANGE] == ASTAR_ON_CONTINUE)
+    astar_opterror(L, f, o, "option 'on_change': 'continue' cannot be used in worker threads");
+  {
+    int alg = (int)astar_opt(o, ASTAR_OPT_ALGORITHM, ALG_AUTO);
+    if (alg == ALG_DIRECTIONAL || alg == ALG_HYBRID)
+      astar_opterror(L, f, o, "option 'algorithm': '%s' cannot be used in worker threads",
+                     ALGORITHMS[alg]);
+  }
+  memset(rec, 0, sizeof(wrec));
+  g_opts(L, f, lg, r, o);
+  if (r->q.radius > 0 || r->q.size_w > 1 || r->q.size_h > 1)
+    astar_opterror(L, f, o, "option '%s' cannot be used in worker threads (its cache is "
+                   "built during the search)", r->q.radius > 0 ? "radius" : "size");
+}
+
+void astar_grid_workends(void *rec, int sx, int sy, int gx, int gy) {
+  grec *r = &((wrec *)rec)->r;
+  r->sx = sx; r->sy = sy; r->gx = gx; r->gy = gy;
+}
+
+int astar_grid_workbegin(astar_grid *g, void *rec, astar_search *s) {
+  grec *r = &((wrec *)rec)->r;
+  uint32_t start, goal;
+  int rc = astar_grid_prepare(g, &r->q, r->sx, r->sy, r->gx, r->gy, &start, &goal);
+  if (rc > 0) astar_search_finish(s, rc);
+  if (rc != 0) return rc;
+  return astar_search_begin(s, &r->q.domain, start, goal, &r->q.params);
+}
+
+int astar_grid_workwants(const void *rec, int rc) {
+  return rc == ASTAR_FOUND ||
+         ((rc == ASTAR_NO_PATH || rc == ASTAR_LIMIT) && ((const wrec *)rec)->r.q.params.partial);
+}
+
+static int w_push(lua_State *L, void *rec, astar_search *s, int rc) {
+  wrec *w = (wrec *)rec;
+  (void)s;
+  if (!astar_grid_workwants(rec, rc)) return 0;
+  return pushfound(L, &w->r.q, w->res);
+}
+
+static const astar_reporter WORK_REPORT = {w_push, g_blocked, g_endname};
+
+int astar_grid_workreport(lua_State *L, void *rec, const astar_found *res, int rc) {
+  ((wrec *)rec)->res = res;
+  return astar_report(L, &WORK_REPORT, rec, NULL, rc);
+}
 
 /***
 Finds a path from `(sx, sy)` to `(gx, gy)`, or with `grid:find(sx, sy, {goals = ...})` to
