@@ -81,6 +81,7 @@ astar.await = scheduler.await
 astar.load_scenarios = movingai.load_scenarios
 astar.parse_scenarios = movingai.parse_scenarios
 astar.curve = core.curve
+astar.reservations = core.reservations
 astar.search = core.search
 astar.query = core.query
 astar.follow = require("astar.follow").new
@@ -246,6 +247,47 @@ function Grid.find_world(self, wx0, wy0, wx1, wy1, opts)
   local path, message, code = self:find(x0, y0, x1, y1, opts)
   if not path then return nil, message, code end
   return self:world_points(path), path
+end
+
+-- astar.cooperative is documented with the Reservations (src/lua/grid_coop.c).
+local COOP_KEYS = { reserve = true, unit = true }
+function astar.cooperative(grid, units, opts)
+  if getmetatable(grid) ~= core.Grid_mt then
+    error(("bad argument #1 to 'cooperative' (astar.Grid expected, got %s)"):format(type(grid)), 0)
+  end
+  if type(units) ~= "table" then
+    error(("bad argument #2 to 'cooperative' (table expected, got %s)"):format(type(units)), 0)
+  end
+  if opts ~= nil and type(opts) ~= "table" then
+    error(("bad argument #3 to 'cooperative' (table expected, got %s)"):format(type(opts)), 0)
+  end
+  local o = {}
+  for k, v in pairs(opts or {}) do
+    if k == "unit" then
+      error("bad argument #3 to 'cooperative' (option 'unit': units are numbered by their "
+        .. "place in the list)", 0)
+    end
+    if not COOP_KEYS[k] then o[k] = v end
+  end
+  local r = opts and opts.reserve or core.reservations()
+  o.reserve = r
+  local paths, failed = {}, {}
+  for i = 1, #units do
+    local u = units[i]
+    if type(u) ~= "table" then
+      error(("bad argument #2 to 'cooperative' (unit %d is not a table {x0, y0, x1, y1})")
+        :format(i), 0)
+    end
+    o.unit = i
+    local path, message, code = grid:find(u[1], u[2], u[3], u[4], o)
+    if path and code ~= "partial" then
+      paths[i] = path
+    else
+      paths[i] = false
+      failed[#failed + 1] = { unit = i, message = message, code = code }
+    end
+  end
+  return paths, failed, r
 end
 
 return astar

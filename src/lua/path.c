@@ -30,6 +30,9 @@ struct lpath {
   int links;             /* the user value holds {[i] = cost} of link steps */
   int corridor;          /* navmesh paths: the user value holds the polygons crossed */
   const char *algorithm; /* a static string */
+  long t0;               /* cooperative paths: the time at point 1, else -1 */
+  size_t planned;        /* cooperative paths: the points planned against the table */
+  int holds;             /* cooperative paths: the unit then holds its goal */
   double v[1];           /* n * stride numbers (struct hack sized at creation) */
 };
 
@@ -53,6 +56,9 @@ double *astar_newpath(lua_State *L, size_t n, int kind, double cost,
   p->diagonal = -1;
   p->links = 0;
   p->corridor = 0;
+  p->t0 = -1;
+  p->planned = 0;
+  p->holds = 0;
   if (kind != ASTAR_PATH_VALUES) {      /* grid and graph paths: costs for check */
     size_t i;
     for (i = 0; i < n; i++) p->v[(size_t)stride * n + i] = NAN;
@@ -60,6 +66,22 @@ double *astar_newpath(lua_State *L, size_t n, int kind, double cost,
   p->algorithm = algorithm;
   luaL_setmetatable(L, ASTAR_PATH_MT);
   return p->v;
+}
+
+void astar_path_settime(lua_State *L, int idx, long t0, size_t planned, int holds) {
+  lpath *p = (lpath *)luaL_checkudata(L, idx, ASTAR_PATH_MT);
+  p->t0 = t0;
+  p->planned = planned;
+  p->holds = holds;
+}
+
+int astar_path_time(lua_State *L, int idx, long *t0, size_t *planned, int *holds) {
+  lpath *p = (lpath *)luaL_testudata(L, idx, ASTAR_PATH_MT);
+  if (p == NULL || p->t0 < 0) return 0;
+  *t0 = p->t0;
+  *planned = p->planned;
+  *holds = p->holds;
+  return 1;
 }
 
 void astar_path_info(lua_State *L, int idx, astar_stats *st, long *goal) {
