@@ -41,26 +41,12 @@ static lresv *checkresv(lua_State *L, const char *fname) {
 
 /* A unit id: an integer in [1, ASTAR_COOP_UNIT_MAX]. */
 static uint32_t checkunit(lua_State *L, const afn *f, int idx, const char *what) {
-  double v = lua_type(L, idx) == LUA_TNUMBER ? (double)lua_tonumber(L, idx) : -1;
-  char buf[32];
-  if (lua_type(L, idx) != LUA_TNUMBER)
-    astar_argerror(L, f, idx, "%s: number expected, got %s", what, luaL_typename(L, idx));
-  if (!(v >= 1 && v <= ASTAR_COOP_UNIT_MAX && v == floor(v)))
-    astar_argerror(L, f, idx, "%s must be an integer in [1, %u], got %s", what,
-                   (unsigned)ASTAR_COOP_UNIT_MAX, astar_fmtnum(buf, v));
-  return (uint32_t)v;
+  return (uint32_t)astar_checkrange(L, f, idx, what, 1, (int)ASTAR_COOP_UNIT_MAX);
 }
 
 /* A time: an integer in [0, ASTAR_COOP_TMAX]. */
 static long checktime(lua_State *L, const afn *f, int idx, const char *what) {
-  double v = lua_type(L, idx) == LUA_TNUMBER ? (double)lua_tonumber(L, idx) : -1;
-  char buf[32];
-  if (lua_type(L, idx) != LUA_TNUMBER)
-    astar_argerror(L, f, idx, "%s: number expected, got %s", what, luaL_typename(L, idx));
-  if (!(v >= 0 && v <= ASTAR_COOP_TMAX && v == floor(v)))
-    astar_argerror(L, f, idx, "%s must be an integer in [0, %ld], got %s", what,
-                   (long)ASTAR_COOP_TMAX, astar_fmtnum(buf, v));
-  return (long)v;
+  return astar_checkrange(L, f, idx, what, 0, (int)ASTAR_COOP_TMAX);
 }
 
 /* A cell coordinate of the table: an integer in [1, 2^31 - 1]; 0-based. */
