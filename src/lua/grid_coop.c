@@ -179,7 +179,7 @@ static int resv_reserve(lua_State *L) {
     lua_pop(L, 2);
   }
   if (n > 0 && t0 + (long)n - 1 > ASTAR_COOP_TMAX)
-    astar_argerror(L, &F, 3, "the path ends after time %ld", (long)ASTAR_COOP_TMAX);
+    astar_argerror(L, &F, 3, "the path ends after time %d", (int)ASTAR_COOP_TMAX);
   xy = (int *)lua_newuserdatauv(L, 2 * (n > 0 ? n : 1) * sizeof(int), 0);
   r = checkresv(L, F.name);             /* a finalizer may have closed it */
   for (i = 0; i < n; i++) {
@@ -350,8 +350,8 @@ void astar_gcoop_args(lua_State *L, const afn *f, const astar_opts *o, lgrid *lg
   if (o->given[ASTAR_OPT_UNIT]) {
     v = o->v[ASTAR_OPT_UNIT];
     if (!(v >= 1 && v <= ASTAR_COOP_UNIT_MAX && v == floor(v)))
-      astar_opterror(L, f, o, "option 'unit' must be an integer in [1, %u], got %s",
-                     (unsigned)ASTAR_COOP_UNIT_MAX, astar_fmtnum(buf, v));
+      astar_opterror(L, f, o, "option 'unit' must be an integer in [1, %d], got %s",
+                     (int)ASTAR_COOP_UNIT_MAX, astar_fmtnum(buf, v));
     c->cq.unit = (uint32_t)v;
   }
   c->claim = (int)astar_opt(o, ASTAR_OPT_CLAIM, 1);
@@ -359,15 +359,15 @@ void astar_gcoop_args(lua_State *L, const afn *f, const astar_opts *o, lgrid *lg
     astar_opterror(L, f, o, "option 'unit' is needed to claim the path (or claim = false)");
   v = astar_opt(o, ASTAR_OPT_START_TIME, 0);
   if (!(v >= 0 && v <= ASTAR_COOP_TMAX && v == floor(v)))
-    astar_opterror(L, f, o, "option 'start_time' must be an integer in [0, %ld], got %s",
-                   (long)ASTAR_COOP_TMAX, astar_fmtnum(buf, v));
+    astar_opterror(L, f, o, "option 'start_time' must be an integer in [0, %d], got %s",
+                   (int)ASTAR_COOP_TMAX, astar_fmtnum(buf, v));
   c->cq.t0 = (long)v;
   c->cq.window = 0;
   if (o->given[ASTAR_OPT_WINDOW]) {
     v = o->v[ASTAR_OPT_WINDOW];
     if (!(v >= 1 && v <= ASTAR_COOP_TMAX - c->cq.t0 - 1 && v == floor(v)))
-      astar_opterror(L, f, o, "option 'window' must be an integer in [1, %ld], got %s",
-                     (long)ASTAR_COOP_TMAX - c->cq.t0 - 1, astar_fmtnum(buf, v));
+      astar_opterror(L, f, o, "option 'window' must be an integer in [1, %d], got %s",
+                     (int)(ASTAR_COOP_TMAX - c->cq.t0 - 1), astar_fmtnum(buf, v));
     c->cq.window = (long)v;
   }
   c->cq.wait_cost = -1;                /* true: the grid's smallest cost, at begin */
