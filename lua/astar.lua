@@ -249,9 +249,29 @@ function Grid.find_world(self, wx0, wy0, wx1, wy1, opts)
   return self:world_points(path), path
 end
 
--- astar.cooperative is documented with the Reservations (src/lua/grid_coop.c).
 local COOP_KEYS = { reserve = true, unit = true }
-function astar.cooperative(grid, units, opts)
+
+--- Plans a group of units in priority order (Cooperative A\*, or WHCA\* with `window`): unit
+-- `i` of the list is unit `i` of the table and searches with @{Grid:find} and
+-- `reserve = table, unit = i` after units `1 .. i - 1` have reserved their paths, so the
+-- paths found form a collision-free schedule (no two units in a cell at a time, no swap across
+-- an edge; each unit then holds its goal). A unit that finds no path reserves nothing and is
+-- reported; later units do not know where it stands.
+-- @function cooperative
+-- @tparam Grid grid the map
+-- @tparam table units `{{x0, y0, x1, y1}, ...}`: each unit's start and goal
+-- @tparam[opt] table opts the options of @{Grid:find} for every unit (`diagonal`,
+-- `start_time`, `wait`, `window`, `claim`, `max_expansions`, ...; not `unit`); `reserve` plans
+-- into that table (default: a new one)
+-- @treturn table `paths[i]`: unit `i`'s Path, or `false` if it failed
+-- @treturn table the failures, in order: `{unit = i, message = ..., code = ...}`
+-- @treturn Reservations the table
+-- @usage
+-- -- a corridor with a passing bay: unit 2 steps into the bay and lets unit 1 by
+-- local grid = astar.grid.parse("###.###\n.......", { ["."] = 1, ["#"] = false })
+-- local paths, failed = astar.cooperative(grid, { { 1, 2, 7, 2 }, { 5, 2, 1, 2 } })
+-- print(#failed, #paths[2], paths[2]:cost())          --> 0 8 7.0
+local function cooperative(grid, units, opts)
   if getmetatable(grid) ~= core.Grid_mt then
     error(("bad argument #1 to 'cooperative' (astar.Grid expected, got %s)"):format(type(grid)), 0)
   end
@@ -289,5 +309,6 @@ function astar.cooperative(grid, units, opts)
   end
   return paths, failed, r
 end
+astar.cooperative = cooperative
 
 return astar

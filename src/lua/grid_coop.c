@@ -1,13 +1,14 @@
 /*
 ** grid_coop.c - the Lua side of cooperative paths (src/core/grid_coop.c):
-** the Reservations table, grid:find(..., {reserve = table, ...}) (Cooperative
-** A* and WHCA*) and path:time.
+** the Reservations table and grid:find(..., {reserve = table, ...})
+** (Cooperative A* and WHCA*); path:time is in path.c, astar.cooperative in
+** lua/astar.lua.
 */
 /***
 A space-time reservation table for cooperative paths (David Silver, "Cooperative
 Pathfinding", 2005): which unit holds which cell at which time, so that units planned one
 after another never meet. Made by `astar.reservations()`; filled by @{Grid:find} with
-`reserve = table` (Cooperative A\* and WHCA\*), by @{astar.cooperative}, or by hand.
+`reserve = table` (Cooperative A\* and WHCA\*), by `astar.cooperative`, or by hand.
 
 Time counts steps: a unit at a cell at time `t` is at a neighbour, or at the same cell (a
 wait), at time `t + 1`. Times are integers from 0 to 2^30 - 1. Units are integers from 1 to
@@ -77,29 +78,6 @@ static int resv_new(lua_State *L) {
   if ((rc = astar_resv_new(&r->r, fn, ud)) != 0) astar_raise(L, rc);
   return 1;
 }
-
-/***
-Plans a group of units in priority order (Cooperative A\*, or WHCA\* with `window`): unit
-`i` of the list is unit `i` of the table and searches with @{Grid:find} and
-`reserve = table, unit = i` after units `1 .. i - 1` have reserved their paths, so the
-paths found form a collision-free schedule (no two units in a cell at a time, no swap across
-an edge; each unit then holds its goal). A unit that finds no path reserves nothing and is
-reported; later units do not know where it stands.
-@function astar.cooperative
-@tparam Grid grid the map
-@tparam table units `{{x0, y0, x1, y1}, ...}`: each unit's start and goal
-@tparam[opt] table opts the options of @{Grid:find} for every unit (`diagonal`,
-`start_time`, `wait`, `window`, `claim`, `max_expansions`, ...; not `unit`); `reserve` plans
-into that table (default: a new one)
-@treturn table `paths[i]`: unit `i`'s Path, or `false` if it failed
-@treturn table the failures, in order: `{unit = i, message = ..., code = ...}`
-@treturn Reservations the table
-@usage
--- a corridor with a passing bay: unit 2 steps into the bay and lets unit 1 by
-local grid = astar.grid.parse("###.###\n.......", { ["."] = 1, ["#"] = false })
-local paths, failed = astar.cooperative(grid, { { 1, 2, 7, 2 }, { 5, 2, 1, 2 } })
-print(#failed, #paths[2], paths[2]:cost())          --> 0 8 7.0
-*/
 
 /***
 The unit holding cell `(x, y)` at time `t`, or `nil`.
@@ -454,39 +432,6 @@ void astar_gcoop_free(lcoop *c) {
 }
 
 
-/* ---------------------------------------------------------------------- */
-/* path:time                                                                */
-/* ---------------------------------------------------------------------- */
-
-/***
-A cooperative path's schedule: the time the unit is at point `i` (`start_time + i - 1`; a
-wait shows as the same cell at two times). The second and third results say whether point
-`i` was planned against the reservation table (with a `window`, the points after it follow
-the grid's shortest path and are not) and whether the unit then holds its goal. Raises for a
-path that has no times (one not found with `reserve`).
-@function Path:time
-@int i a point, 1 to `#path`
-@treturn int the time
-@treturn boolean planned: conflict-free in the table's eyes
-@treturn boolean holds: the path ends at the goal, which the unit may keep forever
-*/
-static int path_time(lua_State *L) {
-  static const afn F = {"time", 1};
-  long t0;
-  size_t planned, n;
-  int holds, i;
-  if (luaL_testudata(L, 1, ASTAR_PATH_MT) == NULL)
-    astar_argerror(L, &F, 1, "astar.Path expected, got %s", luaL_typename(L, 1));
-  if (!astar_path_time(L, 1, &t0, &planned, &holds))
-    astar_error(L, "time: only a cooperative path has times (find with option 'reserve')");
-  astar_path_grid(L, 1, &n, NULL);
-  i = astar_checkrange(L, &F, 2, "index", 1, (int)(n > 0x7fffffff ? 0x7fffffff : n));
-  lua_pushinteger(L, (lua_Integer)(t0 + i - 1));
-  lua_pushboolean(L, (size_t)i <= planned);
-  lua_pushboolean(L, holds);
-  return 3;
-}
-
 static const luaL_Reg resv_methods[] = {
   {"holder", resv_holder},
   {"reserve", resv_reserve},
@@ -505,14 +450,8 @@ static const luaL_Reg resv_meta[] = {
   {NULL, NULL}
 };
 
-static const luaL_Reg path_extra[] = {
-  {"time", path_time},
-  {NULL, NULL}
-};
-
 void astar_grid_coop_open(lua_State *L) {
   astar_newclass(L, ASTAR_RESV_MT, "Reservations", resv_meta, resv_methods);
   lua_pushcfunction(L, resv_new);
   lua_setfield(L, -2, "reservations");
-  astar_addmethods(L, ASTAR_PATH_MT, path_extra);
 }

@@ -515,6 +515,32 @@ static int path_link(lua_State *L) {
   return 1;
 }
 
+/***
+A cooperative path's schedule: the time the unit is at point `i` (`start_time + i - 1`; a
+wait shows as the same cell at two times). The second and third results say whether point
+`i` was planned against the reservation table (with a `window`, the points after it follow
+the grid's shortest path and are not) and whether the unit then holds its goal. Raises for a
+path that has no times (one not found with `reserve`).
+@function Path:time
+@int i a point, 1 to `#path`
+@treturn int the time
+@treturn boolean planned: conflict-free in the table's eyes
+@treturn boolean holds: the path ends at the goal, which the unit may keep forever
+*/
+static int path_time(lua_State *L) {
+  static const afn F = {"time", 1};
+  lpath *p = (lpath *)luaL_testudata(L, 1, ASTAR_PATH_MT);
+  int i;
+  if (p == NULL) astar_argerror(L, &F, 1, "astar.Path expected, got %s", luaL_typename(L, 1));
+  if (p->t0 < 0)
+    astar_error(L, "time: only a cooperative path has times (find with option 'reserve')");
+  i = astar_checkrange(L, &F, 2, "index", 1, (int)(p->n > 0x7fffffff ? 0x7fffffff : p->n));
+  lua_pushinteger(L, (lua_Integer)(p->t0 + i - 1));
+  lua_pushboolean(L, (size_t)i <= p->planned);
+  lua_pushboolean(L, p->holds);
+  return 3;
+}
+
 static int path_tostring(lua_State *L) {
   lpath *p = checkpath(L, "__tostring");
   char buf[32];
@@ -534,6 +560,7 @@ static const luaL_Reg path_methods[] = {
   {"positions", path_positions},
   {"corridor", path_corridor},
   {"link", path_link},
+  {"time", path_time},
   {NULL, NULL}
 };
 
