@@ -364,6 +364,14 @@ describe("cooperative paths", function()
     none, msg, code = grid:find(4, 4, 1, 1, { reserve = r, unit = 5 })
     assert(none == nil and code == "blocked" and msg == "start (4, 4) is held by unit 3 at time 0",
       msg)
+    -- a cell taken until the table's last time (not held after it): passable just after
+    local tube, rt = astar.grid(5, 1), astar.reservations()
+    for t = 0, 2 do assert(rt:take(1, 3, 1, t) == true) end
+    local ok2, msg2, code2 = rt:take(2, 3, 1, 1)
+    assert(ok2 == nil and code2 == "conflict" and msg2 == "cell (3, 1) is held by unit 1 at time 1",
+      msg2)
+    local p5 = assert(tube:find(1, 1, 5, 1, { reserve = rt, unit = 2 }))
+    assert(p5:cost() == 5 and #p5 == 6 and select(2, p5:get(4)) == 1 and p5:get(4) == 3)
     r:clear()
     assert(r:count() == 0 and r:holder(4, 4, 5) == nil)
     r:close()

@@ -1191,6 +1191,16 @@ function Reservations:holder(x, y, t) end
 ---@return string|nil code
 function Reservations:reserve(unit, path, opts) end
 
+---Reserves (x, y) at time t for `unit`: true, or nil, message, "conflict".
+---@param unit integer
+---@param x integer
+---@param y integer
+---@param t integer
+---@return boolean|nil ok
+---@return string|nil message
+---@return string|nil code
+function Reservations:take(unit, x, y, t) end
+
 ---`unit` holds (x, y) from time t (default 0) on, forever: true, or nil, message, "conflict".
 ---@param unit integer
 ---@param x integer

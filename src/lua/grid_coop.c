@@ -177,6 +177,37 @@ static int resv_reserve(lua_State *L) {
 }
 
 /***
+Reserves cell `(x, y)` at time `t` for `unit` (one entry; the unit keeps what else it holds).
+@function Reservations:take
+@int unit the unit
+@int x column
+@int y row
+@int t time
+@treturn[1] boolean `true`
+@treturn[2] nil
+@treturn[2] string the unit holding the cell then
+@treturn[2] string `"conflict"`
+*/
+static int resv_take(lua_State *L) {
+  static const afn F = {"take", 1};
+  lresv *r = checkresv(L, F.name);
+  uint32_t unit = checkunit(L, &F, 2, "unit"), h;
+  int x = checkcell(L, &F, 3, "x"), y = checkcell(L, &F, 4, "y"), rc;
+  long t = checktime(L, &F, 5, "time");
+  h = astar_resv_holder(r->r, x, y, t);
+  if (h != ASTAR_NONE && h != unit) {
+    lua_pushnil(L);
+    lua_pushfstring(L, "cell (%d, %d) is held by unit %d at time %d", x + 1, y + 1, (int)h,
+                    (int)t);
+    lua_pushliteral(L, "conflict");
+    return 3;
+  }
+  if ((rc = astar_resv_reserve(r->r, x, y, t, unit)) != 0) astar_raise(L, rc);
+  lua_pushboolean(L, 1);
+  return 1;
+}
+
+/***
 Makes `unit` hold cell `(x, y)` from time `t` on, forever (a unit standing still, a parked
 unit); it keeps what else it holds.
 @function Reservations:hold
@@ -436,6 +467,7 @@ static const luaL_Reg resv_methods[] = {
   {"holder", resv_holder},
   {"reserve", resv_reserve},
   {"hold", resv_hold},
+  {"take", resv_take},
   {"release", resv_release},
   {"clear", resv_clear},
   {"count", resv_count},
