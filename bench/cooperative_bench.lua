@@ -48,8 +48,8 @@ end
 print(("# %s on %s, %s: %d units on a 256 x 256 map, total ms for the group (best of %d)")
   :format(astar._VERSION, jit and jit.version or _VERSION, os.date("!%Y-%m-%d"), opts.units,
     opts.runs))
-print("| map | planner | ms | found | expanded | waits | mean path |")
-print("|---|---|---:|---:|---:|---:|---:|")
+print("| map | planner | ms | found | expanded | waits | mean path | total cost |")
+print("|---|---|---:|---:|---:|---:|---:|---:|")
 for _, name in ipairs(names) do
   local grid
   if name == "random20" then grid = generated(256, 256, 0.2)
@@ -59,19 +59,20 @@ for _, name in ipairs(names) do
   end
   local units = units_of(grid, opts.units)
   for _, wnd in ipairs({ false, 32, 16, 8 }) do
-    local best, found, expanded, waits, len = math.huge, 0, 0, 0, 0
+    local best, found, expanded, waits, len, cost = math.huge, 0, 0, 0, 0, 0
     for _ = 1, opts.runs do
       local r = astar.reservations()
       local t0 = B.now()
       local paths = astar.cooperative(grid, units, { window = wnd or nil, reserve = r })
       local dt = B.now() - t0
       if dt < best then best = dt end
-      found, expanded, waits, len = 0, 0, 0, 0
+      found, expanded, waits, len, cost = 0, 0, 0, 0, 0
       for _, p in ipairs(paths) do
         if p then
           found = found + 1
           expanded = expanded + p:stats().expanded
           len = len + #p
+          cost = cost + p:cost()
           local px, py = p:get(1)
           for i = 2, #p do
             local x, y = p:get(i)
@@ -82,8 +83,8 @@ for _, name in ipairs(names) do
       end
       r:close()
     end
-    print(("| %s | %s | %.1f | %d | %d | %d | %.0f |"):format(name,
+    print(("| %s | %s | %.1f | %d | %d | %d | %.0f | %.0f |"):format(name,
       wnd and ("WHCA* window " .. wnd) or "Cooperative A*", best * 1000, found, expanded, waits,
-      len / math.max(1, found)))
+      len / math.max(1, found), cost))
   end
 end

@@ -321,6 +321,26 @@ describe("cooperative paths", function()
       check_schedule(cells, w, h, pol, got, min_cost(cells))
     end
     assert(n > H.trials(30) * 3)
+    -- alone in the table, a unit's WHCA* path is a shortest path: its window heads for a
+    -- target further on the grid's shortest path (found by jumps where the grid allows)
+    local alone = 0
+    H.each_random_grid(2024, H.trials(60), 8, 40, { 0, 0.2, 0.3 }, { 1, 1, 1, 2 },
+      function(rng2, w, h, cells, grid)
+        local pol = rng2.pick(H.POLICIES)
+        local sx, sy, gx, gy = rng2.int(1, w), rng2.int(1, h), rng2.int(1, w), rng2.int(1, h)
+        local want = H.dijkstra(cells, w, h, sx, sy, gx, gy, pol)
+        local p, _, code = grid:find(sx, sy, gx, gy, { reserve = astar.reservations(), unit = 1,
+          diagonal = pol, window = rng2.int(1, 4) })
+        if want == nil then
+          assert(p == nil and (code == "no_path" or code == "blocked"), tostring(code))
+        else
+          assert(p and H.close(p:cost(), want), ("cost %s, expected %.17g"):format(
+            p and p:cost() or code, want))
+          H.check_path(cells, w, h, p, sx, sy, gx, gy, pol)
+          alone = alone + 1
+        end
+      end)
+    assert(alone > H.trials(60) / 3)
     -- the whole path costs its window's steps plus a shortest path on
     local grid = astar.grid(20, 1)
     local r = astar.reservations()

@@ -309,6 +309,13 @@ typedef struct astar_coop_work {
   int *xy;                 /* the path's cells */
   size_t cxy;
   astar_grid_query bq;     /* the backward search's query */
+  astar_grid_query fq;     /* WHCA*: the grid path's query */
+  int *tail;               /* WHCA*: the grid path's cells from the target on */
+  size_t ctail, ntail;
+  double dq;               /* WHCA*: the cost from the target to the goal */
+  uint32_t qnode;          /* WHCA*: the target, the backward search's start */
+  long tfree;              /* the first time the unit may end at the goal */
+  double tstep;            /* the least a step costs (0: unknown) */
 } astar_coop_work;
 
 void astar_coop_query_init(astar_coop_query *cq) {
@@ -327,6 +334,7 @@ void astar_coop_query_free(astar_coop_query *cq) {
   astar__free(&m, w->st, w->cstate * sizeof *w->st);
   astar__free(&m, w->tab, w->ctab * sizeof *w->tab);
   astar__free(&m, w->xy, w->cxy * sizeof *w->xy);
+  astar__free(&m, w->tail, w->ctail * sizeof *w->tail);
   astar__free(&m, w, sizeof *w);
   cq->w = NULL;
 }
@@ -429,7 +437,91 @@ static int coop_expand(void *self, uint32_t id, astar_search *s) {
 
 static double coop_h(void *self, uint32_t id) {
   astar_coop_query *cq = (astar_coop_query *)self;
-  return dist(cq, cq->w->st[id].cell);
+  uint32_t c = cq->w->st[id].cell;
+  double h, ht;
+  if (cq->w->dq > 0 && c == cq->gnode) return 0;   /* WHCA*: the goal before the target */
+  h = dist(cq, c) + cq->w->dq;
+  /* without a window the path ends at the goal no sooner than tfree, and every
+  ** step, move or wait, costs at least tstep: a bound that spares the search
+  ** the waits it would otherwise try everywhere before the goal is free */
+  ht = cq->window == 0 ? (double)(cq->w->tfree - cq->t0 - (long)cq->w->st[id].tofs) *
+                         cq->w->tstep : 0;
+  return ht > h ? ht : h;
+}
+
+/* How many steps along the grid path WHCA*'s target lies: beyond the window,
+** so that the steps the window plans head where the path goes on. */
+#define TARGET_STEPS(window) (2 * (window) + 8)
+
+static int tailpush(astar_coop_work *w, int x, int y) {
+  if (w->ntail + 2 > w->ctail &&
+      astar__reserve(&w->mem, (void **)&w->tail, &w->ctail, w->ntail + 2, sizeof *w->tail))
+    return ASTAR_ENOMEM;
+  w->tail[w->ntail++] = x;
+  w->tail[w->ntail++] = y;
+  return 0;
+}
+
+/*
+** WHCA*: the shortest grid path from (sx, sy) to (gx, gy) (jumping where the
+** grid allows: few expansions), searched in cq->back; its cell TARGET_STEPS
+** steps on (or the goal) becomes the target: w->tail gets the cells from it
+** to the goal, w->dq their cost, w->qnode the target. The window's search
+** then needs true distances to the target only, from a backward search that
+** goes no further than it (Silver's WHCA* takes them to the goal, which costs
+** a whole search from the goal). Returns 0 or a status.
+*/
+static int window_target(astar_grid *g, astar_coop_query *cq, int sx, int sy, int gx, int gy) {
+  astar_coop_work *w = cq->w;
+  const uint32_t *nodes;
+  double total, ga = 0, gb, gq = 0;
+  uint32_t parent;
+  long n, i, steps = 0, k = -1;
+  int rc, x, y;
+  w->fq = cq->q;
+  w->fq.jump = ASTAR_JUMP_AUTO;
+  astar_params_init(&w->fq.params);
+  rc = astar_grid_find(g, cq->back, &w->fq, sx, sy, gx, gy);
+  if (rc != ASTAR_FOUND) return rc;
+  n = astar_search_path(cq->back, &nodes, &total);
+  if (n <= 0) return n < 0 ? (int)n : ASTAR_NO_PATH;
+  /* walk the path to the target, then keep the cells from it on */
+  w->ntail = 0;
+  astar_grid_cell(g, nodes[0], &x, &y);
+  for (i = 1; i < n && k < 0; i++) {
+    int bx, by;
+    double c;
+    astar_grid_cell(g, nodes[i], &bx, &by);
+    astar_search_node(cq->back, nodes[i], &gb, &parent);
+    c = astar_grid_link_cost(g, x, y, bx, by);
+    while ((x != bx || y != by) && k < 0) {
+      int px = x, py = y;
+      if (!w->fq.jps || (c > 0 && ga + c == gb)) {           /* one step (or a link) */
+        x = bx; y = by; ga = gb;
+      } else {
+        astar_grid_toward(&w->fq, &x, &y, bx, by);
+        ga += (x != px && y != py ? SQRT2 : 1.0) * astar_grid_get(g, x, y);
+        if (x == bx && y == by) ga = gb;
+      }
+      if (++steps >= TARGET_STEPS(cq->window)) { k = i; gq = ga; }
+    }
+  }
+  if (k < 0) { x = gx; y = gy; gq = total; }
+  w->qnode = astar_grid_node(g, x, y);
+  w->dq = total - gq;
+  /* the tail: the target, the cells to the node after it, then the rest */
+  if (tailpush(w, x, y)) return ASTAR_ENOMEM;
+  for (i = k < 0 ? n : k; i < n; i++) {
+    int bx, by;
+    astar_grid_cell(g, nodes[i], &bx, &by);
+    while (x != bx || y != by) {
+      if (!w->fq.jps || astar_grid_link_cost(g, x, y, bx, by) > 0) { x = bx; y = by; }
+      else astar_grid_toward(&w->fq, &x, &y, bx, by);
+      if (tailpush(w, x, y)) return ASTAR_ENOMEM;
+    }
+  }
+  w->ntail /= 2;
+  return 0;
 }
 
 /* Can the unit stay at the goal from time t on? */
@@ -493,14 +585,35 @@ int astar_coop_begin(astar_grid *g, astar_search *s, astar_coop_query *cq, int s
       return ASTAR_BLOCKED;
     }
   }
-  /* the backward search: q's moves, reversed */
+  /* the backward search: q's moves, reversed, from the goal (WHCA*: from a
+  ** target on the grid path) */
+  w->dq = 0;
+  w->qnode = goal;
+  w->ntail = 0;
+  if (cq->window > 0 && (rc = window_target(g, cq, sx, sy, gx, gy)) != 0) return rc;
   w->bq = *q;
   w->bq.params.max_cost = HUGE_VAL;
-  rc = astar_grid_back_begin(g, cq->back, &w->bq, gx, gy, sx, sy);
+  {
+    int qx, qy;
+    astar_grid_cell(g, w->qnode, &qx, &qy);
+    rc = astar_grid_back_begin(g, cq->back, &w->bq, qx, qy, sx, sy);
+  }
   if (rc != 0) return rc;
   d = dist(cq, start);
   if (cq->err) return cq->err;
   if (d == HUGE_VAL) return ASTAR_NO_PATH;
+  /* the goal is free for good after the last time another unit is there */
+  {
+    const cent *c = cfind(cq->resv, gx, gy);
+    long t;
+    w->tfree = cq->t0;
+    for (t = c != NULL ? c->last : -1; t > cq->t0; t--) {
+      size_t i = sfind(cq->resv, gx, gy, t);
+      if (i != NONE && OTHER(cq->resv->st[i].unit, cq->unit)) { w->tfree = t + 1; break; }
+    }
+    w->tstep = g->nlinks > 0 || q->domain.edge_cost != NULL ? 0 : astar_grid_min_cost(g);
+    if (cq->wait_cost < w->tstep) w->tstep = cq->wait_cost;
+  }
   /* after the table's last time nothing changes: later times are one */
   cq->tcap = astar_resv_last(cq->resv) + 1;
   if (cq->tcap < cq->t0) cq->tcap = cq->t0;
@@ -537,22 +650,27 @@ long astar_coop_path(astar_coop_query *cq, astar_search *s, const int **xy, size
   if (n <= 0 || !found) return n < 0 ? n : 0;
   total = (size_t)n;
   c = w->st[nodes[n - 1]].cell;
-  /* WHCA*: on from the window's end along the backward search's tree */
-  if (cq->window > 0 && w->st[nodes[n - 1]].tofs >= (uint32_t)cq->window && c != cq->gnode &&
-      astar_search_node(cq->back, c, &dg, &parent) == 1) {
-    *cost += dg;
+  /* WHCA*: on from the window's end along the backward search's tree to the
+  ** target, then the grid path's tail */
+  int on = cq->window > 0 && w->st[nodes[n - 1]].tofs >= (uint32_t)cq->window &&
+           c != cq->gnode && astar_search_node(cq->back, c, &dg, &parent) == 1;
+  if (on) {
+    *cost += dg + w->dq;
     for (; parent != NONE; astar_search_node(cq->back, parent, &dg, &parent)) total++;
-  } else {
-    dg = 0;
+    total += w->ntail > 0 ? w->ntail - 1 : 0;
   }
   if (total > SIZE_MAX / 2 ||
       astar__reserve(&w->mem, (void **)&w->xy, &w->cxy, 2 * total, sizeof *w->xy))
     return ASTAR_ENOMEM;
   for (i = 0; i < n; i++) astar_grid_cell(g, w->st[nodes[i]].cell, &w->xy[2 * i], &w->xy[2 * i + 1]);
-  for (k = (size_t)n; k < total; k++) {
+  for (k = (size_t)n; on && c != w->qnode; k++) {
     astar_search_node(cq->back, c, &dg, &parent);
     c = parent;
     astar_grid_cell(g, c, &w->xy[2 * k], &w->xy[2 * k + 1]);
+  }
+  for (i = 1; on && (size_t)i < w->ntail; i++, k++) {
+    w->xy[2 * k] = w->tail[2 * i];
+    w->xy[2 * k + 1] = w->tail[2 * i + 1];
   }
   *xy = w->xy;
   *planned = (size_t)n;
