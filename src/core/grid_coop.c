@@ -571,10 +571,10 @@ int astar_coop_begin(astar_grid *g, astar_search *s, astar_coop_query *cq, int s
     cq->w = w;
   }
   q->jump = ASTAR_JUMP_NEVER;
+  cq->sx = sx; cq->sy = sy; cq->gx = gx; cq->gy = gy;
   rc = astar_grid_prepare(g, q, sx, sy, gx, gy, &start, &goal);
   if (rc == ASTAR_BLOCKED) cq->blocked = q->blocked;
   if (rc != 0) return rc;
-  cq->sx = sx; cq->sy = sy; cq->gx = gx; cq->gy = gy;
   cq->gnode = goal;
   who = astar_resv_holder(cq->resv, sx, sy, cq->t0);
   if (OTHER(who, cq->unit)) { cq->blocked = 1; cq->blocker = who; return ASTAR_BLOCKED; }

@@ -623,7 +623,7 @@ static int g_endname(lua_State *L, void *rec, int which) {
 
 static void g_blocked(lua_State *L, void *rec) {
   const grec *r = (const grec *)rec;
-  if (r->coop.on && r->coop.cq.blocker != ASTAR_NONE) {
+  if (r->coop.on) {
     astar_gcoop_blocked(L, &r->coop);
     return;
   }

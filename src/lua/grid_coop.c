@@ -21,7 +21,6 @@ their coordinates.
 @classmod Reservations
 */
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 #include "binding.h"
 
@@ -113,8 +112,9 @@ static int conflict(lua_State *L, const int *xy, size_t at, long t, uint32_t who
 /***
 Reserves a path for `unit`, in place of whatever the unit held: its point `i` at time
 `start_time + i - 1` (a path from @{Grid:find} with `reserve` knows its times: see
-@{Path:time}), and with `hold`, its last cell from then on forever. Each point must be the
-cell before it or one of its eight neighbours. Nothing changes on a conflict.
+@{Path:time}), and with `hold`, its last cell from then on forever. Consecutive points are
+taken as one step of the unit (a wait, a move, a link), whatever their distance. Nothing
+changes on a conflict.
 @function Reservations:reserve
 @int unit the unit
 @tparam Path path a grid path
@@ -163,9 +163,6 @@ static int resv_reserve(lua_State *L) {
   for (i = 0; i < n; i++) {
     xy[2 * i] = (int)v[2 * i] - 1;
     xy[2 * i + 1] = (int)v[2 * i + 1] - 1;
-    if (i > 0 && (abs(xy[2 * i] - xy[2 * i - 2]) > 1 || abs(xy[2 * i + 1] - xy[2 * i - 1]) > 1))
-      astar_argerror(L, &F, 3, "point %d is not the point before it nor a neighbour of it",
-                     (int)i + 1);
   }
   if (astar_resv_check(r->r, xy, n, t0, 0, unit, &at, &who) != ASTAR_FOUND)
     return conflict(L, xy + 2 * at, at, t0 + (long)at, who, 0);
