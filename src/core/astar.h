@@ -1329,12 +1329,18 @@ size_t astar_resv_allocs(const astar_resv *r);
 ** on the grid alone, from a reverse resumable search in 'back' (Silver).
 ** Without a window (window 0) the path ends at the goal at a time from which
 ** no other unit ever holds the goal, so the unit can stay there (Cooperative
-** A*); the search space is finite: after the table's last time nothing
-** changes, so later times are one. With a window w >= 1 (WHCA*) the first w
-** steps are conflict-free and the search ends at the goal (held as above)
-** or at time t0 + w, wherever the cost so far plus the true distance on is
-** least; astar_coop_path then goes on along a shortest grid path, not
-** checked against the table.
+** A*); the heuristic is also at least the least step cost times the steps
+** left until the goal is free for good; the search space is finite: after
+** the table's last time nothing changes, so later times are one. With a
+** window w >= 1 (WHCA*) the first w steps are conflict-free and the search
+** ends at the goal (held as above) or at time t0 + w, wherever the cost so
+** far plus the distance on is least; astar_coop_path then goes on along a
+** shortest grid path, not checked against the table. The distance on is
+** taken through a target 2w + 8 steps down the grid's shortest path (found
+** first, in 'back', by jumps where the grid allows): the exact distance to
+** the target, from the reverse search started there, plus the path's cost
+** from it, so that the reverse search stays near the window (alone in the
+** table, the unit's path is still a shortest path).
 ** q: a grid query (astar_grid_query_init) with diagonal, cost_fn and params
 ** (weight, max_expansions, max_cost, partial); jump, theta, radius, size,
 ** goals, within, overlay and h_fn must be off (EINVAL). The unit's start
