@@ -81,6 +81,7 @@ astar.await = scheduler.await
 astar.load_scenarios = movingai.load_scenarios
 astar.parse_scenarios = movingai.parse_scenarios
 astar.curve = core.curve
+astar.reservations = core.reservations
 astar.search = core.search
 astar.query = core.query
 astar.batch = core.batch
@@ -249,5 +250,67 @@ function Grid.find_world(self, wx0, wy0, wx1, wy1, opts)
   if not path then return nil, message, code end
   return self:world_points(path), path
 end
+
+local COOP_KEYS = { reserve = true, unit = true }
+
+--- Plans a group of units in priority order (Cooperative A\*, or WHCA\* with `window`): unit
+-- `i` of the list is unit `i` of the table and searches with @{Grid:find} and
+-- `reserve = table, unit = i` after units `1 .. i - 1` have reserved their paths, so the
+-- paths found form a collision-free schedule (no two units in a cell at a time, no swap across
+-- an edge; each unit then holds its goal). A unit that finds no path reserves nothing and is
+-- reported; later units do not know where it stands.
+-- @function cooperative
+-- @tparam Grid grid the map
+-- @tparam table units `{{x0, y0, x1, y1}, ...}`: each unit's start and goal
+-- @tparam[opt] table opts the options of @{Grid:find} for every unit (`diagonal`,
+-- `start_time`, `wait`, `window`, `claim`, `max_expansions`, ...; not `unit`); `reserve` plans
+-- into that table (default: a new one)
+-- @treturn table `paths[i]`: unit `i`'s Path, or `false` if it failed
+-- @treturn table the failures, in order: `{unit = i, message = ..., code = ...}`
+-- @treturn Reservations the table
+-- @usage
+-- -- a corridor with a passing bay: unit 2 steps into the bay and lets unit 1 by
+-- local grid = astar.grid.parse("###.###\n.......", { ["."] = 1, ["#"] = false })
+-- local paths, failed = astar.cooperative(grid, { { 1, 2, 7, 2 }, { 5, 2, 1, 2 } })
+-- print(#failed, #paths[2], paths[2]:cost())          --> 0 8 7.0
+local function cooperative(grid, units, opts)
+  if getmetatable(grid) ~= core.Grid_mt then
+    error(("bad argument #1 to 'cooperative' (astar.Grid expected, got %s)"):format(type(grid)), 0)
+  end
+  if type(units) ~= "table" then
+    error(("bad argument #2 to 'cooperative' (table expected, got %s)"):format(type(units)), 0)
+  end
+  if opts ~= nil and type(opts) ~= "table" then
+    error(("bad argument #3 to 'cooperative' (table expected, got %s)"):format(type(opts)), 0)
+  end
+  local o = {}
+  for k, v in pairs(opts or {}) do
+    if k == "unit" then
+      error("bad argument #3 to 'cooperative' (option 'unit': units are numbered by their "
+        .. "place in the list)", 0)
+    end
+    if not COOP_KEYS[k] then o[k] = v end
+  end
+  local r = opts and opts.reserve or core.reservations()
+  o.reserve = r
+  local paths, failed = {}, {}
+  for i = 1, #units do
+    local u = units[i]
+    if type(u) ~= "table" then
+      error(("bad argument #2 to 'cooperative' (unit %d is not a table {x0, y0, x1, y1})")
+        :format(i), 0)
+    end
+    o.unit = i
+    local path, message, code = grid:find(u[1], u[2], u[3], u[4], o)
+    if path and code ~= "partial" then
+      paths[i] = path
+    else
+      paths[i] = false
+      failed[#failed + 1] = { unit = i, message = message, code = code }
+    end
+  end
+  return paths, failed, r
+end
+astar.cooperative = cooperative
 
 return astar

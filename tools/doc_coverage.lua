@@ -115,6 +115,7 @@ local ALIASES = {
   ["astar.follow"] = "new",
   ["astar.tiled.grid"] = "grid",
   ["astar.tiled.navmesh"] = "navmesh",
+  ["astar.cooperative"] = "cooperative",
 }
 local ok, astar = pcall(require, "astar")
 if not ok then

@@ -166,6 +166,12 @@
 ---@field neighborhood? integer "directional": moves to the 8, 24 (default) or 48 cells around (Pinter's Directional-8/24/48)
 ---@field reverse? boolean|number "directional": the unit may back up; a number >= 1 multiplies the cost of backing up (default false)
 ---@field turn_cost? number "directional": cost added per radian turned, >= 0 (default 0)
+---@field reserve? astar.Reservations cooperative paths (Cooperative A*, WHCA* with `window`): a path conflict-free in space and time against the table; `algorithm` "astar" only; not with `heuristic`, `cost`, `goals`, `within`, `radius`, `size`, `overlay`
+---@field unit? integer `reserve`: the unit planning, in [1, 2^31 - 2]: its own entries do not block it, and its path replaces them (needed unless `claim = false`)
+---@field start_time? integer `reserve`: the time at the start, in [0, 2^30 - 1] (default 0)
+---@field wait? boolean|number `reserve`: waiting in place is a move costing the grid's smallest cell cost (true, the default), this cost (a number > 0), or not allowed (false)
+---@field window? integer `reserve`: WHCA*: only the first `window` steps are conflict-free (and reserved); the path goes on along a shortest grid path (default: the whole path, Cooperative A*)
+---@field claim? boolean `reserve`: reserve the path found for `unit`, holding its goal if it ends there (default true)
 
 ---Options of `Grid:query`: those of `find`, plus `on_change`.
 ---@class astar.GridQueryOptions: astar.GridFindOptions
@@ -1012,6 +1018,15 @@ function Path:curve(i) end
 ---@return number[]
 function Path:waypoints() end
 
+---A cooperative path (`find` with `reserve`): the time the unit is at point i
+---(`start_time + i - 1`; a wait repeats a cell), whether point i was planned against the
+---table (WHCA*: not after the window), and whether the unit then holds its goal.
+---@param i integer
+---@return integer time
+---@return boolean planned
+---@return boolean holds
+function Path:time(i) end
+
 ---`{{x = x1, y = y1}, ...}` on grids; the list of ids or node values otherwise.
 ---@return table
 function Path:table() end
@@ -1221,6 +1236,67 @@ function Curve:segments() end
 ------------------------------------------------------------------------------------------
 -- Replanner
 ------------------------------------------------------------------------------------------
+
+---A space-time reservation table for cooperative paths (Silver 2005): (x, y, t) -> unit, and
+---cells a unit holds from a time on forever. Made by `astar.reservations()`. Also `__close`
+---and `__gc`.
+---@class astar.Reservations
+local Reservations = {}
+
+---The unit holding (x, y) at time t, or nil.
+---@param x integer
+---@param y integer
+---@param t integer
+---@return integer|nil
+function Reservations:holder(x, y, t) end
+
+---Reserves a grid path for `unit` in place of what it held (point i at start_time + i - 1;
+---with `hold`, the last cell forever after): true, or nil, message, "conflict".
+---@param unit integer
+---@param path astar.Path
+---@param opts? {start_time?: integer, hold?: boolean}
+---@return boolean|nil ok
+---@return string|nil message
+---@return string|nil code
+function Reservations:reserve(unit, path, opts) end
+
+---Reserves (x, y) at time t for `unit`: true, or nil, message, "conflict".
+---@param unit integer
+---@param x integer
+---@param y integer
+---@param t integer
+---@return boolean|nil ok
+---@return string|nil message
+---@return string|nil code
+function Reservations:take(unit, x, y, t) end
+
+---`unit` holds (x, y) from time t (default 0) on, forever: true, or nil, message, "conflict".
+---@param unit integer
+---@param x integer
+---@param y integer
+---@param t? integer
+---@return boolean|nil ok
+---@return string|nil message
+---@return string|nil code
+function Reservations:hold(unit, x, y, t) end
+
+---Drops what `unit` holds; returns how many entries.
+---@param unit integer
+---@return integer
+function Reservations:release(unit) end
+
+---Empties the table.
+---@return astar.Reservations
+function Reservations:clear() end
+
+---Entries (cell at a time), cells held forever, and the latest time named (-1 if empty).
+---@return integer entries
+---@return integer held
+---@return integer last
+function Reservations:count() end
+
+---Frees the table now; idempotent.
+function Reservations:close() end
 
 ---Incremental re-planning (D* Lite) for an agent on a changing grid, made by
 ---`Grid:replanner`. Also `__close` and `__gc`.
@@ -1505,6 +1581,22 @@ function astar.search(opts) end
 ---@param opts? astar.CurveOptions
 ---@return astar.Curve
 function astar.curve(x0, y0, h0, x1, y1, h1, r, opts) end
+
+---A new, empty space-time reservation table (cooperative paths).
+---@return astar.Reservations
+function astar.reservations() end
+
+---Plans units `{{x0, y0, x1, y1}, ...}` in priority order (unit i is the i-th): Cooperative
+---A*, or WHCA* with `opts.window`; `opts` are `find`'s (not `unit`; `reserve`: plan into that
+---table). Returns paths[i] (a Path, or false), the failures `{unit =, message =, code =}`
+---and the table.
+---@param grid astar.Grid
+---@param units integer[][]
+---@param opts? astar.GridFindOptions
+---@return (astar.Path|false)[] paths
+---@return {unit: integer, message: string, code: string}[] failed
+---@return astar.Reservations
+function astar.cooperative(grid, units, opts) end
 
 ---A time-sliced `astar.search`: nothing is searched until `q:step(n)`.
 ---@param opts astar.SearchOptions

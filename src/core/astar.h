@@ -207,6 +207,15 @@ void astar_search_each_closed(const astar_search *s,
 ** the closest node), or ASTAR_NONE. */
 uint32_t astar_search_end(const astar_search *s);
 
+/*
+** Resumes the search in s until 'node' is closed (Silver's reverse resumable
+** A*: a backward search toward the unit, with ASTAR_NONE as its goal, asked
+** for the true distance of each cell a forward search meets): returns 1 with
+** its g in *g, 0 if the search ended without reaching it, or a negative
+** error of the search (then s has finished).
+*/
+int astar_search_resume(astar_search *s, uint32_t node, double *g);
+
 /* begin + step until done. */
 int astar_search_run(astar_search *s, const astar_domain *d, uint32_t start,
                      uint32_t goal, const astar_params *p);
@@ -944,6 +953,20 @@ int astar_search_bidir(astar_search *f, astar_search *b, const astar_domain *fwd
 */
 int astar_grid_field(astar_grid *g, astar_search *s, astar_grid_query *q,
                      const uint32_t *sources, const double *values, size_t n);
+/*
+** astar_grid_back_begin begins (and does not run) the same backward search
+** from the one walkable cell (gx, gy), as an A* toward cell (tx, ty) (the
+** unit's start) with q's built-in heuristic (none on a grid with links) and
+** no goal: resumed with astar_search_resume, it gives the exact cost from
+** each cell it is asked about to (gx, gy), expanding little more than the
+** cells between the two (Silver's reverse resumable A*), and each closed
+** cell's parent is the next cell of a cheapest path to (gx, gy). Of q it
+** uses diagonal, heuristic (not h_fn), cost_fn and overlay; it sets the rest
+** (params: A*, weight 1, no limit). Returns 0, ASTAR_EINVAL (a cell outside,
+** (gx, gy) blocked, bad options) or ASTAR_ENOMEM.
+*/
+int astar_grid_back_begin(astar_grid *g, astar_search *s, astar_grid_query *q, int gx,
+                          int gy, int tx, int ty);
 
 /*
 ** CONNECTED COMPONENTS. Two walkable cells are in the same component when a
@@ -1255,6 +1278,134 @@ int astar_curve_cusps(const astar_curve *c);
 void astar_curve_backward(astar_curve *c);
 void astar_curve_sample(const astar_curve *c, double s, double *x, double *y, double *h);
 
+
+/* ===================================================================== */
+/* Cooperative paths on grids (src/core/grid_coop.c)                     */
+/* ===================================================================== */
+
+/*
+** Cooperative A* and WHCA* (Silver 2005, "Cooperative Pathfinding"): units
+** plan one after another through a RESERVATION TABLE of space and time, each
+** avoiding the cells the units before it hold.
+**
+** TIME is counted in steps: a unit at cell c at time t is at a neighbour of
+** c, or still at c (a wait), at time t + 1. Times are integers in
+** [0, ASTAR_COOP_TMAX].
+**
+** THE TABLE (astar_resv) maps (x, y, t) to the unit holding the cell then
+** (units are numbers 0 .. ASTAR_COOP_UNIT_MAX), and (x, y) to the unit that
+** HOLDS it from a time on forever (a unit parked at its goal). It does not
+** know the grids it is used with: cells are plain coordinates. A unit u
+** conflicts with the table when, for a move from a at t to b at t + 1, another
+** unit holds b at t + 1 (a vertex conflict), or one unit v holds b at t and a
+** at t + 1 (a swap across the edge: v moves b -> a meanwhile); swaps are
+** read from the cells held, so no edge is stored. Two units crossing the
+** diagonals of a 2 x 2 block, and a unit following another into the cell it
+** leaves, are not conflicts. Cells held by u itself never block u.
+** Memory: 16 bytes a (cell, time) and 24 a cell held, in open-addressing
+** tables that grow by doubling (through the table's allocator) and never
+** shrink until astar_resv_clear.
+*/
+#define ASTAR_COOP_TMAX 0x3fffffffL
+#define ASTAR_COOP_UNIT_MAX 0x7ffffffeu
+typedef struct astar_resv astar_resv;
+int astar_resv_new(astar_resv **out, astar_alloc alloc, void *ud);
+void astar_resv_free(astar_resv *r);                 /* NULL is accepted */
+/* Forgets everything (keeps its memory). */
+void astar_resv_clear(astar_resv *r);
+/* The unit holding (x, y) at time t, or ASTAR_NONE. */
+uint32_t astar_resv_holder(const astar_resv *r, int x, int y, long t);
+/* Reserves (x, y) at time t for 'unit': 0, ASTAR_EINVAL (a bad time or unit,
+** or the cell is held then by another unit) or ASTAR_ENOMEM (unchanged). */
+int astar_resv_reserve(astar_resv *r, int x, int y, long t, uint32_t unit);
+/* Makes 'unit' hold (x, y) from time t on: 0, ASTAR_EINVAL (a bad time or
+** unit, or another unit holds the cell at t or later) or ASTAR_ENOMEM. */
+int astar_resv_hold(astar_resv *r, int x, int y, long t, uint32_t unit);
+/* Whether 'unit' may take the n cells xy (x, y pairs, 0-based) at times t0,
+** t0 + 1, ... (each a neighbour of the last or the same cell: the caller
+** checks) and then hold the last one forever if 'hold': ASTAR_FOUND (0) if
+** so, else ASTAR_NO_PATH with the first conflict's step in *at and the other
+** unit in *who. */
+int astar_resv_check(const astar_resv *r, const int *xy, size_t n, long t0, int hold,
+                     uint32_t unit, size_t *at, uint32_t *who);
+/* Replaces what 'unit' holds by the n cells xy at times t0, t0 + 1, ... and,
+** if 'hold', the last cell from t0 + n - 1 on: 0, ASTAR_EINVAL (a bad time
+** or unit) or ASTAR_ENOMEM (the table is unchanged). Conflicts are not
+** checked (astar_resv_check). */
+int astar_resv_take(astar_resv *r, const int *xy, size_t n, long t0, int hold, uint32_t unit);
+/* Drops everything 'unit' holds; returns how many (cell, time) entries and
+** cells held forever it dropped. */
+size_t astar_resv_release(astar_resv *r, uint32_t unit);
+/* The number of (cell, time) entries and of cells held forever. */
+size_t astar_resv_count(const astar_resv *r, size_t *held);
+/* The latest time any entry or hold names (-1 for an empty table). */
+long astar_resv_last(const astar_resv *r);
+size_t astar_resv_allocs(const astar_resv *r);
+
+/*
+** A COOPERATIVE SEARCH on grid g for 'unit' from (sx, sy) at time t0 to
+** (gx, gy): the engine's A* over (cell, time) states (numbered as the search
+** meets them: an unbounded domain), whose moves are the steps the grid
+** query q allows (its diagonal policy, hex or wrapping layout, links, cost
+** callback; each takes one time unit and costs what it costs on the grid)
+** and, if wait_cost > 0, a wait in place costing wait_cost; no state
+** conflicts with the table. Its heuristic is the true distance to the goal
+** on the grid alone, from a reverse resumable search in 'back' (Silver).
+** Without a window (window 0) the path ends at the goal at a time from which
+** no other unit ever holds the goal, so the unit can stay there (Cooperative
+** A*); the heuristic is also at least the least step cost times the steps
+** left until the goal is free for good; the search space is finite: after
+** the table's last time nothing changes, so later times are one. With a
+** window w >= 1 (WHCA*) the first w steps are conflict-free and the search
+** ends at the goal (held as above) or at time t0 + w, wherever the cost so
+** far plus the distance on is least; astar_coop_path then goes on along a
+** shortest grid path, not checked against the table. The distance on is
+** taken through a target 2w + 8 steps down the grid's shortest path (found
+** first, in 'back', by jumps where the grid allows): the exact distance to
+** the target, from the reverse search started there, plus the path's cost
+** from it, so that the reverse search stays near the window (alone in the
+** table, the unit's path is still a shortest path).
+** q: a grid query (astar_grid_query_init) with diagonal, cost_fn and params
+** (weight, max_expansions, max_cost, partial); jump, theta, radius, size,
+** goals, within, overlay and h_fn must be off (EINVAL). The unit's start
+** must be free at t0 (else ASTAR_BLOCKED, cq->blocked 1), its goal not held
+** forever by another unit (ASTAR_BLOCKED, cq->blocked 2).
+*/
+typedef struct astar_coop_query {
+  astar_grid_query q;      /* the grid's moves and the engine's params */
+  astar_resv *resv;
+  uint32_t unit;           /* ASTAR_NONE: no unit (every entry blocks) */
+  long t0;                 /* start time, in [0, ASTAR_COOP_TMAX - window - 1] */
+  long window;             /* 0: none; else 1 .. ASTAR_COOP_TMAX */
+  double wait_cost;        /* 0: no waits; else > 0 and finite */
+  astar_search *back;      /* the heuristic's backward search (its own context) */
+  astar_alloc alloc;       /* for the scratch (states, path) */
+  void *ud;
+  /* filled by astar_coop_begin: */
+  astar_domain domain;
+  int blocked;             /* after ASTAR_BLOCKED: 1 the start, 2 the goal */
+  uint32_t blocker;        /* the unit that blocks it */
+  int sx, sy, gx, gy;
+  long tcap;               /* later times are this one (no window) */
+  uint32_t gnode;          /* the goal's grid node */
+  int err;                 /* a failure of the backward search, or 0 */
+  struct astar_coop_work *w;   /* the states and the path (grown, kept) */
+} astar_coop_query;
+void astar_coop_query_init(astar_coop_query *cq);
+void astar_coop_query_free(astar_coop_query *cq);   /* its scratch; not back */
+/* Begins the search in s: 0, ASTAR_BLOCKED, ASTAR_NO_PATH (the goal cannot
+** be reached on the grid), ASTAR_EINVAL or ASTAR_ENOMEM. */
+int astar_coop_begin(astar_grid *g, astar_search *s, astar_coop_query *cq, int sx, int sy,
+                     int gx, int gy);
+/* After the search (found, or a partial path): the path's cells (x, y pairs,
+** 0-based, owned by cq), one a time step from t0, *planned of them from the
+** search (conflict-free; the rest, with a window, the grid path on), its
+** cost in *cost, and whether it ends held at the goal in *holds. Returns
+** the number of cells, 0 if there is no path, or ASTAR_ENOMEM. */
+long astar_coop_path(astar_coop_query *cq, astar_search *s, const int **xy, size_t *planned,
+                     double *cost, int *holds);
+/* Statistics: allocations of cq's scratch. */
+size_t astar_coop_allocs(const astar_coop_query *cq);
 
 /* ===================================================================== */
 /* Directional A* on grids (src/core/grid_dir.c)                         */

@@ -25,6 +25,12 @@ int astar__reserve(astar_mem *m, void **p, size_t *cap, size_t need, size_t elem
 void *astar__alloc(astar_mem *m, size_t n);
 void astar__free(astar_mem *m, void *p, size_t n);
 
+/* A 64-bit mixer (MurmurHash3's finaliser) for open-addressing tables. */
+static inline uint64_t astar__hash64(uint64_t k) {
+  k ^= k >> 33; k *= 0xff51afd7ed558ccdULL; k ^= k >> 33; k *= 0xc4ceb9fe1a85ec53ULL;
+  return k ^ (k >> 33);
+}
+
 /* The padded cell array of a grid (grid.c), for dstar.c. */
 const double *astar__grid_cells(const astar_grid *g);
 

@@ -1043,6 +1043,27 @@ static double grid_edge_cost_back(void *self, uint32_t from, uint32_t to, double
   return grid_edge_cost(self, to, from, base);
 }
 
+/* Makes q->domain the backward domain of q's options on g (the heuristic
+** aside): 0 or ASTAR_EINVAL. */
+static int back_domain(astar_grid *g, astar_grid_query *q) {
+  q->fitkey = fitkey(q);
+  if (q->fitkey == -1 || ((g->hex || g->wrap) && q->fitkey != 0)) return ASTAR_EINVAL;
+  if (q->overlay != NULL && !(q->overlay_scale >= 0 && q->overlay_scale <= ASTAR_NUM_MAX))
+    return ASTAR_EINVAL;
+  q->grid = g;
+  q->domain.nnodes = (uint32_t)g->ncell;
+  q->domain.expand = g->wrap ? wrap_expand_back : q->fitkey != 0 ? grid_expand_back_radius
+                     : grid_expand_back;
+  if (q->fitkey != 0) astar__grid_fit_prepare(g, q->fitkey);
+  q->domain.is_goal = NULL;
+  q->domain.edge_cost = q->cost_fn != NULL ? grid_edge_cost_back : NULL;
+  q->domain.shortcut = NULL;
+  q->domain.settle = NULL;
+  q->domain.progress = NULL;
+  q->domain.self = q;
+  return 0;
+}
+
 int astar_grid_field(astar_grid *g, astar_search *s, astar_grid_query *q,
                      const uint32_t *sources, const double *values, size_t n) {
   size_t i;
@@ -1054,28 +1075,43 @@ int astar_grid_field(astar_grid *g, astar_search *s, astar_grid_query *q,
     if (sources[i] >= g->ncell || !(g->cell[sources[i]] > 0)) return ASTAR_EINVAL;
     if (values != NULL && !(values[i] <= q->params.max_cost)) return ASTAR_EINVAL;
   }
-  q->fitkey = fitkey(q);
-  if (q->fitkey == -1 || ((g->hex || g->wrap) && q->fitkey != 0)) return ASTAR_EINVAL;
-  if (q->overlay != NULL && !(q->overlay_scale >= 0 && q->overlay_scale <= ASTAR_NUM_MAX))
-    return ASTAR_EINVAL;
-  q->grid = g;
+  if ((rc = back_domain(g, q)) != 0) return rc;
   q->params.algorithm = ASTAR_ALG_DIJKSTRA;
-  q->domain.nnodes = (uint32_t)g->ncell;
-  q->domain.expand = g->wrap ? wrap_expand_back : q->fitkey != 0 ? grid_expand_back_radius
-                     : grid_expand_back;
-  if (q->fitkey != 0) astar__grid_fit_prepare(g, q->fitkey);
   q->domain.heuristic = NULL;
-  q->domain.is_goal = NULL;
-  q->domain.edge_cost = q->cost_fn != NULL ? grid_edge_cost_back : NULL;
-  q->domain.shortcut = NULL;
-  q->domain.settle = NULL;
-  q->domain.progress = NULL;
-  q->domain.self = q;
   rc = astar_search_begin_multi(s, &q->domain, sources, values, n, ASTAR_NONE,
                                 &q->params);
   if (rc != 0) return rc;
   rc = astar_search_step(s, UINT64_MAX);
   return rc == ASTAR_NO_PATH ? 0 : rc;
+}
+
+int astar_grid_back_begin(astar_grid *g, astar_search *s, astar_grid_query *q, int gx,
+                          int gy, int tx, int ty) {
+  uint32_t from;
+  int rc;
+  if (gx < 0 || gy < 0 || tx < 0 || ty < 0 || gx >= g->w || tx >= g->w || gy >= g->h ||
+      ty >= g->h || q->diagonal < ASTAR_DIAG_NO_CORNER_CUTTING ||
+      q->diagonal > ASTAR_DIAG_ONE_OBSTACLE || q->h_fn != NULL || q->heuristic < -1 ||
+      q->heuristic > ASTAR_H_ZERO)
+    return ASTAR_EINVAL;
+  from = astar_grid_node(g, gx, gy);
+  if (!(g->cell[from] > 0)) return ASTAR_EINVAL;
+  if ((rc = back_domain(g, q)) != 0) return rc;
+  if (q->heuristic == -1)
+    q->heuristic = q->diagonal == ASTAR_DIAG_NEVER ? ASTAR_H_MANHATTAN : ASTAR_H_OCTILE;
+  q->gx = tx; q->gy = ty;
+  q->goal = astar_grid_node(g, tx, ty);
+  q->hscale = astar_grid_min_cost(g);
+  q->within = -1;
+  q->goals = NULL;
+  /* toward (tx, ty); links may shorten a path in ways the reversed steps'
+  ** bound does not see: none then */
+  q->domain.heuristic = q->heuristic == ASTAR_H_ZERO || g->nlinks > 0 ? NULL : grid_h;
+  q->params.algorithm = ASTAR_ALG_ASTAR;
+  q->params.weight = 1;
+  q->params.partial = 0;
+  q->params.max_expansions = UINT64_MAX;
+  return astar_search_begin(s, &q->domain, from, ASTAR_NONE, &q->params);
 }
 
 

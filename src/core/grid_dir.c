@@ -892,20 +892,15 @@ static double back_heuristic(void *self, uint32_t cell) {
 ** ran out of memory: the search goes on with the other bounds). */
 static double back_distance(astar_dir_query *q, uint32_t cell) {
   double g;
-  uint32_t parent;
   int rc;
   if (cell == q->bcell) return q->bdist;       /* the headings of a cell come together */
-  while (astar_search_node(q->back, cell, &g, &parent) != 1) {
-    if ((rc = astar_search_step(q->back, 16)) == ASTAR_RUNNING) continue;
-    if (rc < 0) {                     /* out of memory: the other bounds will do */
-      q->back = NULL;
-      return 0;
-    }
-    if (astar_search_node(q->back, cell, &g, &parent) != 1) g = HUGE_VAL;
-    break;
+  rc = astar_search_resume(q->back, cell, &g);
+  if (rc < 0) {                       /* out of memory: the other bounds will do */
+    q->back = NULL;
+    return 0;
   }
   q->bcell = cell;
-  return q->bdist = g;
+  return q->bdist = rc == 1 ? g : HUGE_VAL;
 }
 
 static double dir_heuristic(void *self, uint32_t node) {

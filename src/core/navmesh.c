@@ -47,11 +47,6 @@ static void problem(astar_navmesh_problem *pr, int why, uint32_t p, uint32_t oth
   pr->why = why; pr->polygon = p; pr->other = other; pr->vertex = v; pr->vertex2 = v2;
 }
 
-static uint64_t hash64(uint64_t k) {
-  k ^= k >> 33; k *= 0xff51afd7ed558ccdULL; k ^= k >> 33; k *= 0xc4ceb9fe1a85ec53ULL;
-  return k ^ (k >> 33);
-}
-
 static uint64_t dbits(double d) {
   uint64_t u;
   if (d == 0) d = 0;       /* -0 and 0 are one coordinate */
@@ -80,7 +75,7 @@ static void htab_free(astar_mem *a, htab *t) {
 
 /* The slot of 'key' (val NONE if absent). */
 static size_t htab_slot(const htab *t, uint64_t key) {
-  size_t i = (size_t)hash64(key) & (t->cap - 1);
+  size_t i = (size_t)astar__hash64(key) & (t->cap - 1);
   while (t->val[i] != NONE && t->key[i] != key) i = (i + 1) & (t->cap - 1);
   return i;
 }
@@ -366,8 +361,8 @@ int astar_navmesh_new(astar_navmesh **out, const double *xy, uint32_t nv,
     rc = ASTAR_ENOMEM; goto done;
   }
   for (i = 0; i < nv; i++) {
-    uint64_t key = hash64(dbits(xy[2 * i])) ^ dbits(xy[2 * i + 1]);
-    size_t s = (size_t)hash64(key) & (t.cap - 1);
+    uint64_t key = astar__hash64(dbits(xy[2 * i])) ^ dbits(xy[2 * i + 1]);
+    size_t s = (size_t)astar__hash64(key) & (t.cap - 1);
     while (t.val[s] != NONE &&
            !(xy[2 * t.val[s]] == xy[2 * i] && xy[2 * t.val[s] + 1] == xy[2 * i + 1]))
       s = (s + 1) & (t.cap - 1);

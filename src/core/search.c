@@ -505,6 +505,17 @@ int astar_search_step(astar_search *s, uint64_t budget) {
   }
 }
 
+int astar_search_resume(astar_search *s, uint32_t id, double *g) {
+  uint32_t parent;
+  int rc;
+  while (astar_search_node(s, id, g, &parent) != 1) {
+    if ((rc = astar_search_step(s, 16)) == ASTAR_RUNNING) continue;
+    if (rc < 0) return rc;
+    return astar_search_node(s, id, g, &parent) == 1;
+  }
+  return 1;
+}
+
 int astar_search_run(astar_search *s, const astar_domain *d, uint32_t start,
                      uint32_t goal, const astar_params *p) {
   int rc = astar_search_begin(s, d, start, goal, p);

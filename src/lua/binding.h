@@ -52,6 +52,8 @@ enum {
   ASTAR_OPT_OVERLAY, ASTAR_OPT_OVERLAY_SCALE, ASTAR_OPT_SIZE,
   ASTAR_OPT_HEADING, ASTAR_OPT_GOAL_HEADING, ASTAR_OPT_TURNING, ASTAR_OPT_HEADINGS,
   ASTAR_OPT_NEIGHBORHOOD, ASTAR_OPT_REVERSE, ASTAR_OPT_TURN_COST, ASTAR_OPT_THREADS,
+  ASTAR_OPT_RESERVE, ASTAR_OPT_UNIT, ASTAR_OPT_START_TIME, ASTAR_OPT_WAIT, ASTAR_OPT_WINDOW,
+  ASTAR_OPT_CLAIM,
   ASTAR_OPT_N
 };
 /* An option an entry point accepts: its id, and where the entry point
@@ -389,6 +391,33 @@ void astar_gdir_args(lua_State *L, const afn *f, const astar_opts *o, int on, lg
 int astar_gdir_begin(lgrid *lg, lgdir *d, int sx, int sy, int gx, int gy, astar_search *s);
 int astar_gdir_push(lua_State *L, lgdir *d, astar_search *s, int rc);
 void astar_gdir_free(lgdir *d);
+
+/* Cooperative paths (src/lua/grid_coop.c), part of the grid's search record. */
+typedef struct lresv {
+  astar_resv *r;           /* NULL once closed */
+} lresv;
+typedef struct lcoop {
+  int on;                  /* option 'reserve' given */
+  int claim;               /* reserve the path found for the unit */
+  astar_coop_query cq;
+  astar_search *back;      /* the heuristic's backward search, or NULL */
+  lresv *lr;               /* the table (the options keep it on the stack) */
+} lcoop;
+/* Reads the cooperative options (raises for those that need 'reserve'
+** without it, and for the options that do not combine with it). */
+void astar_gcoop_args(lua_State *L, const afn *f, const astar_opts *o, lgrid *lg, lcoop *c,
+                      const astar_grid_query *q);
+/* The grid kind's begin, push, blocked message and recfree for them. */
+int astar_gcoop_begin(lgrid *lg, lcoop *c, int sx, int sy, int gx, int gy, astar_search *s);
+int astar_gcoop_push(lua_State *L, lcoop *c, astar_search *s, int rc);
+void astar_gcoop_blocked(lua_State *L, const lcoop *c);
+void astar_gcoop_free(lcoop *c);
+/* path.c: the time of a grid Path's first point, the points the search
+** planned (the rest: WHCA*'s way on) and whether the unit then holds its
+** goal; astar_path_time: 1 and those if the Path at idx has times, else 0. */
+void astar_path_settime(lua_State *L, int idx, long t0, size_t planned, int holds);
+int astar_path_time(lua_State *L, int idx, long *t0, size_t *planned, int *holds);
+void astar_grid_coop_open(lua_State *L);   /* src/lua/grid_coop.c (after grid and path) */
 
 /* Pushes a new grid of the size and cost at 1..3 (astar.grid's rules; f names the
 ** function, 'world' is the index of a world table to skip, or 0). */

@@ -247,6 +247,7 @@ int luaopen_astar_core(lua_State *L) {
   astar_grid_wrap_open(L);
   astar_grid_line_open(L);
   astar_grid_dir_open(L);
+  astar_grid_coop_open(L);
   astar_grid_world_open(L);
   astar_graph_open(L);
   astar_field_open(L);

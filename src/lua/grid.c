@@ -340,7 +340,10 @@ static const char *const HEURISTICS[] = {"octile", "manhattan", "euclidean",
   {ASTAR_OPT_HEADING, 0, NULL}, {ASTAR_OPT_GOAL_HEADING, 0, NULL}, \
   {ASTAR_OPT_TURNING, 0, NULL}, {ASTAR_OPT_HEADINGS, 0, NULL}, \
   {ASTAR_OPT_NEIGHBORHOOD, 0, NULL}, {ASTAR_OPT_REVERSE, 0, NULL}, {ASTAR_OPT_TURN_COST, 0, NULL}
-static const astar_optuse FIND_OPTS[] = {GRID_OPTS, ASTAR_OPT_END};
+static const astar_optuse FIND_OPTS[] = {
+  GRID_OPTS, {ASTAR_OPT_RESERVE, 0, NULL}, {ASTAR_OPT_UNIT, 0, NULL},
+  {ASTAR_OPT_START_TIME, 0, NULL}, {ASTAR_OPT_WAIT, 0, NULL}, {ASTAR_OPT_WINDOW, 0, NULL},
+  {ASTAR_OPT_CLAIM, 0, NULL}, ASTAR_OPT_END};
 static const astar_optuse QUERY_OPTS[] = {GRID_OPTS, {ASTAR_OPT_ON_CHANGE, 0, NULL},
                                           ASTAR_OPT_END};
 
@@ -350,6 +353,7 @@ typedef struct grec {
   astar_grid_query q;
   int sx, sy, gx, gy;
   lgdir dir;
+  lcoop coop;            /* option 'reserve' (grid_coop.c) */
 } grec;
 
 /* Reads the goals list {{x, y}, ...} at 'gidx' into a scratch userdata
@@ -445,6 +449,10 @@ static int g_opts(lua_State *L, const afn *f, lgrid *lg, grec *r, const astar_op
   astar_grid_query *q = &r->q;
   int w = astar_grid_width(lg->g), h = astar_grid_height(lg->g);
   astar_grid_query_init(q);
+  r->coop.on = 0;
+  if (o->given[ASTAR_OPT_RESERVE] && o->given[ASTAR_OPT_ALGORITHM] &&
+      o->v[ASTAR_OPT_ALGORITHM] != ASTAR_ALG_ASTAR)
+    astar_opterror(L, f, o, "option 'reserve' needs algorithm 'astar' (the default with it)");
   setalgorithm(L, f, o, q);
   astar_grid_hexopts(L, f, lg, o);
   {
@@ -476,6 +484,7 @@ static int g_opts(lua_State *L, const afn *f, lgrid *lg, grec *r, const astar_op
   astar_opt_size(L, f, o, &q->size_w, &q->size_h);
   astar_opt_params(o, &q->params);
   astar_setoverlay(L, f, o, w, h, q);
+  astar_gcoop_args(L, f, o, lg, &r->coop, q);
   if (o->given[ASTAR_OPT_GOALS]) {
     int keep = readgoals(L, f, o->idx, o->fn[ASTAR_OPT_GOALS], lg, q);
     if (!o->given[ASTAR_OPT_OVERLAY]) return keep;
@@ -529,6 +538,8 @@ static int g_begin(lmap *m, void *rec, astar_search *s) {
   uint32_t start, goal;
   int rc;
   if (r->dir.on) return astar_gdir_begin((lgrid *)m, &r->dir, r->sx, r->sy, r->gx, r->gy, s);
+  if (r->coop.on)
+    return astar_gcoop_begin((lgrid *)m, &r->coop, r->sx, r->sy, r->gx, r->gy, s);
   rc = astar_grid_prepare(((lgrid *)m)->g, &r->q, r->sx, r->sy, r->gx, r->gy,
                               &start, &goal);
   if (rc != 0) return rc;
@@ -613,6 +624,7 @@ static int g_push(lua_State *L, void *rec, astar_search *s, int rc) {
   const astar_grid_query *q = &((grec *)rec)->q;
   astar_found p;
   if (((grec *)rec)->dir.on) return astar_gdir_push(L, &((grec *)rec)->dir, s, rc);
+  if (((grec *)rec)->coop.on) return astar_gcoop_push(L, &((grec *)rec)->coop, s, rc);
   if (rc != ASTAR_FOUND && !q->params.partial) return 0;
   p.n = astar_search_path(s, &p.nodes, &p.cost);
   if (p.n < 0) astar_raise(L, (int)p.n);
@@ -632,6 +644,10 @@ static int g_endname(lua_State *L, void *rec, int which) {
 
 static void g_blocked(lua_State *L, void *rec) {
   const grec *r = (const grec *)rec;
+  if (r->coop.on) {
+    astar_gcoop_blocked(L, &r->coop);
+    return;
+  }
   double radius = r->dir.on ? r->dir.p.radius : r->q.radius;
   int blocked = r->dir.on ? r->dir.q.blocked : r->q.blocked;
   const char *why = radius > 0 ? "blocked or too near a blocked cell for the radius"
@@ -667,7 +683,10 @@ static void g_release(lmap *m) {
   lg->lat = NULL;
 }
 
-static void g_recfree(void *rec) { astar_gdir_free(&((grec *)rec)->dir); }
+static void g_recfree(void *rec) {
+  astar_gdir_free(&((grec *)rec)->dir);
+  astar_gcoop_free(&((grec *)rec)->coop);
+}
 
 static int g_node(const lmap *m, uint32_t id, double out[2]) {
   int x, y;

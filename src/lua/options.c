@@ -90,7 +90,13 @@ static const optrow ROWS[ASTAR_OPT_N] = {
   {"neighborhood", OT_NUMBER, R_NONE, NULL},
   {"reverse", OT_ANY, R_NONE, NULL},
   {"turn_cost", OT_NUMBER, R_NONNEG_FINITE, NULL},
-  {"threads", OT_NUMBER, R_NONE, NULL}
+  {"threads", OT_NUMBER, R_NONE, NULL},
+  {"reserve", OT_ANY, R_NONE, NULL},
+  {"unit", OT_NUMBER, R_NONE, NULL},
+  {"start_time", OT_NUMBER, R_NONE, NULL},
+  {"wait", OT_ANY, R_NONE, NULL},
+  {"window", OT_NUMBER, R_NONE, NULL},
+  {"claim", OT_BOOLEAN, R_NONE, NULL}
 };
 
 const char *const *astar_diagonals(void) { return DIAGONALS; }

@@ -30,6 +30,9 @@ struct lpath {
   int links;             /* the user value holds {[i] = cost} of link steps */
   int corridor;          /* navmesh paths: the user value holds the polygons crossed */
   const char *algorithm; /* a static string */
+  long t0;               /* cooperative paths: the time at point 1, else -1 */
+  size_t planned;        /* cooperative paths: the points planned against the table */
+  int holds;             /* cooperative paths: the unit then holds its goal */
   double v[1];           /* n * stride numbers (struct hack sized at creation) */
 };
 
@@ -53,6 +56,9 @@ double *astar_newpath(lua_State *L, size_t n, int kind, double cost,
   p->diagonal = -1;
   p->links = 0;
   p->corridor = 0;
+  p->t0 = -1;
+  p->planned = 0;
+  p->holds = 0;
   if (kind != ASTAR_PATH_VALUES) {      /* grid and graph paths: costs for check */
     size_t i;
     for (i = 0; i < n; i++) p->v[(size_t)stride * n + i] = NAN;
@@ -60,6 +66,22 @@ double *astar_newpath(lua_State *L, size_t n, int kind, double cost,
   p->algorithm = algorithm;
   luaL_setmetatable(L, ASTAR_PATH_MT);
   return p->v;
+}
+
+void astar_path_settime(lua_State *L, int idx, long t0, size_t planned, int holds) {
+  lpath *p = (lpath *)luaL_checkudata(L, idx, ASTAR_PATH_MT);
+  p->t0 = t0;
+  p->planned = planned;
+  p->holds = holds;
+}
+
+int astar_path_time(lua_State *L, int idx, long *t0, size_t *planned, int *holds) {
+  lpath *p = (lpath *)luaL_testudata(L, idx, ASTAR_PATH_MT);
+  if (p == NULL || p->t0 < 0) return 0;
+  *t0 = p->t0;
+  *planned = p->planned;
+  *holds = p->holds;
+  return 1;
 }
 
 void astar_path_info(lua_State *L, int idx, astar_stats *st, long *goal) {
@@ -493,6 +515,32 @@ static int path_link(lua_State *L) {
   return 1;
 }
 
+/***
+A cooperative path's schedule: the time the unit is at point `i` (`start_time + i - 1`; a
+wait shows as the same cell at two times). The second and third results say whether point
+`i` was planned against the reservation table (with a `window`, the points after it follow
+the grid's shortest path and are not) and whether the unit then holds its goal. Raises for a
+path that has no times (one not found with `reserve`).
+@function Path:time
+@int i a point, 1 to `#path`
+@treturn int the time
+@treturn boolean planned: conflict-free in the table's eyes
+@treturn boolean holds: the path ends at the goal, which the unit may keep forever
+*/
+static int path_time(lua_State *L) {
+  static const afn F = {"time", 1};
+  lpath *p = (lpath *)luaL_testudata(L, 1, ASTAR_PATH_MT);
+  int i;
+  if (p == NULL) astar_argerror(L, &F, 1, "astar.Path expected, got %s", luaL_typename(L, 1));
+  if (p->t0 < 0)
+    astar_error(L, "time: only a cooperative path has times (find with option 'reserve')");
+  i = astar_checkrange(L, &F, 2, "index", 1, (int)(p->n > 0x7fffffff ? 0x7fffffff : p->n));
+  lua_pushinteger(L, (lua_Integer)(p->t0 + i - 1));
+  lua_pushboolean(L, (size_t)i <= p->planned);
+  lua_pushboolean(L, p->holds);
+  return 3;
+}
+
 static int path_tostring(lua_State *L) {
   lpath *p = checkpath(L, "__tostring");
   char buf[32];
@@ -512,6 +560,7 @@ static const luaL_Reg path_methods[] = {
   {"positions", path_positions},
   {"corridor", path_corridor},
   {"link", path_link},
+  {"time", path_time},
   {NULL, NULL}
 };
 
