@@ -51,7 +51,7 @@ ENVJIT = $(call env,jit)
 
 SHARED ?= ../shared
 export ASTAR_MOVINGAI ?= $(abspath $(SHARED)/benchmarks/movingai)
-ASTAR_SCEN_LIMIT_MORE ?= 40
+ASTAR_SCEN_LIMIT_MORE ?= 25
 ASAN_SCEN_LIMIT ?= 60
 
 .PHONY: all setup build build-all demo test test54 testjit ctest asan werror check-core lint \
@@ -78,13 +78,13 @@ demo: setup build
 
 # The VMs run side by side, one per core (TEST_JOBS), each VM's output shown when it ends.
 # Moving AI scenarios per map in `make test` (empty: every one): LuaJIT, LOVE's VM, runs them
-# all; 5.4 the first 300 of each map (the same C answers them; 5.4 is the slower VM);
+# all; 5.4 the first 150 of each map (the same C answers them; 5.4 is the slower VM);
 # 5.1-5.3 the first ASTAR_SCEN_LIMIT_MORE, and a quarter of the random trials (SPEC_MORE): they
 # check the other binding ABIs of the same C. `make test-<vm>` runs every scenario and trial on
 # one VM (on the maze A* every 8th scenario, the others every 2nd; ASTAR_SCEN_FULL=1 for all).
 TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 SCEN_jit ?=
-SCEN_5.4 ?= 300
+SCEN_5.4 ?= 150
 $(foreach v,5.1 5.2 5.3,$(eval SCEN_$v ?= $$(ASTAR_SCEN_LIMIT_MORE)))
 SPEC_MORE ?= ASTAR_SPEC_SCALE=0.25 ASTAR_RANDOM_GRIDS=100 ASTAR_QUERY_GRIDS=85 NAVMESH_CASES=50 \
   NAVMESH_GRID_SCEN=35
