@@ -125,10 +125,13 @@ asan: setup
 	@mkdir -p $(dir $(SOASAN))
 	$(CC) -O1 -g $(WARN) -fPIC -Isrc/core -I$(call incdir,5.4) -fno-omit-frame-pointer \
 	  -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=undefined,float-cast-overflow -shared -o $(SOASAN) $(SRC) -lm
+	@$(MAKE) --no-print-directory asan-half-b asan-half-a
+# (the specs in two halves, as make test runs them: under make -j they share the cores)
+asan-half-%:
 	LD_PRELOAD="$$($(CC) -print-file-name=libasan.so)" ASAN_OPTIONS=detect_leaks=1 \
 	  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASTAR_SCEN_LIMIT=$(ASAN_SCEN_LIMIT) \
 	  EXPECT_INTERP='Lua 5.4' LUA_PATH_5_4='$(LPATH)' LUA_CPATH_5_4='./build/asan/?.so;;' \
-	  lua5.4 $(BUSTED) spec
+	  lua5.4 $(BUSTED) $(if $(filter a,$*),$(SPECS_A),$(SPECS_B))
 
 # Out of memory at every allocation, through the binding (spec/c/oom_host.c): each script of
 # spec/oom/ with its N-th allocation and all after refused, for every N; Lua 5.4, ASan + UBSan.
