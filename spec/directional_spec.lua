@@ -448,6 +448,64 @@ describe("directional search", function()
     assert(found >= H.trials(2), "Directional-24 found where -8 could not: " .. found)
   end)
 
+  it("answers a goal the unit cannot turn into without searching the whole map", function()
+    -- an open room, and the goal down a shaft one cell wide that bends: a turning radius of 2
+    -- cannot take the bend, though every cell is walkable and the cells connect
+    local rows = { ("#"):rep(30) }
+    for _ = 2, 17 do rows[#rows + 1] = "#" .. ("."):rep(28) .. "#" end
+    rows[#rows + 1] = "#####.########################"
+    rows[#rows + 1] = "#####.########################"
+    rows[#rows + 1] = "#####......###################"
+    rows[#rows + 1] = ("#"):rep(30)
+    local w, h = 30, #rows
+    local g = astar.grid.parse(table.concat(rows, "\n"), { ["#"] = false, ["."] = 1 })
+    local cells = {}
+    for y = 1, h do
+      cells[y] = {}
+      for x = 1, w do cells[y][x] = g:get(x, y) end
+    end
+    local P = { headings = 8, reach = 1, turn = 2, radius = 0, turn_cost = 0 }
+    local L = lattice(P)
+    -- independently: the poses with a move (legal for the permissive reference) into a pose
+    -- at the goal, and so on back; no pose of the room is among them
+    local gx, gy, HN = 11, 20, P.headings
+    local seen, list = {}, {}
+    for k = 0, HN - 1 do list[#list + 1] = { gx, gy, k }; seen[(gy * w + gx) * HN + k] = true end
+    local i = 1
+    while list[i] do
+      local x, y, b = list[i][1], list[i][2], list[i][3]
+      for t, off in ipairs(L.targets) do
+        local px, py = x - off[1], y - off[2]
+        for a = 0, HN - 1 do
+          local key = (py * w + px) * HN + a
+          if not seen[key] and free(cells, w, h, px, py) and
+            move_cost(cells, w, h, px, py, L.moves[a][t][b][1], "perm", P, 1) then
+            seen[key] = true
+            list[#list + 1] = { px, py, a }
+          end
+        end
+      end
+      i = i + 1
+    end
+    for _, v in ipairs(list) do assert(v[2] >= 18, "the room reaches the goal") end
+    assert.is_true(#list >= 3 and #list < 64)
+    assert.is_truthy(g:find(4, 4, 6, 19, { algorithm = "astar" }))
+    local opts = { algorithm = "directional", turning = 2, neighborhood = 8 }
+    local path, _, code = g:find(4, 4, gx, gy, opts)
+    assert.is_nil(path)
+    assert.are.equal("no_path", code)
+    local q = g:query(4, 4, gx, gy, opts)
+    while q:step(100) == "running" do end
+    local poses = 28 * 16 * HN       -- what the search would close to learn it
+    assert(q:stats().expanded < poses / 4,
+      ("expanded %d poses of the room's %d"):format(q:stats().expanded, poses))
+    -- and where the unit can go in, it does
+    path = g:find(4, 4, 6, 19, opts)
+    assert.is_truthy(path)
+    check_drive(cells, w, h, P, path, 4, 4, nil, 6, 19, nil)
+    g:close()
+  end)
+
   it("drives wide turns (a radius of 15 cells: its moves are checked row by row, not framed)",
     function()
     local rng = H.rng(5)

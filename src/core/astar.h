@@ -246,6 +246,10 @@ uint32_t astar_search_from(const astar_search *s);
 /* For expand functions: the cost of the best path known to the node being
 ** expanded (what the engine adds an edge's cost to). */
 double astar_search_cost(const astar_search *s);
+/* For expand functions that have proved no open node leads to a goal: the
+** open list is dropped, and after this expansion (whose edges must be none)
+** the search ends with ASTAR_NO_PATH. */
+void astar_search_drop_open(astar_search *s);
 
 
 /* ===================================================================== */
@@ -1472,9 +1476,15 @@ size_t astar_lattice_bytes(const astar_lattice *l);
 typedef struct astar_dir_seen {
   uint16_t *gen;            /* per cell: the search its row is from (0: none) */
   float *g;                 /* per cell, a row of 16 costs (H with H headings) */
-  size_t cells;             /* the cells gen and g have room for */
+  size_t cells;             /* the cells gen, g and reach have room for */
   uint16_t cur;
+  /* optional (NULL): the poses found to reach the goal (see astar_dir_begin) */
+  uint16_t *reach;          /* per cell, as bits: its headings found so far */
+  uint32_t *rq;             /* those poses, in the order found; room for rcap */
+  size_t rn, rcap;
+  uint32_t rh;              /* the headings of the search that found them */
 } astar_dir_seen;
+#define ASTAR_DIR_REACH_CAP 65536   /* what astar_dir_seen.rcap need not pass */
 size_t astar_dir_seen_cells(const astar_grid *g);
 typedef struct astar_dir_query {
   astar_params params;
@@ -1499,6 +1509,15 @@ typedef struct astar_dir_query {
   double bdist;             /* and that distance */
   int shots;                /* hybrid: set before astar_dir_prepare (see below) */
   uint32_t shot_to;         /* the node shots arrive at */
+  /* the proof that no start pose reaches the goal (see astar_dir_begin):
+  ** when it first grows, and the share of the expansions it may hold
+  ** (astar_dir_query_init: 64 and 1/8; tests set 1 and 1/1) */
+  uint64_t reach_first;
+  unsigned reach_share;
+  uint64_t expanded;        /* poses expanded, and when the proof */
+  uint64_t reach_at;        /* grows next */
+  size_t rhead;             /* the next pose the proof expands (seen->rq) */
+  int reach;                /* is it still worth growing? */
 } astar_dir_query;
 void astar_dir_query_init(astar_dir_query *q);
 
@@ -1521,6 +1540,15 @@ void astar_dir_query_init(astar_dir_query *q);
 ** each cell in range. The search stays A*: the path is the cheapest of
 ** moves and shots, never costlier than the directional search's.
 ** astar_dir_begin: begins the search (astar_search_begin's results).
+**   A goal a unit cannot reach costs the forward search every pose it can
+**   reach, which is most of the map when the goal sits in a pocket the
+**   unit cannot turn into. So when seen->reach is given (and the search
+**   has lattice headings at both ends, no shots, no partial path), from
+**   q->reach_first expansions on, each time they double, the search also
+**   grows the set of poses that reach the goal (breadth first, backward
+**   over the moves) to 1 / q->reach_share of its expansions: if that set
+**   closes without a start pose in it, no path exists and the search ends
+**   with NO_PATH. (It gives up on meeting a start pose.)
 ** astar_dir_pose: the pose of engine node 'node' (x, y the point in grid
 **   units: a cell's centre is its coordinates plus 0.5).
 ** astar_dir_step: the move from node a to node b, consecutive on a path:

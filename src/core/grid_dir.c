@@ -788,8 +788,89 @@ static int cheaper(astar_dir_seen *m, uint32_t cell, int k, uint32_t H, double g
   return 1;
 }
 
+/* The proof that no start pose reaches the goal (see astar_dir_begin). */
+
+static int is_start(const astar_dir_query *q, uint32_t cell, uint32_t k) {
+  const uint32_t H = H_OF(q);
+  return cell == (uint32_t)q->sy * (uint32_t)q->grid->w + (uint32_t)q->sx &&
+         (q->nstarts == H || q->starts[0] % H == k);
+}
+
+/* Adds the poses with a move to pose 'node' that are not in the set yet.
+** Returns 0, 1 if one is a start pose, -1 if the set holds cap poses. */
+static int reach_into(const astar_dir_query *q, uint32_t node, size_t cap) {
+  const astar_lattice *l = q->lat;
+  const astar_grid *g = q->grid;
+  const uint32_t H = H_OF(q), w = (uint32_t)g->w, to = node % H;
+  astar_dir_seen *m = q->seen;
+  const long x = (long)(node / H % w), y = (long)(node / H / w);
+  int t, a, d;
+  for (t = 0; t < l->nt; t++) {
+    const long px = x - l->tx[t], py = y - l->ty[t];
+    uint32_t cell;
+    if (px < 0 || py < 0 || px >= g->w || py >= g->h ||
+        !(g->cell[(size_t)(py + 1) * g->stride + (size_t)(px + 1)] > 0))
+      continue;
+    cell = (uint32_t)py * w + (uint32_t)px;
+    for (a = 0; a < (int)H; a++) {
+      const size_t j0 = (((size_t)a * (size_t)l->nt + (size_t)t) * H + to) * (size_t)l->nd;
+      if (m->reach[cell] >> a & 1) continue;
+      for (d = 0; d < l->nd && !move_clear(g, l, &l->prim[j0 + (size_t)d], px, py); d++) {}
+      if (d == l->nd) continue;
+      if (is_start(q, cell, (uint32_t)a)) return 1;
+      if (m->rn >= cap) return -1;
+      m->reach[cell] |= (uint16_t)(1u << a);
+      m->rq[m->rn++] = cell * H + (uint32_t)a;
+    }
+  }
+  return 0;
+}
+
+/* Grows the set of poses that reach the goal to at most 1 / reach_share of
+** the expansions: 1 if it closed (no start pose can reach the goal), else
+** 0; a start pose met, the proof is given up. */
+static int unreachable(astar_dir_query *q) {
+  astar_dir_seen *m = q->seen;
+  uint64_t cap = q->expanded / (q->reach_share > 0 ? q->reach_share : 1);
+  q->reach_at *= 2;
+  if (cap > m->rcap) cap = m->rcap;
+  for (; q->rhead < m->rn; q->rhead++) {
+    int rc = reach_into(q, m->rq[q->rhead], (size_t)cap);
+    if (rc != 0) {
+      q->reach = rc < 0;
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* Starts the set with the goal poses, the last search's set cleared. */
+static void reach_begin(astar_dir_query *q, uint32_t goal) {
+  astar_dir_seen *m = q->seen;
+  const uint32_t H = H_OF(q), gc = (uint32_t)q->gy * (uint32_t)q->grid->w + (uint32_t)q->gx;
+  uint32_t k;
+  size_t i;
+  q->expanded = 0;
+  q->reach_at = q->reach_first;
+  q->rhead = 0;
+  q->reach = 0;
+  if (m == NULL || m->reach == NULL) return;
+  for (i = 0; i < m->rn; i++) m->reach[m->rq[i] / m->rh] = 0;
+  m->rn = 0;
+  m->rh = H;
+  if (q->shots || q->snode != ASTAR_NONE || q->gnode != ASTAR_NONE || q->params.partial ||
+      m->rcap < H || is_start(q, gc, q->starts[0] % H))
+    return;
+  for (k = 0; k < H; k++)
+    if (q->domain.is_goal != NULL || k == goal % H) {
+      m->reach[gc] |= (uint16_t)(1u << k);
+      m->rq[m->rn++] = gc * H + k;
+    }
+  q->reach = 1;
+}
+
 static int dir_expand(void *self, uint32_t node, astar_search *s) {
-  const astar_dir_query *q = (const astar_dir_query *)self;
+  astar_dir_query *q = (astar_dir_query *)self;
   const astar_lattice *l = q->lat;
   const uint32_t H = H_OF(q), w = (uint32_t)q->grid->w;
   const size_t per = l->nprim / H, a = node % H;
@@ -801,6 +882,10 @@ static int dir_expand(void *self, uint32_t node, astar_search *s) {
   long x, y;
   int i, n = 0;
   if (e == NULL) return ASTAR_ENOMEM;
+  if (++q->expanded >= q->reach_at && q->reach && unreachable(q)) {
+    astar_search_drop_open(s);
+    return 0;
+  }
   if (node == q->snode) return from_start(q, e);
   if (node == q->gnode) return 0;
   cell0 = node / H;
@@ -934,6 +1019,8 @@ void astar_dir_query_init(astar_dir_query *q) {
   astar_params_init(&q->params);
   q->heuristic = ASTAR_H_EUCLIDEAN;
   q->snode = q->gnode = ASTAR_NONE;
+  q->reach_first = 64;
+  q->reach_share = 8;
 }
 
 /* The lattice's heading index of h, -1 if it is none of them. */
@@ -1020,6 +1107,7 @@ int astar_dir_begin(astar_search *s, astar_dir_query *q, uint32_t goal) {
     }
   }
   q->bcell = ASTAR_NONE;
+  reach_begin(q, goal);
   if (q->back != NULL && q->hscale > 0) {
     astar_params p;
     int rc;

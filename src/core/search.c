@@ -152,6 +152,13 @@ void astar_search_finish(astar_search *s, int status) {
   memset(&s->st, 0, sizeof s->st);
 }
 
+void astar_search_drop_open(astar_search *s) {
+  size_t i;
+  for (i = 0; i < s->nheap; i++) s->pool[s->heap[i].rec].heap = NONE;
+  s->nheap = 0;
+  s->pruned = 0;
+}
+
 void astar_search_stats(const astar_search *s, astar_stats *st) {
   *st = s->st;
   st->allocs = s->mem.allocs;

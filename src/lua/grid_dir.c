@@ -131,6 +131,8 @@ static void seen_free(lgdir *d) {
   astar_dir_seen *m = &d->seen;
   if (m->gen != NULL) d->alloc(d->ud, m->gen, m->cells * sizeof *m->gen, 0);
   if (m->g != NULL) d->alloc(d->ud, m->g, m->cells * 16 * sizeof *m->g, 0);
+  if (m->reach != NULL) d->alloc(d->ud, m->reach, m->cells * sizeof *m->reach, 0);
+  if (m->rq != NULL) d->alloc(d->ud, m->rq, m->rcap * sizeof *m->rq, 0);
   memset(m, 0, sizeof *m);
 }
 
@@ -138,19 +140,25 @@ static void seen_free(lgdir *d) {
 static int seen_fit(lgdir *d, const astar_grid *g) {
   astar_dir_seen *m = &d->seen;
   size_t n = astar_dir_seen_cells(g);
-  uint16_t *gen;
-  float *c;
+  astar_dir_seen k;
   if (m->cells >= n) return 0;
-  if (n > (size_t)-1 / (16 * sizeof *c)) return ASTAR_ENOMEM;
-  gen = (uint16_t *)d->alloc(d->ud, NULL, 0, n * sizeof *gen);
-  c = gen == NULL ? NULL : (float *)d->alloc(d->ud, NULL, 0, n * 16 * sizeof *c);
-  if (c == NULL) {
-    if (gen != NULL) d->alloc(d->ud, gen, n * sizeof *gen, 0);
+  if (n > (size_t)-1 / (16 * sizeof *k.g)) return ASTAR_ENOMEM;
+  memset(&k, 0, sizeof k);
+  k.cells = n;
+  k.rcap = ASTAR_DIR_REACH_CAP;
+  if ((k.gen = (uint16_t *)d->alloc(d->ud, NULL, 0, n * sizeof *k.gen)) == NULL ||
+      (k.g = (float *)d->alloc(d->ud, NULL, 0, n * 16 * sizeof *k.g)) == NULL ||
+      (k.reach = (uint16_t *)d->alloc(d->ud, NULL, 0, n * sizeof *k.reach)) == NULL ||
+      (k.rq = (uint32_t *)d->alloc(d->ud, NULL, 0, k.rcap * sizeof *k.rq)) == NULL) {
+    if (k.gen != NULL) d->alloc(d->ud, k.gen, n * sizeof *k.gen, 0);
+    if (k.g != NULL) d->alloc(d->ud, k.g, n * 16 * sizeof *k.g, 0);
+    if (k.reach != NULL) d->alloc(d->ud, k.reach, n * sizeof *k.reach, 0);
     return ASTAR_ENOMEM;
   }
   seen_free(d);
-  memset(gen, 0, n * sizeof *gen);
-  m->gen = gen; m->g = c; m->cells = n; m->cur = 0;
+  memset(k.gen, 0, n * sizeof *k.gen);
+  memset(k.reach, 0, n * sizeof *k.reach);
+  *m = k;
   return 0;
 }
 
