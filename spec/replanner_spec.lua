@@ -55,8 +55,12 @@ describe("grid:replanner", function()
   -- with a vertex on the way still inconsistent, and r:path() then raised "invalid argument"
   -- (issue 17: 14 of 19 open-grid sizes from 8 to 80 failed).
   it("is exact after edits on open grids of every size from 8 to 128", function()
-    local checks = 0
+    -- (with fewer trials, ASTAR_SPEC_SCALE, every k-th size and those about a word's 64 bits)
+    local checks, sizes, k = 0, {}, math.floor(121 / H.trials(121) + 0.5)
     for n = 8, 128 do
+      if n % k == 0 or (n >= 62 and n <= 66) or n >= 126 then sizes[#sizes + 1] = n end
+    end
+    for _, n in ipairs(sizes) do
       local diag = POLICIES[n % 4 + 1]
       local cells = {}
       for y = 1, n do
@@ -80,7 +84,8 @@ describe("grid:replanner", function()
         checks = checks + 1
       end
     end
-    assert.are.equal(121 * 4, checks)
+    assert.are.equal(#sizes * 4, checks)
+    assert.is_true(#sizes >= H.trials(121))
   end)
 
   it("repairs the issue's 60x60 case under every diagonal policy", function()
