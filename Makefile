@@ -110,13 +110,17 @@ test-half-b-%: build/%/astar/core.so
 test54: test-5.4
 testjit: test-jit
 
-# The pure C core on its own, with a failing allocator, under ASan + UBSan.
+# The pure C core on its own, with a failing allocator, under ASan + UBSan: the core's objects
+# built once (one per source, so make -j builds them side by side), each test linked to them.
+CTEST_OBJ = $(patsubst src/core/%.c,build/c/obj/%.o,$(CORE_SRC))
+build/c/obj/%.o: src/core/%.c $(wildcard src/core/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -g $(WARN) -Werror $(SAN) -Isrc/core -c -o $@ $<
 ctest: setup
-	@mkdir -p build/c
+	@$(MAKE) --no-print-directory $(CTEST_OBJ)
 	@for t in spec/c/test_*.c; do b=build/c/$$(basename $$t .c); \
 	  echo "$$t"; \
-	  $(CC) -O1 -g $(WARN) -Werror -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=undefined,float-cast-overflow \
-	    -fno-omit-frame-pointer -Isrc/core -o $$b $$t $(CORE_SRC) -lm -pthread && \
+	  $(CC) -O1 -g $(WARN) -Werror $(SAN) -Isrc/core -o $$b $$t $(CTEST_OBJ) -lm -pthread && \
 	  ASAN_OPTIONS=detect_leaks=1 $$b || exit 1; done
 
 # The whole spec suite against a module built with AddressSanitizer + UBSan (Lua 5.4).
