@@ -453,4 +453,23 @@ describe("errors", function()
       end
     end)
   end)
+  it("a method called on another value names the class it expected", function()
+    local g = astar.grid(6, 6)
+    local path = g:find(1, 1, 6, 6)
+    local curve = astar.curve(0, 0, 0, 5, 5, 0, 1)
+    local cases = {
+      { "length", curve.length, "astar.Curve" }, { "sample", curve.sample, "astar.Curve" },
+      { "cost", path.cost, "astar.Path" }, { "get", path.get, "astar.Path" },
+      { "step", g:query(1, 1, 6, 6).step, "astar.Query" },
+      { "path", g:replanner(1, 1, 6, 6).path, "astar.Replanner" },
+      { "holder", astar.reservations().holder, "astar.Reservations" },
+    }
+    for _, c in ipairs(cases) do
+      for _, v in ipairs({ {}, 1, "x", g }) do
+        H.checkerr(("calling '%s' on bad self (%s expected, got %s)"):format(c[1], c[3],
+          type(v)), c[2], v)
+      end
+    end
+    g:close()
+  end)
 end)

@@ -24,6 +24,9 @@ typedef struct afn {
 int astar_error(lua_State *L, const char *fmt, ...);
 /* Raises "bad argument #n to 'name' (<formatted message>)". */
 int astar_argerror(lua_State *L, const afn *f, int idx, const char *fmt, ...);
+/* A method's self: the userdata of metatable 'mt' at index 1, or "calling
+** 'fname' on bad self (<label> expected, got <type>)". */
+void *astar_checkself(lua_State *L, const char *mt, const char *fname, const char *label);
 /* Formats a number the same way on every VM ("nan", "inf", "-inf", %.14g). */
 const char *astar_fmtnum(char *buf, double x);
 /* A number (not a string); raises "number expected, got <type>". */

@@ -29,6 +29,16 @@ int astar_argerror(lua_State *L, const afn *f, int idx, const char *fmt, ...) {
   return astar_error(L, "bad argument #%d to '%s' (%s)", n, f->name, lua_tostring(L, -1));
 }
 
+void *astar_checkself(lua_State *L, const char *mt, const char *fname, const char *label) {
+  void *p = luaL_testudata(L, 1, mt);
+  if (p == NULL) {
+    afn f;
+    f.name = fname; f.self = 1;
+    astar_argerror(L, &f, 1, "%s expected, got %s", label, luaL_typename(L, 1));
+  }
+  return p;
+}
+
 const char *astar_fmtnum(char *buf, double x) {
   if (x != x) return "nan";
   if (x == HUGE_VAL) return "inf";

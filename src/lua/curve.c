@@ -23,13 +23,7 @@ A curve is a small userdata of numbers; it holds no map.
 static const afn F_CURVE = {"curve", 0};
 
 static astar_curve *checkcurve(lua_State *L, const char *fname) {
-  astar_curve *c = (astar_curve *)luaL_testudata(L, 1, ASTAR_CURVE_MT);
-  if (c == NULL) {
-    afn f;
-    f.name = fname; f.self = 1;
-    astar_argerror(L, &f, 1, "astar.Curve expected, got %s", luaL_typename(L, 1));
-  }
-  return c;
+  return (astar_curve *)astar_checkself(L, ASTAR_CURVE_MT, fname, "astar.Curve");
 }
 
 /* The options of astar.curve at 'idx' (none, nil or a table): whether it may reverse.

@@ -29,12 +29,7 @@ their coordinates.
 static const afn F_NEW = {"reservations", 0};
 
 static lresv *checkresv(lua_State *L, const char *fname) {
-  lresv *r = (lresv *)luaL_testudata(L, 1, ASTAR_RESV_MT);
-  if (r == NULL) {
-    afn f;
-    f.name = fname; f.self = 1;
-    astar_argerror(L, &f, 1, "astar.Reservations expected, got %s", luaL_typename(L, 1));
-  }
+  lresv *r = (lresv *)astar_checkself(L, ASTAR_RESV_MT, fname, "astar.Reservations");
   if (r->r == NULL) astar_error(L, "attempt to use a closed reservations table");
   return r;
 }

@@ -167,12 +167,7 @@ double *astar_path_graph(lua_State *L, int idx, size_t *n) {
 }
 
 static lpath *checkpath(lua_State *L, const char *fname) {
-  lpath *p = (lpath *)luaL_testudata(L, 1, ASTAR_PATH_MT);
-  if (p == NULL) {
-    afn f; f.name = fname; f.self = 1;
-    astar_argerror(L, &f, 1, "astar.Path expected, got %s", luaL_typename(L, 1));
-  }
-  return p;
+  return (lpath *)astar_checkself(L, ASTAR_PATH_MT, fname, "astar.Path");
 }
 
 /* Pushes what point i (0-based) is: x, y for grids, the node id for graphs,

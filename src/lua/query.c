@@ -91,12 +91,7 @@ void astar_query_keep(lua_State *L, int qi, int cost, int heur, int keep) {
 }
 
 static lquery *checkquery(lua_State *L, const char *fname) {
-  char *mem = (char *)luaL_testudata(L, 1, ASTAR_QUERY_MT);
-  if (mem == NULL) {
-    afn f;
-    f.name = fname; f.self = 1;
-    astar_argerror(L, &f, 1, "astar.Query expected, got %s", luaL_typename(L, 1));
-  }
+  char *mem = (char *)astar_checkself(L, ASTAR_QUERY_MT, fname, "astar.Query");
   return (lquery *)(mem + sizeof(qstate));
 }
 

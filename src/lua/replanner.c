@@ -29,12 +29,7 @@ static const afn F_NEW = {"replanner", 1};
 static const afn F_MOVE = {"move_to", 1};
 
 static lreplanner *checkrp(lua_State *L, const char *fname) {
-  lreplanner *r = (lreplanner *)luaL_testudata(L, 1, ASTAR_REPLANNER_MT);
-  if (r == NULL) {
-    afn f;
-    f.name = fname; f.self = 1;
-    astar_argerror(L, &f, 1, "astar.Replanner expected, got %s", luaL_typename(L, 1));
-  }
+  lreplanner *r = (lreplanner *)astar_checkself(L, ASTAR_REPLANNER_MT, fname, "astar.Replanner");
   if (r->d == NULL) astar_error(L, "attempt to use a closed replanner");
   if (r->lg->g == NULL) astar_error(L, "attempt to use a closed grid");
   return r;
