@@ -463,13 +463,19 @@ describe("errors", function()
       { "step", g:query(1, 1, 6, 6).step, "astar.Query" },
       { "path", g:replanner(1, 1, 6, 6).path, "astar.Replanner" },
       { "holder", astar.reservations().holder, "astar.Reservations" },
+      { "close", astar.reservations().close, "astar.Reservations" },
+      { "close", g:replanner(1, 1, 6, 6).close, "astar.Replanner" },
     }
+    local pool = astar.workers({ threads = 1 })
+    cases[#cases + 1] = { "submit", pool.submit, "astar.Workers" }
+    cases[#cases + 1] = { "close", pool.close, "astar.Workers" }
     for _, c in ipairs(cases) do
       for _, v in ipairs({ {}, 1, "x", g }) do
         H.checkerr(("calling '%s' on bad self (%s expected, got %s)"):format(c[1], c[3],
           type(v)), c[2], v)
       end
     end
+    pool:close()
     g:close()
   end)
 end)

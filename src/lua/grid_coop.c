@@ -287,11 +287,7 @@ static int resv_free(lua_State *L) {
 }
 
 static int resv_close(lua_State *L) {
-  if (luaL_testudata(L, 1, ASTAR_RESV_MT) == NULL) {
-    static const afn F_CLOSE = {"close", 1};
-    astar_argerror(L, &F_CLOSE, 1, "astar.Reservations expected, got %s",
-                   luaL_typename(L, 1));
-  }
+  astar_checkself(L, ASTAR_RESV_MT, "close", "astar.Reservations");
   return resv_free(L);
 }
 

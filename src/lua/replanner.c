@@ -215,10 +215,7 @@ static int rp_free(lua_State *L) {
 }
 
 static int rp_close(lua_State *L) {
-  if (luaL_testudata(L, 1, ASTAR_REPLANNER_MT) == NULL) {
-    static const afn F_CLOSE = {"close", 1};
-    astar_argerror(L, &F_CLOSE, 1, "astar.Replanner expected, got %s", luaL_typename(L, 1));
-  }
+  astar_checkself(L, ASTAR_REPLANNER_MT, "close", "astar.Replanner");
   return rp_free(L);
 }
 

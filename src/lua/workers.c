@@ -211,12 +211,7 @@ static lpool *topool(lua_State *L, int idx) {
 }
 
 static lpool *checkpool(lua_State *L, const char *name) {
-  lpool *p = topool(L, 1);
-  if (p == NULL) {
-    afn f;
-    f.name = name; f.self = 1;
-    astar_argerror(L, &f, 1, "%s expected, got %s", ASTAR_WORKERS_MT, luaL_typename(L, 1));
-  }
+  lpool *p = (lpool *)astar_checkself(L, ASTAR_WORKERS_MT, name, ASTAR_WORKERS_MT);
   if (p->w == NULL) astar_error(L, "attempt to use a closed pool");
   return p;
 }
@@ -561,12 +556,7 @@ scope with Lua 5.4's `<close>`.
 @function Workers:close
 */
 static int workers_close(lua_State *L) {
-  lpool *p = topool(L, 1);
-  if (p == NULL) {
-    afn f;
-    f.name = "close"; f.self = 1;
-    astar_argerror(L, &f, 1, "%s expected, got %s", ASTAR_WORKERS_MT, luaL_typename(L, 1));
-  }
+  lpool *p = (lpool *)astar_checkself(L, ASTAR_WORKERS_MT, "close", ASTAR_WORKERS_MT);
   if (p->busy) astar_error(L, "cannot close the pool: it is giving results");
   pool_release(p);
   return 0;
