@@ -195,7 +195,7 @@ static void test_reach(void) {
   counting c = {0, 0, 0};
   astar_search *s = NULL, *back = NULL;
   astar_dir_seen m;
-  unsigned long rng = 20261127;
+  uint64_t rng = 20261127;
   int v, trial, proved = 0, gave_up = 0, none = 0, found = 0;
   memset(&m, 0, sizeof m);
   m.cells = 16 * 16;
@@ -216,7 +216,7 @@ static void test_reach(void) {
       astar_grid *g = NULL;
       int w, h, x, y, k, ends[4];
       double sh, gh, density;
-#define RND(n) ((int)((rng = rng * 6364136223846793005UL + 1442695040888963407UL) >> 33) % (n))
+#define RND(n) ((int)((rng = rng * 6364136223846793005ULL + 1442695040888963407ULL) >> 33) % (n))
       w = 6 + RND(11); h = 6 + RND(11);
       density = 0.1 + 0.05 * RND(7);
       CHECK(astar_grid_new(&g, w, h, 1, test_alloc, &c) == 0);
