@@ -127,8 +127,8 @@ static int lattice(lgrid *lg, lgdir *d) {
   return 0;
 }
 
-static void seen_free(lgdir *d) {
-  astar_dir_seen *m = &d->seen;
+/* Frees the arrays of m (d's allocator), leaving it empty. */
+static void seen_free(lgdir *d, astar_dir_seen *m) {
   if (m->gen != NULL) d->alloc(d->ud, m->gen, m->cells * sizeof *m->gen, 0);
   if (m->g != NULL) d->alloc(d->ud, m->g, m->cells * 16 * sizeof *m->g, 0);
   if (m->reach != NULL) d->alloc(d->ud, m->reach, m->cells * sizeof *m->reach, 0);
@@ -150,12 +150,10 @@ static int seen_fit(lgdir *d, const astar_grid *g) {
       (k.g = (float *)d->alloc(d->ud, NULL, 0, n * 16 * sizeof *k.g)) == NULL ||
       (k.reach = (uint16_t *)d->alloc(d->ud, NULL, 0, n * sizeof *k.reach)) == NULL ||
       (k.rq = (uint32_t *)d->alloc(d->ud, NULL, 0, k.rcap * sizeof *k.rq)) == NULL) {
-    if (k.gen != NULL) d->alloc(d->ud, k.gen, n * sizeof *k.gen, 0);
-    if (k.g != NULL) d->alloc(d->ud, k.g, n * 16 * sizeof *k.g, 0);
-    if (k.reach != NULL) d->alloc(d->ud, k.reach, n * sizeof *k.reach, 0);
+    seen_free(d, &k);
     return ASTAR_ENOMEM;
   }
-  seen_free(d);
+  seen_free(d, m);
   memset(k.gen, 0, n * sizeof *k.gen);
   memset(k.reach, 0, n * sizeof *k.reach);
   *m = k;
@@ -175,7 +173,7 @@ int astar_gdir_begin(lgrid *lg, lgdir *d, int sx, int sy, int gx, int gy, astar_
 }
 
 void astar_gdir_free(lgdir *d) {
-  seen_free(d);
+  seen_free(d, &d->seen);
   astar_lattice_release(d->lat);
   d->lat = NULL;
   astar_search_free(d->back);
