@@ -326,6 +326,14 @@ describe("path:smooth", function()
               if r == 0 and min(turn, 2 * math.pi - turn) > 1e-4 then
                 d = wall_distance(cells, w, h, px, py, px, py)
                 assert.is_true(d < 1e-6, ("bend %d of %d is %.9f from the walls"):format(i, #sm, d))
+                -- and wraps that wall: cutting the bend short runs into it (a string pulled
+                -- round nothing, or round a wall on its outside, would be clear there)
+                local la = sqrt((ax - px) ^ 2 + (ay - py) ^ 2)
+                local lb = sqrt((bx - px) ^ 2 + (by - py) ^ 2)
+                local e = min(0.05, la / 2, lb / 2)
+                assert.is_true(ref_clear(cells, w, h, px + e * (ax - px) / la,
+                  py + e * (ay - py) / la, px + e * (bx - px) / lb, py + e * (by - py) / lb, 0)
+                  == false, ("bend %d of %d wraps no wall"):format(i, #sm))
               end
             end
           end

@@ -171,6 +171,16 @@ HOT int astar__lowbit(uint64_t v) {
   return i;
 #endif
 }
+/* Does every walkable cell cost the same, as far as the grid knows without
+** a rescan (a stale minimum says no)? */
+static inline int astar__grid_one_cost(const astar_grid *g) {
+  return !g->min_dirty && g->nwalk > 0 && g->min_count == g->nwalk;
+}
+/* Is cell (i, j) (0-based; the border or beyond too) blocked? */
+static inline int astar__grid_blocked(const astar_grid *g, long i, long j) {
+  if (i < 0 || j < 0 || i >= g->w || j >= g->h) return 1;
+  return g->cell[(size_t)(j + 1) * g->stride + (size_t)(i + 1)] <= 0;
+}
 /* grid_line.c: the squared distance from segment a-b to the square of cell
 ** (i, j) (0 if they meet), in grid units. */
 double astar__grid_cell2(double ax, double ay, double bx, double by, long i, long j);

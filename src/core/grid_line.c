@@ -27,11 +27,6 @@ static long lfloor(double x) {
   return i - ((double)i > x);
 }
 
-/* Is cell (i, j), which may be the border or beyond, blocked? */
-static int blocked(const astar_grid *g, long i, long j) {
-  if (i < 0 || j < 0 || i >= g->w || j >= g->h) return 1;
-  return g->cell[(size_t)(j + 1) * g->stride + (size_t)(i + 1)] <= 0;
-}
 
 static double cost_at(const astar_grid *g, long i, long j) {
   return g->cell[(size_t)(j + 1) * g->stride + (size_t)(i + 1)];
@@ -90,41 +85,66 @@ double astar__grid_cell2(double ax, double ay, double bx, double by, long i, lon
   return d;
 }
 
-/* The y range of the segment's points whose x lies in [lo, hi] (which meets
-** the segment's x range). */
-static void yrange(double ax, double ay, double bx, double by, double lo, double hi,
-                   double *ylo, double *yhi) {
-  double xa = ax < bx ? ax : bx, xb = ax < bx ? bx : ax, ya, yb;
-  if (lo < xa) lo = xa;
-  if (hi > xb) hi = xb;
-  if (xb == xa) {
-    ya = ay; yb = by;
-  } else {
-    ya = ay + (lo - ax) * (by - ay) / (bx - ax);
-    yb = ay + (hi - ax) * (by - ay) / (bx - ax);
+/* The line test runs over lines of cells along one axis, in a frame where
+** that axis is x: columns as they are (t = 0), or rows with x and y swapped
+** (t = 1, the coordinates given swapped too). Distances do not change with
+** the swap, so astar__grid_cell2 serves both. */
+
+/* Is every blocked cell j0..j1 of line i (cell (i, j) in frame t) farther
+** from segment a-b than the limit (squared: lim; touching, within TOUCH,
+** never is)? From the bit lines of jump point search when the grid has them
+** and the cells are in them (57 cells a load), else cell by cell. */
+static int line_cells_clear(const astar_grid *g, int t, double ax, double ay, double bx,
+                            double by, long i, long j0, long j1, double lim) {
+  long j, ni = t ? g->h : g->w, nj = t ? g->w : g->h;
+  if (g->cols != NULL && i >= -1 && i <= ni && j0 >= -1 && j1 <= nj) {
+    const uint64_t *line = t ? g->rows + (size_t)(i + 1) * g->rw
+                             : g->cols + (size_t)(i + 1) * g->cw;
+    for (j = j0; j <= j1; j += ASTAR_WIN) {
+      long m = j1 - j + 1 < ASTAR_WIN ? j1 - j + 1 : ASTAR_WIN;
+      uint64_t bl = ~astar__window(line, j + 1) &
+                    (m == 64 ? ~(uint64_t)0 : ((uint64_t)1 << m) - 1);
+      for (; bl != 0; bl &= bl - 1) {
+        double d2 = astar__grid_cell2(ax, ay, bx, by, i, j + astar__lowbit(bl));
+        if (d2 <= TOUCH * TOUCH || d2 < lim) return 0;
+      }
+    }
+    return 1;
   }
-  *ylo = ya < yb ? ya : yb;
-  *yhi = ya < yb ? yb : ya;
+  for (j = j0; j <= j1; j++)
+    if (astar__grid_blocked(g, t ? j : i, t ? i : j)) {
+      double d2 = astar__grid_cell2(ax, ay, bx, by, i, j);
+      if (d2 <= TOUCH * TOUCH || d2 < lim) return 0;
+    }
+  return 1;
+}
+
+/* The line test in frame t: each line of cells i the segment comes within
+** r + TOUCH of, and in it the cells within r + TOUCH of the segment's piece
+** over [i - r - TOUCH, i + 1 + r + TOUCH]. */
+static int clear_in(const astar_grid *g, int t, double ax, double ay, double bx, double by,
+                    double r) {
+  double lim = r > TOUCH ? (r - TOUCH) * (r - TOUCH) : 0, e = r + TOUCH;
+  double xa = ax < bx ? ax : bx, xb = ax < bx ? bx : ax;
+  double k = xb > xa ? (by - ay) / (bx - ax) : 0;
+  long i, i0 = lfloor(xa - e), i1 = lfloor(xb + e);
+  for (i = i0; i <= i1; i++) {
+    double lo = (double)i - e, hi = (double)i + 1 + e, ya = ay, yb = by;
+    if (xb > xa) {
+      ya = ay + ((lo > xa ? lo : xa) - ax) * k;
+      yb = ay + ((hi < xb ? hi : xb) - ax) * k;
+    }
+    if (ya > yb) { double y = ya; ya = yb; yb = y; }
+    if (!line_cells_clear(g, t, ax, ay, bx, by, i, lfloor(ya - e), lfloor(yb + e), lim))
+      return 0;
+  }
+  return 1;
 }
 
 int astar_grid_line_clear(const astar_grid *g, double ax, double ay, double bx, double by,
                           double r) {
-  double lim = r > TOUCH ? (r - TOUCH) * (r - TOUCH) : 0;
-  long i, j, i0 = lfloor((ax < bx ? ax : bx) - r - TOUCH);
-  long i1 = lfloor((ax < bx ? bx : ax) + r + TOUCH);
-  for (i = i0; i <= i1; i++) {
-    double ylo, yhi;
-    long j0, j1;
-    yrange(ax, ay, bx, by, (double)i - r - TOUCH, (double)i + 1 + r + TOUCH, &ylo, &yhi);
-    j0 = lfloor(ylo - r - TOUCH);
-    j1 = lfloor(yhi + r + TOUCH);
-    for (j = j0; j <= j1; j++)
-      if (blocked(g, i, j)) {
-        double d2 = astar__grid_cell2(ax, ay, bx, by, i, j);
-        if (d2 <= TOUCH * TOUCH || d2 < lim) return 0;
-      }
-  }
-  return 1;
+  if (fabs(bx - ax) > fabs(by - ay)) return clear_in(g, 1, ay, ax, by, bx, r);   /* rows */
+  return clear_in(g, 0, ax, ay, bx, by, r);
 }
 
 /* The cost of cell (i, j) for a piece of segment whose midpoint is (mx, my):
@@ -135,10 +155,10 @@ int astar_grid_line_clear(const astar_grid *g, double ax, double ay, double bx, 
 ** is priced to about 1e-9. */
 static double piece_cost(const astar_grid *g, double mx, double my) {
   long i = (long)floor(mx), j = (long)floor(my);
-  double c = blocked(g, i, j) ? 0 : cost_at(g, i, j);
-  if ((double)i == mx && !blocked(g, i - 1, j) && cost_at(g, i - 1, j) > c)
+  double c = astar__grid_blocked(g, i, j) ? 0 : cost_at(g, i, j);
+  if ((double)i == mx && !astar__grid_blocked(g, i - 1, j) && cost_at(g, i - 1, j) > c)
     c = cost_at(g, i - 1, j);
-  if ((double)j == my && !blocked(g, i, j - 1) && cost_at(g, i, j - 1) > c)
+  if ((double)j == my && !astar__grid_blocked(g, i, j - 1) && cost_at(g, i, j - 1) > c)
     c = cost_at(g, i, j - 1);
   return c;
 }
@@ -155,10 +175,9 @@ static double next_cross(double a, double b, double t) {
 }
 
 double astar_grid_line_integral(const astar_grid *g, double ax, double ay, double bx, double by) {
-  double len = hypot(bx - ax, by - ay), total = 0, t = 0;
+  double dx = bx - ax, dy = by - ay, len = sqrt(dx * dx + dy * dy), total = 0, t = 0;
   if (len == 0) return 0;
-  if (!g->min_dirty && g->nwalk > 0 && g->min_count == g->nwalk)
-    return len * g->min_cost;                    /* one cost everywhere: no cell to tell apart */
+  if (astar__grid_one_cost(g)) return len * g->min_cost;   /* no cell to tell apart */
   while (t < 1) {
     double tx = next_cross(ax, bx, t), ty = next_cross(ay, by, t);
     double u = fmin(fmin(tx, ty), 1), m;
@@ -175,6 +194,33 @@ double astar_grid_line_cost(const astar_grid *g, double ax, double ay, double bx
   return astar_grid_line_integral(g, ax, ay, bx, by);
 }
 
+/* Is point k (0 < k < n - 1) where the path turns, or an end of a link? */
+static int turns(const double *xy, const unsigned char *link, size_t k) {
+  const double *p = xy + 2 * k;
+  if (link != NULL && (link[k] || link[k + 1])) return 1;
+  return p[0] - p[-2] != p[2] - p[0] || p[1] - p[-1] != p[3] - p[1];
+}
+
+/* The first point after k where the path turns, or the last. */
+static size_t next_turn(const double *xy, size_t n, const unsigned char *link, size_t k) {
+  for (k++; k + 1 < n && !turns(xy, link, k); k++) {}
+  return k;
+}
+
+/* May the path go straight from point i to point j, clear for r and no
+** dearer than its steps? */
+static int shortcut(const astar_grid *g, const double *xy, size_t i, size_t j, double r,
+                    const double *stretch) {
+  double c;
+  if (!astar_grid_line_clear(g, xy[2 * i], xy[2 * i + 1], xy[2 * j], xy[2 * j + 1], r)) return 0;
+  c = astar_grid_line_integral(g, xy[2 * i], xy[2 * i + 1], xy[2 * j], xy[2 * j + 1]);
+  return c <= (stretch[j] - stretch[i]) * (1 + 1e-12);
+}
+
+/* Pinter's pass, from turning point to turning point: the points between
+** two turns are one straight run, so from each kept point it tries the end
+** of each run in turn, and in the first run whose end it cannot reach it
+** bisects for the farthest point it can. */
 size_t astar_grid_smooth(const astar_grid *g, const double *xy, size_t n, double r,
                          const double *stretch, const unsigned char *link, size_t *keep) {
   size_t i = 0, k = 0;
@@ -183,214 +229,23 @@ size_t astar_grid_smooth(const astar_grid *g, const double *xy, size_t n, double
   while (i + 1 < n) {
     size_t j = i + 1;
     while (j + 1 < n && !(link != NULL && (link[i + 1] || link[j + 1]))) {
-      double c;
-      if (!astar_grid_line_clear(g, xy[2 * i], xy[2 * i + 1], xy[2 * j + 2], xy[2 * j + 3], r))
-        break;
-      c = astar_grid_line_integral(g, xy[2 * i], xy[2 * i + 1], xy[2 * j + 2], xy[2 * j + 3]);
-      if (c > (stretch[j + 1] - stretch[i]) * (1 + 1e-12)) break;
-      j++;
+      size_t t = next_turn(xy, n, link, j), lo = j;
+      if (shortcut(g, xy, i, t, r, stretch)) {
+        j = t;
+        continue;
+      }
+      while (t - lo > 1) {                 /* lo passes (or is i's neighbour), t fails */
+        size_t m = lo + (t - lo) / 2;
+        if (shortcut(g, xy, i, m, r, stretch)) lo = m;
+        else t = m;
+      }
+      j = lo;
+      break;
     }
     keep[k++] = j;
     i = j;
   }
   return k;
-}
-
-
-/* ------------------------------------------------------------------ */
-/* String pulling                                                       */
-/* ------------------------------------------------------------------ */
-
-/* The cost of the segment a-b if it is clear for r, else -1. */
-static double segcost(const astar_grid *g, const double *a, const double *b, double r) {
-  if (!astar_grid_line_clear(g, a[0], a[1], b[0], b[1], r)) return -1;
-  return astar_grid_line_integral(g, a[0], a[1], b[0], b[1]);
-}
-
-/* How much farther than r from every wall a moved point stays: a point that
-** stopped within TOUCH of a wall line would leave no way on past it (every
-** segment from it along the wall would touch), and the pull would stall. */
-#define MARGIN 1e-7
-/* and how much clearer than r the segments it makes keep: well above TOUCH,
-** so that a point moved by rounding (x + 0.5 - 0.5) does not flip a line's
-** verdict; below MARGIN, so that segments from points MARGIN off a wall pass */
-#define SEGMARGIN 1e-8
-
-/* Moves p (between a and b, whose two segments cost 'now') toward t, as far
-** as bisection finds it MARGIN clear of r, both segments clear and together
-** no dearer than now; returns what they cost afterwards. */
-static double slide(const astar_grid *g, double r, const double *a, double *p, const double *b,
-                    double tx, double ty, double now) {
-  double lo = 0, hi = 1, best = now, q[2], c1, c2, d = hypot(tx - p[0], ty - p[1]);
-  int k;
-  for (k = 0; k < 40 && (hi - lo) * d > 1e-9; k++) {   /* to 1e-9 in distance */
-    /* first the whole way, then 1e-7 of it (a point stuck at its corner stops there at
-    ** once), then halving */
-    double t = k == 0 ? 1 : k == 1 && d > 1e-7 ? 1e-7 / d : (lo + hi) / 2;
-    q[0] = p[0] + t * (tx - p[0]);
-    q[1] = p[1] + t * (ty - p[1]);
-    c1 = astar_grid_line_clear(g, q[0], q[1], q[0], q[1], r + MARGIN)
-             ? segcost(g, a, q, r + SEGMARGIN) : -1;
-    c2 = c1 < 0 ? -1 : segcost(g, q, b, r + SEGMARGIN);
-    if (c2 >= 0 && c1 + c2 <= now) {
-      lo = t;
-      best = c1 + c2;
-      if (k == 0) break;
-    } else if (k == 1) {
-      break;                                   /* cannot move at all */
-    } else hi = t;
-  }
-  if (lo > 0) {
-    p[0] += lo * (tx - p[0]);
-    p[1] += lo * (ty - p[1]);
-  }
-  return best;
-}
-
-/* The convex wall corners (one blocked cell of the four around a grid
-** point) within 'reach' cells of p, each as the point MARGIN out along the
-** corner's diagonal, where a taut string bends round it for r = 0. */
-static int corners(const astar_grid *g, const double *p, long reach, double (*out)[2]) {
-  static const int DX[4] = {1, -1, 1, -1}, DY[4] = {1, 1, -1, -1};
-  long X0 = (long)floor(p[0] + 0.5), Y0 = (long)floor(p[1] + 0.5), X, Y;
-  int n = 0;
-  for (Y = Y0 - reach; Y <= Y0 + reach; Y++)
-    for (X = X0 - reach; X <= X0 + reach; X++) {
-      int k, which = -1, nb = 0;
-      for (k = 0; k < 4; k++)             /* cells (X-1, Y-1), (X, Y-1), (X-1, Y), (X, Y) */
-        if (blocked(g, X - 1 + (k & 1), Y - 1 + (k >> 1))) { nb++; which = k; }
-      if (nb != 1) continue;
-      out[n][0] = (double)X + DX[which] * MARGIN;
-      out[n][1] = (double)Y + DY[which] * MARGIN;
-      n++;
-    }
-  return n;
-}
-
-#define REACH 2                           /* corners(..., REACH, ...) needs (2R+1)^2 */
-#define NEAR ((2 * REACH + 1) * (2 * REACH + 1))
-
-/* For r = 0: puts p on the corner near it that makes its two segments
-** cheapest, if they are clear there and cost at most a hair (8 MARGIN of
-** their length) more than 'now'. Sliding alone can stall a point a little off its corner when
-** its neighbour sits just around another corner of the same wall; this lines
-** them up. Returns the segments' cost. */
-static double snap(const astar_grid *g, const double *a, double *p, const double *b,
-                   double now) {
-  double len = hypot(p[0] - a[0], p[1] - a[1]) + hypot(b[0] - p[0], b[1] - p[1]);
-  double q[NEAR][2], best = now + 8 * MARGIN * (len > 0 ? now / len : 1);   /* cost a unit */
-  int n = corners(g, p, 1, q), k, at = -1;
-  for (k = 0; k < n; k++) {
-    double c1 = segcost(g, a, q[k], SEGMARGIN);
-    double c2 = c1 < 0 ? -1 : segcost(g, q[k], b, SEGMARGIN);
-    if (c2 >= 0 && c1 + c2 < best) { best = c1 + c2; at = k; }
-  }
-  if (at < 0) return now;
-  p[0] = q[at][0];
-  p[1] = q[at][1];
-  return best;
-}
-
-/* For r = 0: whether two corners near p (a, p, b costing 'now') make a
-** cheaper way from a to b than p does: a string wrapping both ends of a wall
-** bends twice where one point stands now. Sets q1, q2 and returns 1 if so. */
-static int split(const astar_grid *g, const double *a, const double *p, const double *b,
-                 double now, double *q1, double *q2) {
-  double q[NEAR][2], ca[NEAR], cb[NEAR], best = now * (1 - 1e-12);
-  int n = corners(g, p, REACH, q), j, l, found = 0;
-  for (j = 0; j < n; j++) {
-    ca[j] = segcost(g, a, q[j], SEGMARGIN);
-    cb[j] = segcost(g, q[j], b, SEGMARGIN);
-  }
-  for (j = 0; j < n; j++)
-    for (l = 0; l < n; l++) {
-      double cm;
-      if (j == l || ca[j] < 0 || cb[l] < 0 || ca[j] + cb[l] >= best) continue;
-      cm = segcost(g, q[j], q[l], SEGMARGIN);
-      if (cm < 0 || ca[j] + cm + cb[l] >= best) continue;
-      best = ca[j] + cm + cb[l];
-      q1[0] = q[j][0]; q1[1] = q[j][1]; q2[0] = q[l][0]; q2[1] = q[l][1];
-      found = 1;
-    }
-  return found;
-}
-
-/* Pulls point i (0 < i < n-1, both its segments clear): drops it when the
-** straight segment does as well, else slides it toward the chord and along
-** each of its segments, and for r = 0 snaps it to a corner. Returns the cost
-** saved (a snap may cost a hair: a little below 0); *gone = 1 if it went. */
-static double pull_one(const astar_grid *g, double r, double *xy, size_t i, int *gone) {
-  double *a = xy + 2 * (i - 1), *p = xy + 2 * i, *b = xy + 2 * (i + 1);
-  double c1 = segcost(g, a, p, r), c2 = c1 < 0 ? -1 : segcost(g, p, b, r), now, c, dx, dy,
-         l2, t;
-  if (c2 < 0) return 0;                         /* a step the policy allows, not a line */
-  now = c1 + c2;
-  c = segcost(g, a, b, r + SEGMARGIN);
-  if (c >= 0 && c <= now) {
-    *gone = 1;
-    return now - c;
-  }
-  dx = b[0] - a[0]; dy = b[1] - a[1]; l2 = dx * dx + dy * dy;
-  t = l2 > 0 ? ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / l2 : 0;
-  t = t < 0 ? 0 : t > 1 ? 1 : t;
-  c = slide(g, r, a, p, b, a[0] + t * dx, a[1] + t * dy, now);
-  c = slide(g, r, a, p, b, a[0], a[1], c);
-  c = slide(g, r, a, p, b, b[0], b[1], c);
-  if (r == 0) c = snap(g, a, p, b, c);
-  return now - c;
-}
-
-/* Moves the points from i on one place (dir 1: toward the end, making room
-** at i; -1: over point i) with their link marks and prices. */
-static void shift(double *xy, unsigned char *link, double *price, size_t n, size_t i, int dir) {
-  size_t from = dir > 0 ? i : i + 1, to = dir > 0 ? i + 1 : i, m = n - from;
-  memmove(xy + 2 * to, xy + 2 * from, 2 * m * sizeof(double));
-  memmove(link + to, link + from, m * sizeof *link);
-  memmove(price + to, price + from, m * sizeof *price);
-}
-
-size_t astar_grid_pull(const astar_grid *g, double *xy, size_t n, size_t cap, double r,
-                       unsigned char *link, double *price, unsigned char *dirty) {
-  int pass;
-  memset(dirty, 1, cap);
-  for (pass = 0; pass < 64; pass++) {
-    double saved = 0, total = 1e-300, q1[2], q2[2];
-    size_t i;
-    for (i = 1; i + 1 < n; i++) {
-      double *a = xy + 2 * (i - 1), *b = xy + 2 * (i + 1), s, c1, c2;
-      int gone = 0;
-      if (link[i] || link[i + 1] || !(dirty[i] & 1)) continue;   /* a link's ends stay */
-      dirty[i] &= 2;                        /* bit 1: look again; bit 2: moved this pass */
-      s = pull_one(g, r, xy, i, &gone);
-      saved += s;
-      if (gone) {                           /* the rest moves up one */
-        shift(xy, link, price, n--, i, -1);
-        memmove(dirty + i, dirty + i + 1, n - i);
-        dirty[i - 1] |= 2; dirty[i] |= 2;
-        saved += 1;                         /* one more pass at least */
-        i--;
-        continue;
-      }
-      if (s != 0) dirty[i - 1] |= 2, dirty[i] |= 2, dirty[i + 1] |= 2;
-      c1 = r == 0 ? segcost(g, a, xy + 2 * i, 0) : -1;
-      c2 = c1 < 0 ? -1 : segcost(g, xy + 2 * i, b, 0);
-      if (r == 0 && n < cap && fabs(s) <= 1e-12 * (c1 + c2) && c2 >= 0 &&
-          split(g, a, xy + 2 * i, b, c1 + c2, q1, q2)) {   /* stalled: two corners? */
-        shift(xy, link, price, n++, i + 1, 1);
-        memmove(dirty + i + 2, dirty + i + 1, n - i - 2);
-        xy[2 * i] = q1[0]; xy[2 * i + 1] = q1[1];
-        xy[2 * i + 2] = q2[0]; xy[2 * i + 3] = q2[1];
-        link[i + 1] = 0;
-        dirty[i - 1] |= 2; dirty[i] |= 2; dirty[i + 1] = 2; dirty[i + 2] |= 2;
-        saved += 1;
-        i++;
-      }
-      total += hypot(xy[2 * i] - xy[2 * i - 2], xy[2 * i + 1] - xy[2 * i - 1]);
-    }
-    for (i = 0; i < n; i++) dirty[i] >>= 1;  /* next pass: what moved, or whose neighbour did */
-    if (fabs(saved) <= 1e-9 * total) break;
-  }
-  return n;
 }
 
 

@@ -95,7 +95,7 @@ static int path_smooth(lua_State *L) {
   lgrid *lg = (lgrid *)luaL_testudata(L, 2, ASTAR_GRID_MT);
   double *xy, *stretch, *out, r, cost = 0;
   unsigned char *link;
-  int diag = 0, marks = 0;
+  int diag = 0, marks = 0, links;
   astar_opts o;
   astar_stats st;
   long goal;
@@ -130,14 +130,16 @@ static int path_smooth(lua_State *L) {
   stretch = xy + 4 * cap;
   keep = (size_t *)(void *)(stretch + 2 * cap);
   link = (unsigned char *)(keep + cap);
+  links = astar_grid_link_count(lg->g) > 0;
   for (i = 0; i < n; i++) {
     int via = 0;
     double c = 0;
     xy[2 * i] = v[2 * i] - 0.5;
     xy[2 * i + 1] = v[2 * i + 1] - 0.5;
     if (i > 0) {                        /* a link step keeps the link's price */
-      c = astar_grid_move_cost(lg->g, diag, (int)v[2 * i - 2] - 1, (int)v[2 * i - 1] - 1,
-                               (int)v[2 * i] - 1, (int)v[2 * i + 1] - 1, &via);
+      if (links)
+        c = astar_grid_move_cost(lg->g, diag, (int)v[2 * i - 2] - 1, (int)v[2 * i - 1] - 1,
+                                 (int)v[2 * i] - 1, (int)v[2 * i + 1] - 1, &via);
       if (!via) c = astar_grid_line_integral(lg->g, xy[2 * i - 2], xy[2 * i - 1], xy[2 * i],
                                              xy[2 * i + 1]);
     }

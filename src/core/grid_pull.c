@@ -1,0 +1,492 @@
+/*
+** grid_pull.c - string pulling: the smoothed path of grid_line.c pulled taut,
+** each bend moved onto the wall corner it wraps.
+**
+** On a grid of one cost with r = 0 the taut way from a to b round a bend p
+** is exact: the convex chain of the wall corners inside the triangle a-p-b
+** (taut_chain). Otherwise, and where that chain cannot be used, each bend
+** slides by bisection toward the straight line and along its segments while
+** both stay clear and cost no more (pull_one).
+**
+** Coordinates as in grid_line.c: cell (i, j) is the square [i, i+1] x
+** [j, j+1].
+*/
+#include <math.h>
+#include <string.h>
+#include "grid_impl.h"
+
+/* The cost of the segment a-b if it is clear for r, else -1. */
+static double segcost(const astar_grid *g, const double *a, const double *b, double r) {
+  if (!astar_grid_line_clear(g, a[0], a[1], b[0], b[1], r)) return -1;
+  return astar_grid_line_integral(g, a[0], a[1], b[0], b[1]);
+}
+
+/* How much farther than r from every wall a moved point stays: a point that
+** stopped within TOUCH of a wall line would leave no way on past it (every
+** segment from it along the wall would touch), and the pull would stall. */
+#define MARGIN 1e-7
+/* and how much clearer than r the segments it makes keep: well above TOUCH,
+** so that a point moved by rounding (x + 0.5 - 0.5) does not flip a line's
+** verdict; below MARGIN, so that segments from points MARGIN off a wall pass */
+#define SEGMARGIN 1e-8
+
+/* Moves p (between a and b, whose two segments cost 'now') toward t, as far
+** as bisection finds it MARGIN clear of r, both segments clear and together
+** no dearer than now; returns what they cost afterwards. */
+static double slide(const astar_grid *g, double r, const double *a, double *p, const double *b,
+                    double tx, double ty, double now) {
+  double lo = 0, hi = 1, best = now, q[2], c1, c2, d = hypot(tx - p[0], ty - p[1]);
+  int k;
+  for (k = 0; k < 40 && (hi - lo) * d > 1e-9; k++) {   /* to 1e-9 in distance */
+    /* first the whole way, then 1e-7 of it (a point stuck at its corner stops there at
+    ** once), then halving */
+    double t = k == 0 ? 1 : k == 1 && d > 1e-7 ? 1e-7 / d : (lo + hi) / 2;
+    q[0] = p[0] + t * (tx - p[0]);
+    q[1] = p[1] + t * (ty - p[1]);
+    c1 = astar_grid_line_clear(g, q[0], q[1], q[0], q[1], r + MARGIN)
+             ? segcost(g, a, q, r + SEGMARGIN) : -1;
+    c2 = c1 < 0 ? -1 : segcost(g, q, b, r + SEGMARGIN);
+    if (c2 >= 0 && c1 + c2 <= now) {
+      lo = t;
+      best = c1 + c2;
+      if (k == 0) break;
+    } else if (k == 1) {
+      break;                                   /* cannot move at all */
+    } else hi = t;
+  }
+  if (lo > 0) {
+    p[0] += lo * (tx - p[0]);
+    p[1] += lo * (ty - p[1]);
+  }
+  return best;
+}
+
+/* The convex wall corners (one blocked cell of the four around a grid
+** point) within 'reach' cells of p, each as the point MARGIN out along the
+** corner's diagonal, where a taut string bends round it for r = 0. */
+static int corners(const astar_grid *g, const double *p, long reach, double (*out)[2]) {
+  static const int DX[4] = {1, -1, 1, -1}, DY[4] = {1, 1, -1, -1};
+  long X0 = (long)floor(p[0] + 0.5), Y0 = (long)floor(p[1] + 0.5), X, Y;
+  int n = 0;
+  for (Y = Y0 - reach; Y <= Y0 + reach; Y++)
+    for (X = X0 - reach; X <= X0 + reach; X++) {
+      int k, which = -1, nb = 0;
+      for (k = 0; k < 4; k++)             /* cells (X-1, Y-1), (X, Y-1), (X-1, Y), (X, Y) */
+        if (astar__grid_blocked(g, X - 1 + (k & 1), Y - 1 + (k >> 1))) { nb++; which = k; }
+      if (nb != 1) continue;
+      out[n][0] = (double)X + DX[which] * MARGIN;
+      out[n][1] = (double)Y + DY[which] * MARGIN;
+      n++;
+    }
+  return n;
+}
+
+#define REACH 2                           /* corners(..., REACH, ...) needs (2R+1)^2 */
+#define NEAR ((2 * REACH + 1) * (2 * REACH + 1))
+
+/* For r = 0: puts p on the corner near it that makes its two segments
+** cheapest, if they are clear there and cost at most a hair (8 MARGIN of
+** their length) more than 'now'. Sliding alone can stall a point a little off its corner when
+** its neighbour sits just around another corner of the same wall; this lines
+** them up. Returns the segments' cost. */
+static double snap(const astar_grid *g, const double *a, double *p, const double *b,
+                   double now) {
+  double len = hypot(p[0] - a[0], p[1] - a[1]) + hypot(b[0] - p[0], b[1] - p[1]);
+  double q[NEAR][2], best = now + 8 * MARGIN * (len > 0 ? now / len : 1);   /* cost a unit */
+  int n = corners(g, p, 1, q), k, at = -1;
+  for (k = 0; k < n; k++) {
+    double c1 = segcost(g, a, q[k], SEGMARGIN);
+    double c2 = c1 < 0 ? -1 : segcost(g, q[k], b, SEGMARGIN);
+    if (c2 >= 0 && c1 + c2 < best) { best = c1 + c2; at = k; }
+  }
+  if (at < 0) return now;
+  p[0] = q[at][0];
+  p[1] = q[at][1];
+  return best;
+}
+
+/* For r = 0: whether two corners near p (a, p, b costing 'now') make a
+** cheaper way from a to b than p does: a string wrapping both ends of a wall
+** bends twice where one point stands now. Sets q1, q2 and returns 1 if so. */
+static int split(const astar_grid *g, const double *a, const double *p, const double *b,
+                 double now, double *q1, double *q2) {
+  double q[NEAR][2], ca[NEAR], cb[NEAR], best = now * (1 - 1e-12);
+  int n = corners(g, p, REACH, q), j, l, found = 0;
+  for (j = 0; j < n; j++) {
+    ca[j] = segcost(g, a, q[j], SEGMARGIN);
+    cb[j] = segcost(g, q[j], b, SEGMARGIN);
+  }
+  for (j = 0; j < n; j++)
+    for (l = 0; l < n; l++) {
+      double cm;
+      if (j == l || ca[j] < 0 || cb[l] < 0 || ca[j] + cb[l] >= best) continue;
+      cm = segcost(g, q[j], q[l], SEGMARGIN);
+      if (cm < 0 || ca[j] + cm + cb[l] >= best) continue;
+      best = ca[j] + cm + cb[l];
+      q1[0] = q[j][0]; q1[1] = q[j][1]; q2[0] = q[l][0]; q2[1] = q[l][1];
+      found = 1;
+    }
+  return found;
+}
+
+/* Pulls point i (0 < i < n-1, both its segments clear): drops it when the
+** straight segment does as well, else slides it toward the chord and along
+** each of its segments, and for r = 0 snaps it to a corner. Returns the cost
+** saved (a snap may cost a hair: a little below 0); *gone = 1 if it went. */
+static double pull_one(const astar_grid *g, double r, double *xy, size_t i, int *gone) {
+  double *a = xy + 2 * (i - 1), *p = xy + 2 * i, *b = xy + 2 * (i + 1);
+  double c1 = segcost(g, a, p, r), c2 = c1 < 0 ? -1 : segcost(g, p, b, r), now, c, dx, dy,
+         l2, t;
+  if (c2 < 0) return 0;                         /* a step the policy allows, not a line */
+  now = c1 + c2;
+  c = segcost(g, a, b, r + SEGMARGIN);
+  if (c >= 0 && c <= now) {
+    *gone = 1;
+    return now - c;
+  }
+  dx = b[0] - a[0]; dy = b[1] - a[1]; l2 = dx * dx + dy * dy;
+  t = l2 > 0 ? ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / l2 : 0;
+  t = t < 0 ? 0 : t > 1 ? 1 : t;
+  c = slide(g, r, a, p, b, a[0] + t * dx, a[1] + t * dy, now);
+  c = slide(g, r, a, p, b, a[0], a[1], c);
+  c = slide(g, r, a, p, b, b[0], b[1], c);
+  if (r == 0) c = snap(g, a, p, b, c);
+  return now - c;
+}
+
+/* ------------------------------------------------------------------ */
+/* The exact taut chain: r = 0 on a grid of one cost                    */
+/* ------------------------------------------------------------------ */
+
+static long lfloor(double x) {
+  long i = (long)x;
+  return i - ((double)i > x);
+}
+
+static double cross3(const double *o, const double *a, const double *b) {
+  return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
+}
+
+/* The convex hull of the points added, in (y, x) order, by Andrew's
+** monotone chain: one chain turning each way, from the first point added to
+** the last. The hull of points near the lattice in a box N cells across has
+** O(N^(2/3)) corners, so HULL_MAX is room for maps far beyond 8192 cells;
+** 'full' says it was not. */
+#define HULL_MAX 512
+typedef struct hull {
+  double c[2][HULL_MAX][2];
+  int n[2], full;
+} hull;
+
+static void hull_add(hull *h, const double *q) {
+  int s;
+  for (s = 0; s < 2; s++) {
+    double (*c)[2] = h->c[s];
+    int *n = &h->n[s];
+    if (*n > 0 && c[*n - 1][0] == q[0] && c[*n - 1][1] == q[1]) continue;
+    while (*n >= 2 && (s ? -1 : 1) * cross3(c[*n - 2], c[*n - 1], q) >= 0) --*n;
+    if (*n == HULL_MAX) { h->full = 1; return; }
+    c[*n][0] = q[0];
+    c[*n][1] = q[1];
+    ++*n;
+  }
+}
+
+/* Adds q after the ends a and b (sorted: e[0] before e[1]) that come before it. */
+static void hull_feed(hull *h, const double *q, const double *const *e, int *ne) {
+  while (*ne < 2 && (e[*ne][1] < q[1] || (e[*ne][1] == q[1] && e[*ne][0] <= q[0])))
+    hull_add(h, e[(*ne)++]);
+  hull_add(h, q);
+}
+
+/* A triangle a-b-p: its corners in order, its orientation (sg = 1 if
+** counterclockwise, else -1), and each side's run in x per unit of y (0
+** for a level side). */
+typedef struct tri {
+  const double *v[3];
+  double sg, dxdy[3];
+} tri;
+
+static void tri_init(tri *t, const double *a, const double *b, const double *p, double sg) {
+  int k;
+  t->v[0] = a; t->v[1] = b; t->v[2] = p;
+  t->sg = sg;
+  for (k = 0; k < 3; k++) {
+    const double *u = t->v[k], *w = t->v[(k + 1) % 3];
+    t->dxdy[k] = u[1] == w[1] ? 0 : (w[0] - u[0]) / (w[1] - u[1]);
+  }
+}
+
+/* Is q inside the triangle (or on its sides)? */
+static int tri_has(const tri *t, const double *q) {
+  return t->sg * cross3(t->v[0], t->v[1], q) >= 0 && t->sg * cross3(t->v[1], t->v[2], q) >= 0 &&
+         t->sg * cross3(t->v[2], t->v[0], q) >= 0;
+}
+
+/* Widens [*xl, *xr] (empty while *xl > *xr) to the triangle's x range on
+** the line y = l. */
+static void tri_span(const tri *t, double l, double *xl, double *xr) {
+  int k;
+  for (k = 0; k < 3; k++) {
+    const double *u = t->v[k], *w = t->v[(k + 1) % 3];
+    double x0, x1;
+    if ((u[1] - l) * (w[1] - l) > 0) continue;
+    if (u[1] == w[1]) {
+      if (u[1] != l) continue;
+      x0 = u[0]; x1 = w[0];
+    } else x0 = x1 = u[0] + (l - u[1]) * t->dxdy[k];
+    if (*xl > *xr) *xl = *xr = x0;
+    if (x0 < *xl) *xl = x0;
+    if (x1 < *xl) *xl = x1;
+    if (x0 > *xr) *xr = x0;
+    if (x1 > *xr) *xr = x1;
+  }
+}
+
+/* The leftmost and rightmost wall corners of a level y = const (x[0] > x[1]
+** while none). */
+typedef struct level { double y, x[2]; } level;
+
+static void level_put(level *l, double x) {
+  if (l->x[0] > l->x[1]) l->x[0] = l->x[1] = x;
+  else if (x < l->x[0]) l->x[0] = x;
+  else if (x > l->x[1]) l->x[1] = x;
+}
+
+static void level_feed(hull *h, const level *l, const double *const *e, int *ne) {
+  double q[2];
+  int k;
+  for (k = 0; k < 2 && l->x[0] <= l->x[1]; k++) {
+    if (k == 1 && l->x[1] == l->x[0]) break;
+    q[0] = l->x[k]; q[1] = l->y;
+    hull_feed(h, q, e, ne);
+  }
+}
+
+/* Corner k (dx = k & 1, dy = k >> 1) of blocked cell (i, j), MARGIN out
+** along its diagonal, into its level if the cell reaches into triangle t
+** there: if the corner moved MARGIN into the cell lies in t. (The corner
+** itself may lie on t's sides while its cell lies outside, as where the bend
+** p stands on the corner of a wall its string does not wrap; where p does
+** wrap it, the cell's quarter of the plane at p lies inside t's angle.) */
+static void corner_put(const tri *t, level *lv, long i, long j, int k) {
+  int dx = k & 1, dy = k >> 1;
+  double in[2];
+  in[0] = (double)(i + dx) + (dx ? -MARGIN : MARGIN);
+  in[1] = (double)(j + dy) + (dy ? -MARGIN : MARGIN);
+  if (tri_has(t, in)) level_put(&lv[dy], (double)(i + dx) + (dx ? MARGIN : -MARGIN));
+}
+
+/* Row j of cells (0 <= j < h): the convex wall corners of its blocked cells
+** inside triangle t, into the levels of its bottom (y = j - MARGIN) and top
+** edge. A corner is convex when the two cells beside it, across the blocked
+** cell's sides, are free (so the border's cells have none). From the bit
+** rows of jump point search when the grid has them, else cell by cell. */
+static void row_corners(const astar_grid *g, const tri *t, long j, level *lv) {
+  double lo = 1, hi = 0;
+  long i, i0, i1;
+  int k;
+  for (k = 0; k < 2; k++) {
+    lv[k].x[0] = 1; lv[k].x[1] = 0;
+    lv[k].y = (double)(j + k) + (k ? MARGIN : -MARGIN);
+    tri_span(t, lv[k].y, &lo, &hi);
+  }
+  if (hi < lo) return;
+  i0 = lfloor(lo - 1 - MARGIN);
+  i1 = lfloor(hi + MARGIN);
+  if (i0 < 0) i0 = 0;
+  if (i1 > g->w - 1) i1 = g->w - 1;
+  if (g->rows != NULL) {
+    /* padded rows j, j + 1, j + 2: cell rows j - 1, j, j + 1; bit b of a
+    ** window from padded cell i is cell i - 1 + b */
+    const uint64_t *rm = g->rows + (size_t)j * g->rw, *r0 = rm + g->rw, *rp = r0 + g->rw;
+    for (i = i0; i <= i1; i += ASTAR_WIN - 2) {
+      long c = i1 - i + 1 < ASTAR_WIN - 2 ? i1 - i + 1 : ASTAR_WIN - 2;
+      uint64_t wm = astar__window(rm, i), w0 = astar__window(r0, i), wp = astar__window(rp, i);
+      uint64_t bl = ~w0 & ((((uint64_t)1 << c) - 1) << 1);
+      uint64_t side[2], m;
+      side[0] = bl & (w0 << 1);                  /* free on the left */
+      side[1] = bl & (w0 >> 1);                  /* on the right */
+      for (k = 0; k < 4; k++)
+        for (m = side[k & 1] & (k >> 1 ? wp : wm); m != 0; m &= m - 1)
+          corner_put(t, lv, i - 1 + astar__lowbit(m), j, k);
+    }
+    return;
+  }
+  for (i = i0; i <= i1; i++) {
+    if (!astar__grid_blocked(g, i, j)) continue;
+    for (k = 0; k < 4; k++)
+      if (!astar__grid_blocked(g, k & 1 ? i + 1 : i - 1, j) &&
+          !astar__grid_blocked(g, i, k >> 1 ? j + 1 : j - 1))
+        corner_put(t, lv, i, j, k);
+  }
+}
+
+/* The way from a to b round the bend p pulled taut, for r = 0 on a grid of
+** one cost: the chain of the convex hull of a, b and the wall corners inside
+** the triangle a-p-b that faces p (the shortest way that keeps every wall
+** of the triangle on the same side as the bend does). Writes its corners,
+** from a's end, to out (room for cap) and returns how many (0: straight), or
+** -1 if the triangle is flat or the chain does not fit. */
+static int taut_chain(const astar_grid *g, const double *a, const double *p, const double *b,
+                      double (*out)[2], int cap) {
+  const double *e[2];
+  double s = cross3(a, b, p), sg = s > 0 ? 1 : -1, ylo, yhi;
+  tri t;
+  level lv[2], top;
+  hull h;
+  long j, j0, j1;
+  int ne = 0, m, k, ia = -1, ib = -1, len, dir;
+  double (*cyc)[2];
+  if (s == 0) return -1;
+  tri_init(&t, a, b, p, sg);
+  ylo = fmin(a[1], fmin(b[1], p[1]));
+  yhi = fmax(a[1], fmax(b[1], p[1]));
+  e[0] = a[1] < b[1] || (a[1] == b[1] && a[0] <= b[0]) ? a : b;
+  e[1] = e[0] == a ? b : a;
+  h.n[0] = h.n[1] = h.full = 0;
+  top.x[0] = 1; top.x[1] = 0; top.y = 0;
+  j0 = lfloor(ylo - 1 - MARGIN);
+  j1 = lfloor(yhi + MARGIN);
+  if (j0 < 0) j0 = 0;
+  if (j1 > g->h - 1) j1 = g->h - 1;
+  for (j = j0; j <= j1; j++) {                 /* levels in order: j - M, then j + M */
+    row_corners(g, &t, j, lv);
+    level_feed(&h, &lv[0], e, &ne);
+    level_feed(&h, &top, e, &ne);
+    top = lv[1];
+  }
+  level_feed(&h, &top, e, &ne);
+  while (ne < 2) hull_add(&h, e[ne++]);
+  if (h.full) return -1;
+  /* the cycle: chain 0 forward, chain 1 back (its ends are chain 0's) */
+  m = h.n[0];
+  cyc = h.c[0];
+  for (k = h.n[1] - 2; k >= 1; k--) {
+    if (m == HULL_MAX) return -1;
+    cyc[m][0] = h.c[1][k][0]; cyc[m][1] = h.c[1][k][1];
+    m++;
+  }
+  for (k = 0; k < m; k++) {
+    if (cyc[k][0] == a[0] && cyc[k][1] == a[1]) ia = k;
+    if (cyc[k][0] == b[0] && cyc[k][1] == b[1]) ib = k;
+  }
+  if (ia < 0 || ib < 0 || ia == ib) return -1;
+  /* of the two arcs from a to b, the one with corners: all on p's side */
+  len = (ib - ia + m) % m - 1;
+  dir = 1;
+  if (len == 0) { len = m - 2; dir = -1; }
+  else if (len != m - 2) return -1;
+  if (len > cap) return -1;
+  for (k = 0; k < len; k++) {
+    const double *v = cyc[((ia + dir * (k + 1)) % m + m) % m];
+    if (sg * cross3(a, b, v) <= 0) return -1;
+    out[k][0] = v[0];
+    out[k][1] = v[1];
+  }
+  return len;
+}
+
+#define CHAIN_OUT 64
+
+/* For r = 0 on a grid of one cost: the taut chain replacing point i, into q
+** (room for CHAIN_OUT), if every segment of it is clear and the arrays have
+** room for it (n points of cap); the number of its points, else -1. */
+static int taut_pull(const astar_grid *g, const double *xy, size_t n, size_t cap, size_t i,
+                     double (*q)[2]) {
+  const double *a = xy + 2 * (i - 1), *p = xy + 2 * i, *b = xy + 2 * (i + 1), *u = a;
+  int k = taut_chain(g, a, p, b, q, CHAIN_OUT), l;
+  if (k < 0 || n - 1 + (size_t)k > cap) return -1;
+  if (k == 1 && q[0][0] == p[0] && q[0][1] == p[1]) return 1;   /* taut already */
+  for (l = 0; l <= k; l++) {
+    const double *v = l < k ? q[l] : b;
+    if (!astar_grid_line_clear(g, u[0], u[1], v[0], v[1], SEGMARGIN)) return -1;
+    u = v;
+  }
+  return k;
+}
+
+/* The length of the polyline a, q[0..k-1], b. */
+static double chain_len(const double *a, const double (*q)[2], int k, const double *b) {
+  double len = 0;
+  const double *u = a;
+  int l;
+  for (l = 0; l <= k; l++) {
+    const double *v = l < k ? q[l] : b;
+    len += hypot(v[0] - u[0], v[1] - u[1]);
+    u = v;
+  }
+  return len;
+}
+
+/* ------------------------------------------------------------------ */
+
+/* Replaces point i of n by the k points q (k >= 0; lines, not links),
+** moving the rest with their link marks, prices and dirty bits; marks the
+** neighbours to look at in the next pass, and the new points if 'again' (a
+** taut chain's corners are taut already). Returns the new number of points
+** (the arrays have room). */
+static size_t splice(double *xy, unsigned char *link, double *price, unsigned char *dirty,
+                     size_t n, size_t i, const double (*q)[2], size_t k, int again) {
+  size_t m = n - i - 1, l;
+  memmove(xy + 2 * (i + k), xy + 2 * (i + 1), 2 * m * sizeof(double));
+  memmove(link + i + k, link + i + 1, m);
+  memmove(price + i + k, price + i + 1, m * sizeof *price);
+  memmove(dirty + i + k, dirty + i + 1, m);
+  for (l = 0; l < k; l++) {
+    xy[2 * (i + l)] = q[l][0];
+    xy[2 * (i + l) + 1] = q[l][1];
+    link[i + l] = 0;
+    price[i + l] = 0;
+    dirty[i + l] = again ? 2 : 0;
+  }
+  dirty[i - 1] |= 2;
+  dirty[i + k] |= 2;
+  return n + k - 1;
+}
+
+size_t astar_grid_pull(const astar_grid *g, double *xy, size_t n, size_t cap, double r,
+                       unsigned char *link, double *price, unsigned char *dirty) {
+  int pass, taut = r == 0 && astar__grid_one_cost(g);
+  memset(dirty, 1, cap);
+  for (pass = 0; pass < 64; pass++) {
+    double saved = 0, total = 1e-300, q[CHAIN_OUT][2];
+    size_t i;
+    for (i = 1; i + 1 < n; i++) {
+      double *a = xy + 2 * (i - 1), *b = xy + 2 * (i + 1), s, c1, c2;
+      int gone = 0, k;
+      if (link[i] || link[i + 1] || !(dirty[i] & 1)) continue;   /* a link's ends stay */
+      dirty[i] &= 2;                        /* bit 1: look again; bit 2: moved this pass */
+      k = taut ? taut_pull(g, xy, n, cap, i, q) : -1;
+      if (k >= 0 && !(k == 1 && q[0][0] == xy[2 * i] && q[0][1] == xy[2 * i + 1])) {
+        saved += chain_len(a, (const double (*)[2])(xy + 2 * i), 1, b) -
+                 chain_len(a, (const double (*)[2])q, k, b) + 1;   /* one more pass at least */
+        n = splice(xy, link, price, dirty, n, i, (const double (*)[2])q, (size_t)k, 0);
+        i = i + (size_t)k - 1;
+        continue;
+      }
+      if (k >= 0) continue;                 /* taut already */
+      s = pull_one(g, r, xy, i, &gone);
+      saved += s;
+      if (gone) {                           /* the rest moves up one */
+        n = splice(xy, link, price, dirty, n, i, NULL, 0, 1);
+        saved += 1;                         /* one more pass at least */
+        i--;
+        continue;
+      }
+      if (s != 0) dirty[i - 1] |= 2, dirty[i] |= 2, dirty[i + 1] |= 2;
+      c1 = r == 0 ? segcost(g, a, xy + 2 * i, 0) : -1;
+      c2 = c1 < 0 ? -1 : segcost(g, xy + 2 * i, b, 0);
+      if (r == 0 && n < cap && fabs(s) <= 1e-12 * (c1 + c2) && c2 >= 0 &&
+          split(g, a, xy + 2 * i, b, c1 + c2, q[0], q[1])) {   /* stalled: two corners? */
+        n = splice(xy, link, price, dirty, n, i, (const double (*)[2])q, 2, 1);
+        saved += 1;
+        i++;
+      }
+      total += hypot(xy[2 * i] - xy[2 * i - 2], xy[2 * i + 1] - xy[2 * i - 1]);
+    }
+    for (i = 0; i < n; i++) dirty[i] >>= 1;  /* next pass: what moved, or whose neighbour did */
+    if (fabs(saved) <= 1e-9 * total) break;
+  }
+  return n;
+}
