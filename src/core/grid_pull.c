@@ -199,22 +199,30 @@ static void hull_feed(hull *h, const double *q, const double *const *e, int *ne)
   hull_add(h, q);
 }
 
-/* A triangle a-b-p: its corners in order, its orientation (sg = 1 if
-** counterclockwise, else -1), and each side's run in x per unit of y (0
-** for a level side). */
+/* A triangle a-b-p: its corners in order and its orientation (sg = 1 if
+** counterclockwise, else -1); for its x range on a line y = l, its corners
+** by y (lo, mid, hi) and the x run per unit of y of its sides lo-hi, lo-mid
+** and mid-hi (0 for a level side). */
 typedef struct tri {
-  const double *v[3];
-  double sg, dxdy[3];
+  const double *v[3], *lo, *mid, *hi;
+  double sg, run[3];
 } tri;
 
+static double run_of(const double *u, const double *w) {
+  return u[1] == w[1] ? 0 : (w[0] - u[0]) / (w[1] - u[1]);
+}
+
 static void tri_init(tri *t, const double *a, const double *b, const double *p, double sg) {
-  int k;
+  const double *u;
   t->v[0] = a; t->v[1] = b; t->v[2] = p;
   t->sg = sg;
-  for (k = 0; k < 3; k++) {
-    const double *u = t->v[k], *w = t->v[(k + 1) % 3];
-    t->dxdy[k] = u[1] == w[1] ? 0 : (w[0] - u[0]) / (w[1] - u[1]);
-  }
+  t->lo = a; t->mid = b; t->hi = p;
+  if (t->mid[1] < t->lo[1]) u = t->lo, t->lo = t->mid, t->mid = u;
+  if (t->hi[1] < t->mid[1]) u = t->mid, t->mid = t->hi, t->hi = u;
+  if (t->mid[1] < t->lo[1]) u = t->lo, t->lo = t->mid, t->mid = u;
+  t->run[0] = run_of(t->lo, t->hi);
+  t->run[1] = run_of(t->lo, t->mid);
+  t->run[2] = run_of(t->mid, t->hi);
 }
 
 /* Is q inside the triangle (or on its sides)? */
@@ -224,23 +232,17 @@ static int tri_has(const tri *t, const double *q) {
 }
 
 /* Widens [*xl, *xr] (empty while *xl > *xr) to the triangle's x range on
-** the line y = l. */
+** the line y = l: between its long side lo-hi and the two short ones. */
 static void tri_span(const tri *t, double l, double *xl, double *xr) {
-  int k;
-  for (k = 0; k < 3; k++) {
-    const double *u = t->v[k], *w = t->v[(k + 1) % 3];
-    double x0, x1;
-    if ((u[1] - l) * (w[1] - l) > 0) continue;
-    if (u[1] == w[1]) {
-      if (u[1] != l) continue;
-      x0 = u[0]; x1 = w[0];
-    } else x0 = x1 = u[0] + (l - u[1]) * t->dxdy[k];
-    if (*xl > *xr) *xl = *xr = x0;
-    if (x0 < *xl) *xl = x0;
-    if (x1 < *xl) *xl = x1;
-    if (x0 > *xr) *xr = x0;
-    if (x1 > *xr) *xr = x1;
-  }
+  double x0, x1;
+  if (l < t->lo[1] || l > t->hi[1]) return;
+  x0 = t->lo[0] + (l - t->lo[1]) * t->run[0];
+  x1 = l < t->mid[1] ? t->lo[0] + (l - t->lo[1]) * t->run[1]
+                     : t->mid[0] + (l - t->mid[1]) * t->run[2];
+  if (x1 < x0) { double x = x0; x0 = x1; x1 = x; }
+  if (*xl > *xr) { *xl = x0; *xr = x1; return; }
+  if (x0 < *xl) *xl = x0;
+  if (x1 > *xr) *xr = x1;
 }
 
 /* The leftmost and rightmost wall corners of a level y = const (x[0] > x[1]
@@ -277,14 +279,21 @@ static void corner_put(const tri *t, level *lv, long i, long j, int k) {
   if (tri_has(t, in)) level_put(&lv[dy], (double)(i + dx) + (dx ? MARGIN : -MARGIN));
 }
 
-/* Row j of cells (0 <= j < h): the convex wall corners of its blocked cells
-** inside triangle t, into the levels of its bottom (y = j - MARGIN) and top
-** edge. A corner is convex when the two cells beside it, across the blocked
-** cell's sides, are free (so the border's cells have none). From the bit
-** rows of jump point search when the grid has them, else cell by cell. */
-static void row_corners(const astar_grid *g, const tri *t, long j, level *lv) {
+/* Is cell (i, j) of frame f blocked? Frame 0 is the grid; frame 1 its
+** transpose (x and y swapped), where the lines of cells are its columns. */
+static int frame_blocked(const astar_grid *g, int f, long i, long j) {
+  return f ? astar__grid_blocked(g, j, i) : astar__grid_blocked(g, i, j);
+}
+
+/* Line j of cells of frame f (0 <= j < its height): the convex wall corners
+** of its blocked cells inside triangle t, into the levels of its lower (y =
+** j - MARGIN) and upper edge. A corner is convex when the two cells beside
+** it, across the blocked cell's sides, are free (so the border's cells have
+** none). From the bit lines of jump point search when the grid has them,
+** else cell by cell. */
+static void line_corners(const astar_grid *g, int f, const tri *t, long j, level *lv) {
   double lo = 1, hi = 0;
-  long i, i0, i1;
+  long i, i0, i1, w = f ? g->h : g->w;
   int k;
   for (k = 0; k < 2; k++) {
     lv[k].x[0] = 1; lv[k].x[1] = 0;
@@ -295,14 +304,15 @@ static void row_corners(const astar_grid *g, const tri *t, long j, level *lv) {
   i0 = lfloor(lo - 1 - MARGIN);
   i1 = lfloor(hi + MARGIN);
   if (i0 < 0) i0 = 0;
-  if (i1 > g->w - 1) i1 = g->w - 1;
+  if (i1 > w - 1) i1 = w - 1;
   if (g->rows != NULL) {
-    /* padded rows j, j + 1, j + 2: cell rows j - 1, j, j + 1; bit b of a
+    /* padded lines j, j + 1, j + 2: cell lines j - 1, j, j + 1; bit b of a
     ** window from padded cell i is cell i - 1 + b */
-    const uint64_t *rm = g->rows + (size_t)j * g->rw, *r0 = rm + g->rw, *rp = r0 + g->rw;
+    size_t lw = f ? g->cw : g->rw;
+    const uint64_t *lm = (f ? g->cols : g->rows) + (size_t)j * lw, *l0 = lm + lw, *lp = l0 + lw;
     for (i = i0; i <= i1; i += ASTAR_WIN - 2) {
       long c = i1 - i + 1 < ASTAR_WIN - 2 ? i1 - i + 1 : ASTAR_WIN - 2;
-      uint64_t wm = astar__window(rm, i), w0 = astar__window(r0, i), wp = astar__window(rp, i);
+      uint64_t wm = astar__window(lm, i), w0 = astar__window(l0, i), wp = astar__window(lp, i);
       uint64_t bl = ~w0 & ((((uint64_t)1 << c) - 1) << 1);
       uint64_t side[2], m;
       side[0] = bl & (w0 << 1);                  /* free on the left */
@@ -314,10 +324,10 @@ static void row_corners(const astar_grid *g, const tri *t, long j, level *lv) {
     return;
   }
   for (i = i0; i <= i1; i++) {
-    if (!astar__grid_blocked(g, i, j)) continue;
+    if (!frame_blocked(g, f, i, j)) continue;
     for (k = 0; k < 4; k++)
-      if (!astar__grid_blocked(g, k & 1 ? i + 1 : i - 1, j) &&
-          !astar__grid_blocked(g, i, k >> 1 ? j + 1 : j - 1))
+      if (!frame_blocked(g, f, k & 1 ? i + 1 : i - 1, j) &&
+          !frame_blocked(g, f, i, k >> 1 ? j + 1 : j - 1))
         corner_put(t, lv, i, j, k);
   }
 }
@@ -328,16 +338,24 @@ static void row_corners(const astar_grid *g, const tri *t, long j, level *lv) {
 ** of the triangle on the same side as the bend does). Writes its corners,
 ** from a's end, to out (room for cap) and returns how many (0: straight), or
 ** -1 if the triangle is flat or the chain does not fit. */
-static int taut_chain(const astar_grid *g, const double *a, const double *p, const double *b,
-                      double (*out)[2], int cap) {
+static int taut_chain(const astar_grid *g, const double *a0, const double *p0,
+                      const double *b0, double (*out)[2], int cap) {
+  /* in the frame with fewer lines of cells across the triangle */
+  int f = fabs(fmax(a0[0], fmax(b0[0], p0[0])) - fmin(a0[0], fmin(b0[0], p0[0]))) <
+          fabs(fmax(a0[1], fmax(b0[1], p0[1])) - fmin(a0[1], fmin(b0[1], p0[1])));
+  double a[2], p[2], b[2], s, sg, ylo, yhi;
   const double *e[2];
-  double s = cross3(a, b, p), sg = s > 0 ? 1 : -1, ylo, yhi;
   tri t;
   level lv[2], top;
   hull h;
   long j, j0, j1;
   int ne = 0, m, k, ia = -1, ib = -1, len, dir;
   double (*cyc)[2];
+  a[0] = a0[f]; a[1] = a0[!f];
+  p[0] = p0[f]; p[1] = p0[!f];
+  b[0] = b0[f]; b[1] = b0[!f];
+  s = cross3(a, b, p);
+  sg = s > 0 ? 1 : -1;
   if (s == 0) return -1;
   tri_init(&t, a, b, p, sg);
   ylo = fmin(a[1], fmin(b[1], p[1]));
@@ -349,9 +367,9 @@ static int taut_chain(const astar_grid *g, const double *a, const double *p, con
   j0 = lfloor(ylo - 1 - MARGIN);
   j1 = lfloor(yhi + MARGIN);
   if (j0 < 0) j0 = 0;
-  if (j1 > g->h - 1) j1 = g->h - 1;
+  if (j1 > (f ? g->w : g->h) - 1) j1 = (f ? g->w : g->h) - 1;
   for (j = j0; j <= j1; j++) {                 /* levels in order: j - M, then j + M */
-    row_corners(g, &t, j, lv);
+    line_corners(g, f, &t, j, lv);
     level_feed(&h, &lv[0], e, &ne);
     level_feed(&h, &top, e, &ne);
     top = lv[1];
@@ -381,8 +399,8 @@ static int taut_chain(const astar_grid *g, const double *a, const double *p, con
   for (k = 0; k < len; k++) {
     const double *v = cyc[((ia + dir * (k + 1)) % m + m) % m];
     if (sg * cross3(a, b, v) <= 0) return -1;
-    out[k][0] = v[0];
-    out[k][1] = v[1];
+    out[k][f] = v[0];                          /* back to the grid's frame */
+    out[k][!f] = v[1];
   }
   return len;
 }
@@ -423,11 +441,12 @@ static double chain_len(const double *a, const double (*q)[2], int k, const doub
 
 /* Replaces point i of n by the k points q (k >= 0; lines, not links),
 ** moving the rest with their link marks, prices and dirty bits; marks the
-** neighbours to look at in the next pass, and the new points if 'again' (a
-** taut chain's corners are taut already). Returns the new number of points
-** (the arrays have room). */
+** neighbours to look at again: the one before in the next pass, the one
+** after in the next pass or, if 'taut', in this one (it comes next); and
+** unless 'taut', the new points (a taut chain's corners are taut already).
+** Returns the new number of points (the arrays have room). */
 static size_t splice(double *xy, unsigned char *link, double *price, unsigned char *dirty,
-                     size_t n, size_t i, const double (*q)[2], size_t k, int again) {
+                     size_t n, size_t i, const double (*q)[2], size_t k, int taut) {
   size_t m = n - i - 1, l;
   memmove(xy + 2 * (i + k), xy + 2 * (i + 1), 2 * m * sizeof(double));
   memmove(link + i + k, link + i + 1, m);
@@ -438,10 +457,10 @@ static size_t splice(double *xy, unsigned char *link, double *price, unsigned ch
     xy[2 * (i + l) + 1] = q[l][1];
     link[i + l] = 0;
     price[i + l] = 0;
-    dirty[i + l] = again ? 2 : 0;
+    dirty[i + l] = taut ? 0 : 2;
   }
   dirty[i - 1] |= 2;
-  dirty[i + k] |= 2;
+  dirty[i + k] |= taut ? 1 : 2;
   return n + k - 1;
 }
 
@@ -461,7 +480,7 @@ size_t astar_grid_pull(const astar_grid *g, double *xy, size_t n, size_t cap, do
       if (k >= 0 && !(k == 1 && q[0][0] == xy[2 * i] && q[0][1] == xy[2 * i + 1])) {
         saved += chain_len(a, (const double (*)[2])(xy + 2 * i), 1, b) -
                  chain_len(a, (const double (*)[2])q, k, b) + 1;   /* one more pass at least */
-        n = splice(xy, link, price, dirty, n, i, (const double (*)[2])q, (size_t)k, 0);
+        n = splice(xy, link, price, dirty, n, i, (const double (*)[2])q, (size_t)k, 1);
         i = i + (size_t)k - 1;
         continue;
       }
@@ -469,7 +488,7 @@ size_t astar_grid_pull(const astar_grid *g, double *xy, size_t n, size_t cap, do
       s = pull_one(g, r, xy, i, &gone);
       saved += s;
       if (gone) {                           /* the rest moves up one */
-        n = splice(xy, link, price, dirty, n, i, NULL, 0, 1);
+        n = splice(xy, link, price, dirty, n, i, NULL, 0, 0);
         saved += 1;                         /* one more pass at least */
         i--;
         continue;
@@ -479,7 +498,7 @@ size_t astar_grid_pull(const astar_grid *g, double *xy, size_t n, size_t cap, do
       c2 = c1 < 0 ? -1 : segcost(g, xy + 2 * i, b, 0);
       if (r == 0 && n < cap && fabs(s) <= 1e-12 * (c1 + c2) && c2 >= 0 &&
           split(g, a, xy + 2 * i, b, c1 + c2, q[0], q[1])) {   /* stalled: two corners? */
-        n = splice(xy, link, price, dirty, n, i, (const double (*)[2])q, 2, 1);
+        n = splice(xy, link, price, dirty, n, i, (const double (*)[2])q, 2, 0);
         saved += 1;
         i++;
       }
