@@ -306,6 +306,8 @@ void astar_grid_set_row(astar_grid *g, int y, const unsigned char *bytes,
                         const double *table);
 /* Smallest cost of a walkable cell (1 if none is walkable). */
 double astar_grid_min_cost(astar_grid *g);
+/* 1 if some cell is walkable and every walkable cell costs the same. */
+int astar_grid_one_cost(astar_grid *g);
 /* Allocations made by the grid over its life (astar_stats.allocs' sense). */
 size_t astar_grid_allocs(const astar_grid *g);
 /* A rectangle of cells, 0-based. */
@@ -350,7 +352,9 @@ double astar_grid_move_cost(const astar_grid *g, int diagonal, int x0, int y0, i
 **   units): from each kept point, the path skips ahead while the segment to
 **   the point after next is clear for radius r and costs no more than the
 **   stretch it replaces (stretch[k]: the cost from point 0 to point k, priced
-**   as astar_grid_line_integral prices each step, or a link's cost), and no
+**   as astar_grid_line_integral prices each step, or a link's cost; NULL on
+**   a grid of one cost without links, where a straight line never costs more
+**   than the steps it replaces), and no
 **   step it replaces takes a link (link[k] nonzero: the step k-1 -> k does;
 **   NULL: none). Writes the indices of the points it keeps (the first and
 **   the last among them) to 'keep' (room for n) and returns how many.

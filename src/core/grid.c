@@ -759,8 +759,7 @@ static int conn_of(int diagonal);
 ** 34%, 0.98x at 41%). */
 #define JUMP_BOUNDARY_SHARE 3
 
-/* Does every walkable cell cost the same? */
-static int uniform(astar_grid *g) {
+int astar_grid_one_cost(astar_grid *g) {
   astar_grid_min_cost(g);
   return g->nwalk > 0 && g->min_count == g->nwalk;
 }
@@ -821,7 +820,7 @@ int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
            q->within < 0 && !q->params.partial && q->fitkey == 0 && !q->theta &&
            q->overlay == NULL && !g->hex && !g->wrap;
   if (q->jps && astar__grid_bits(g) != 0) return ASTAR_ENOMEM;
-  if (q->jps && (!uniform(g) || g->nlinks > 0))  /* jump between boundaries (and links) */
+  if (q->jps && (!astar_grid_one_cost(g) || g->nlinks > 0))  /* jump between boundaries (and links) */
     q->jps = q->jump == ASTAR_JUMP_ALWAYS || g->nbnd * JUMP_BOUNDARY_SHARE < g->nwalk ? 3 : 0;
   if (q->jps && g->jt[q->diagonal] != NULL) {                    /* JPS+ */
     astar__jt_refresh(g, q->diagonal);

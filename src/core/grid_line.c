@@ -208,11 +208,12 @@ static size_t next_turn(const double *xy, size_t n, const unsigned char *link, s
 }
 
 /* May the path go straight from point i to point j, clear for r and no
-** dearer than its steps? */
+** dearer than its steps (stretch NULL: it never is)? */
 static int shortcut(const astar_grid *g, const double *xy, size_t i, size_t j, double r,
                     const double *stretch) {
   double c;
   if (!astar_grid_line_clear(g, xy[2 * i], xy[2 * i + 1], xy[2 * j], xy[2 * j + 1], r)) return 0;
+  if (stretch == NULL) return 1;
   c = astar_grid_line_integral(g, xy[2 * i], xy[2 * i + 1], xy[2 * j], xy[2 * j + 1]);
   return c <= (stretch[j] - stretch[i]) * (1 + 1e-12);
 }

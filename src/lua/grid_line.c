@@ -95,7 +95,7 @@ static int path_smooth(lua_State *L) {
   lgrid *lg = (lgrid *)luaL_testudata(L, 2, ASTAR_GRID_MT);
   double *xy, *stretch, *out, r, cost = 0;
   unsigned char *link;
-  int diag = 0, marks = 0, links;
+  int diag = 0, marks = 0, links, plain;
   astar_opts o;
   astar_stats st;
   long goal;
@@ -121,21 +121,23 @@ static int path_smooth(lua_State *L) {
       astar_argerror(L, &F_SMOOTH, 2, "the path does not fit this grid");
   astar_path_info(L, 1, &st, &goal);
   diag = *pdiag >= 0 ? *pdiag : ASTAR_DIAG_NO_CORNER_CUTTING;
-  /* scratch, collected: an error or a finalizer leaves nothing behind */
-  cap = 2 * (n > 0 ? n : 1);            /* pulling may add points: a bend per wall end */
-  /* xy, stretch, link: twice (the path and Pinter's pass, then the pulled copy); then the
-  ** pull's scratch */
-  xy = (double *)lua_newuserdatauv(L, cap * (6 * sizeof(double) + sizeof(size_t) + 3), 0);
+  /* scratch, collected: an error or a finalizer leaves nothing behind; first the path and
+  ** Pinter's pass over it: xy, stretch, keep, link */
+  cap = n > 0 ? n : 1;
+  xy = (double *)lua_newuserdatauv(L, cap * (3 * sizeof(double) + sizeof(size_t) + 1), 0);
   astar_map_alive(L, &lg->m);
-  stretch = xy + 4 * cap;
-  keep = (size_t *)(void *)(stretch + 2 * cap);
+  stretch = xy + 2 * cap;
+  keep = (size_t *)(void *)(stretch + cap);
   link = (unsigned char *)(keep + cap);
   links = astar_grid_link_count(lg->g) > 0;
+  plain = !links && astar_grid_one_cost(lg->g);   /* no prices to compare */
   for (i = 0; i < n; i++) {
     int via = 0;
     double c = 0;
     xy[2 * i] = v[2 * i] - 0.5;
     xy[2 * i + 1] = v[2 * i + 1] - 0.5;
+    link[i] = 0;
+    if (plain) continue;
     if (i > 0) {                        /* a link step keeps the link's price */
       if (links)
         c = astar_grid_move_cost(lg->g, diag, (int)v[2 * i - 2] - 1, (int)v[2 * i - 1] - 1,
@@ -146,7 +148,7 @@ static int path_smooth(lua_State *L) {
     link[i] = (unsigned char)via;
     stretch[i] = i == 0 ? 0 : stretch[i - 1] + c;
   }
-  k = astar_grid_smooth(lg->g, xy, n, r, stretch, link, keep);
+  k = astar_grid_smooth(lg->g, xy, n, r, plain ? NULL : stretch, link, keep);
   for (i = 0; i < k; i++) {             /* the kept points, their links and prices */
     size_t b = keep[i];
     int via = i > 0 && b == keep[i - 1] + 1 && link[b];
@@ -160,13 +162,16 @@ static int path_smooth(lua_State *L) {
   }
   cost = polyline_cost(lg->g, xy, k, link, stretch);
   if (astar_opt(&o, ASTAR_OPT_PULL, 1)) {   /* on a copy: Pinter's stays if it is cheaper */
-    double *pxy = xy + 2 * cap, *pst = stretch + cap, pulled;
-    unsigned char *plink = link + cap;
-    size_t pk;
+    /* room for the corners the string wraps (measured on the DAO maps: under twice
+    ** Pinter's points); where there is none left, a bend stays as it is */
+    size_t pk, pcap = 4 * k + 64;
+    double *pxy = (double *)lua_newuserdatauv(L, pcap * (3 * sizeof(double) + 2), 0), pulled;
+    double *pst = pxy + 2 * pcap;
+    unsigned char *plink = (unsigned char *)(pst + pcap);
     memcpy(pxy, xy, 2 * k * sizeof(double));
     memcpy(pst, stretch, k * sizeof(double));
     memcpy(plink, link, k);
-    pk = astar_grid_pull(lg->g, pxy, k, cap, r, plink, pst, plink + cap);
+    pk = astar_grid_pull(lg->g, pxy, k, pcap, r, plink, pst, plink + pcap);
     pulled = polyline_cost(lg->g, pxy, pk, plink, pst);
     if (pulled <= cost) {
       k = pk; xy = pxy; stretch = pst; link = plink; cost = pulled;
