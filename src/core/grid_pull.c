@@ -410,10 +410,35 @@ static int taut_chain(const astar_grid *g, const double *a0, const double *p0,
 /* For r = 0 on a grid of one cost: the taut chain replacing point i, into q
 ** (room for CHAIN_OUT), if every segment of it is clear and the arrays have
 ** room for it (n points of cap); the number of its points, else -1. */
+/* Is p a wall corner (MARGIN out along its diagonal, as taut_chain puts
+** them) whose cell reaches into the triangle a-p-b? Then p is on the taut
+** chain, and the chain is the two sides a-p and p-b (they are clear): the
+** bend is taut, and no scan need say so. */
+static int wraps_corner(const astar_grid *g, const double *a, const double *p,
+                        const double *b) {
+  double X = floor(p[0] + 0.5), Y = floor(p[1] + 0.5), s = cross3(a, b, p), in[2];
+  int dx = p[0] > X, dy = p[1] > Y;
+  long i = (long)X - dx, j = (long)Y - dy;
+  tri t;
+  if (fabs(fabs(p[0] - X) - MARGIN) > MARGIN / 8 || fabs(fabs(p[1] - Y) - MARGIN) > MARGIN / 8 ||
+      s == 0 || !astar__grid_blocked(g, i, j) ||
+      astar__grid_blocked(g, dx ? i + 1 : i - 1, j) || astar__grid_blocked(g, i, dy ? j + 1 : j - 1))
+    return 0;
+  tri_init(&t, a, b, p, s > 0 ? 1 : -1);
+  in[0] = X + (dx ? -MARGIN : MARGIN);
+  in[1] = Y + (dy ? -MARGIN : MARGIN);
+  return tri_has(&t, in);
+}
+
 static int taut_pull(const astar_grid *g, const double *xy, size_t n, size_t cap, size_t i,
                      double (*q)[2]) {
   const double *a = xy + 2 * (i - 1), *p = xy + 2 * i, *b = xy + 2 * (i + 1), *u = a;
-  int k = taut_chain(g, a, p, b, q, CHAIN_OUT), l;
+  int k, l;
+  if (wraps_corner(g, a, p, b)) {
+    q[0][0] = p[0]; q[0][1] = p[1];
+    return 1;                                  /* taut already */
+  }
+  k = taut_chain(g, a, p, b, q, CHAIN_OUT);
   if (k < 0 || n - 1 + (size_t)k > cap) return -1;
   if (k == 1 && q[0][0] == p[0] && q[0][1] == p[1]) return 1;   /* taut already */
   for (l = 0; l <= k; l++) {
