@@ -349,19 +349,26 @@ double astar_grid_move_cost(const astar_grid *g, int diagonal, int x0, int y0, i
 ** astar_grid_line_cost: the integral if the segment is clear for r = 0,
 **   else -1.
 ** astar_grid_smooth: Pinter's smoothing of a path of n points xy (grid
-**   units): from each kept point, the path skips ahead while the segment to
-**   the point after next is clear for radius r and costs no more than the
-**   stretch it replaces (stretch[k]: the cost from point 0 to point k, priced
-**   as astar_grid_line_integral prices each step, or a link's cost; NULL on
-**   a grid of one cost without links, where a straight line never costs more
-**   than the steps it replaces), and no
-**   step it replaces takes a link (link[k] nonzero: the step k-1 -> k does;
+**   units), over its turning points: from each kept point, the path skips
+**   to the end of each straight run in turn while the segment there is clear
+**   for radius r and costs no more than the stretch it replaces, and in the
+**   first run whose end it cannot reach, to the farthest point bisection
+**   finds it can (stretch[k]: the cost from point 0 to point k, priced as
+**   astar_grid_line_integral prices each step, or a link's cost; NULL on a
+**   grid of one cost without links, where a straight line never costs more
+**   than the steps it replaces); no step it replaces takes a link (link[k] nonzero: the step k-1 -> k does;
 **   NULL: none). Writes the indices of the points it keeps (the first and
 **   the last among them) to 'keep' (room for n) and returns how many.
 */
 /*
-** astar_grid_pull: string pulling after astar_grid_smooth, on its n kept
-**   points xy (changed in place): each point between two others moves toward
+** astar_grid_pull (src/core/grid_pull.c): string pulling after
+**   astar_grid_smooth, on its n kept points xy (changed in place). For r = 0
+**   on a grid of one cost, exact: each point between two others gives way to
+**   the convex chain of the wall corners inside the triangle it makes with
+**   them (each corner 1e-7 out along its diagonal), until every bend wraps
+**   the corner it stands on; a chain that would not fit in 'cap' points, or
+**   whose segments are not all clear (degenerate cases), falls back to what
+**   follows. Otherwise each point between two others moves toward
 **   the straight line between them, and along each of its segments, as far as
 **   both segments stay clear for r and cost no more, or goes when the straight
 **   segment does as well; passes repeat until they save nothing (at most 64).

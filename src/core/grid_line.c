@@ -1,7 +1,8 @@
 /*
 ** grid_line.c - straight lines over a grid: whether a unit of radius r can
 ** move along a segment without touching a blocked cell (Pinter's Walkable(),
-** exact rather than sampled), what the move costs, and path smoothing.
+** exact rather than sampled), what the move costs, Pinter's smoothing (the
+** string pulling after it is grid_pull.c), and what a disc fits through.
 **
 ** Coordinates are grid units with cell (i, j) (0-based) the closed square
 ** [i, i+1] x [j, j+1], so its centre is (i + 0.5, j + 0.5). A segment is
@@ -21,7 +22,7 @@
 #define TOUCH 1e-9
 
 /* floor(x) for the grid-sized numbers lines take (|x| < 2^52), without a
-** call: the line test runs it for every column it crosses. */
+** call: the line test runs it for every line of cells it crosses. */
 static long lfloor(double x) {
   long i = (long)x;
   return i - ((double)i > x);

@@ -456,13 +456,16 @@ static int path_corridor(lua_State *L) {
 
 /***
 Smooths a grid path in two passes. First Marco Pinter's ("Toward More Realistic
-Pathfinding"): from each point it keeps, it skips ahead to the farthest point it can reach in
-a straight line, one point at a time, while @{Grid:walkable_line} says the segment is clear for
-the unit's `radius` and costs no more than the steps it replaces. Then it pulls the string
-taut: each bend slides toward the straight line between its neighbours, and along its
-segments, as far as both stay clear and cost no more; bends go where the straight line does
-as well, and for `radius = 0` settle on the wall corners they wrap (1e-7 off each corner), a
-bend becoming two where the path wraps both ends of a wall. The result never cuts a corner,
+Pathfinding"), over the path's turning points: from each point it keeps, it skips ahead to the
+end of each straight run in turn while @{Grid:walkable_line} says the segment is clear for the
+unit's `radius` and costs no more than the steps it replaces, and into the first run whose end
+it cannot reach as far as bisection finds it can. Then it pulls the string taut. On a grid of
+one cost with `radius = 0` that is exact: each bend gives way to the shortest way round the
+walls inside the triangle it makes with its neighbours, until every bend stands on a wall
+corner (1e-7 off it) and wraps it. Otherwise each bend slides toward the straight line between
+its neighbours, and along its segments, as far as both stay clear and cost no more; bends go
+where the straight line does as well, and for `radius = 0` settle on the wall corners they wrap,
+a bend becoming two where the path wraps both ends of a wall. The result never cuts a corner,
 never passes nearer than `radius` to a blocked cell where it leaves the steps of the path, and
 never costs more than Pinter's pass alone: on weighted terrain it keeps to the roads. It is a
 Path of points (numbers: the bends need not be cell centres); `cost()` is priced the
