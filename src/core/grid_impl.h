@@ -171,6 +171,12 @@ HOT int astar__lowbit(uint64_t v) {
   return i;
 #endif
 }
+/* floor(x) for the grid-sized numbers lines take (|x| < 2^52), without a
+** call: line tests run it for every line of cells they cross. */
+static inline long astar__lfloor(double x) {
+  long i = (long)x;
+  return i - ((double)i > x);
+}
 /* Does every walkable cell cost the same, as far as the grid knows without
 ** a rescan (a stale minimum says no)? */
 static inline int astar__grid_one_cost(const astar_grid *g) {

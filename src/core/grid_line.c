@@ -21,13 +21,6 @@
 
 #define TOUCH 1e-9
 
-/* floor(x) for the grid-sized numbers lines take (|x| < 2^52), without a
-** call: the line test runs it for every line of cells it crosses. */
-static long lfloor(double x) {
-  long i = (long)x;
-  return i - ((double)i > x);
-}
-
 
 static double cost_at(const astar_grid *g, long i, long j) {
   return g->cell[(size_t)(j + 1) * g->stride + (size_t)(i + 1)];
@@ -128,7 +121,7 @@ static int clear_in(const astar_grid *g, int t, double ax, double ay, double bx,
   double lim = r > TOUCH ? (r - TOUCH) * (r - TOUCH) : 0, e = r + TOUCH;
   double xa = ax < bx ? ax : bx, xb = ax < bx ? bx : ax;
   double k = xb > xa ? (by - ay) / (bx - ax) : 0;
-  long i, i0 = lfloor(xa - e), i1 = lfloor(xb + e);
+  long i, i0 = astar__lfloor(xa - e), i1 = astar__lfloor(xb + e);
   for (i = i0; i <= i1; i++) {
     double lo = (double)i - e, hi = (double)i + 1 + e, ya = ay, yb = by;
     if (xb > xa) {
@@ -136,7 +129,8 @@ static int clear_in(const astar_grid *g, int t, double ax, double ay, double bx,
       yb = ay + ((hi < xb ? hi : xb) - ax) * k;
     }
     if (ya > yb) { double y = ya; ya = yb; yb = y; }
-    if (!line_cells_clear(g, t, ax, ay, bx, by, i, lfloor(ya - e), lfloor(yb + e), lim))
+    if (!line_cells_clear(g, t, ax, ay, bx, by, i, astar__lfloor(ya - e),
+                          astar__lfloor(yb + e), lim))
       return 0;
   }
   return 1;

@@ -158,11 +158,6 @@ static double pull_one(const astar_grid *g, double r, double *xy, size_t i, int 
 /* The exact taut chain: r = 0 on a grid of one cost                    */
 /* ------------------------------------------------------------------ */
 
-static long lfloor(double x) {
-  long i = (long)x;
-  return i - ((double)i > x);
-}
-
 static double cross3(const double *o, const double *a, const double *b) {
   return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
 }
@@ -301,8 +296,8 @@ static void line_corners(const astar_grid *g, int f, const tri *t, long j, level
     tri_span(t, lv[k].y, &lo, &hi);
   }
   if (hi < lo) return;
-  i0 = lfloor(lo - 1 - MARGIN);
-  i1 = lfloor(hi + MARGIN);
+  i0 = astar__lfloor(lo - 1 - MARGIN);
+  i1 = astar__lfloor(hi + MARGIN);
   if (i0 < 0) i0 = 0;
   if (i1 > w - 1) i1 = w - 1;
   if (g->rows != NULL) {
@@ -332,57 +327,42 @@ static void line_corners(const astar_grid *g, int f, const tri *t, long j, level
   }
 }
 
-/* The way from a to b round the bend p pulled taut, for r = 0 on a grid of
-** one cost: the chain of the convex hull of a, b and the wall corners inside
-** the triangle a-p-b that faces p (the shortest way that keeps every wall
-** of the triangle on the same side as the bend does). Writes its corners,
-** from a's end, to out (room for cap) and returns how many (0: straight), or
-** -1 if the triangle is flat or the chain does not fit. */
-static int taut_chain(const astar_grid *g, const double *a0, const double *p0,
-                      const double *b0, double (*out)[2], int cap) {
-  /* in the frame with fewer lines of cells across the triangle */
-  int f = fabs(fmax(a0[0], fmax(b0[0], p0[0])) - fmin(a0[0], fmin(b0[0], p0[0]))) <
-          fabs(fmax(a0[1], fmax(b0[1], p0[1])) - fmin(a0[1], fmin(b0[1], p0[1])));
-  double a[2], p[2], b[2], s, sg, ylo, yhi;
+/* The hull of a, b and the wall corners inside triangle t (a-b-p in frame
+** f), line by line of cells. */
+static void hull_scan(const astar_grid *g, int f, const tri *t, const double *a,
+                      const double *b, hull *h) {
   const double *e[2];
-  tri t;
   level lv[2], top;
-  hull h;
-  long j, j0, j1;
-  int ne = 0, m, k, ia = -1, ib = -1, len, dir;
-  double (*cyc)[2];
-  a[0] = a0[f]; a[1] = a0[!f];
-  p[0] = p0[f]; p[1] = p0[!f];
-  b[0] = b0[f]; b[1] = b0[!f];
-  s = cross3(a, b, p);
-  sg = s > 0 ? 1 : -1;
-  if (s == 0) return -1;
-  tri_init(&t, a, b, p, sg);
-  ylo = fmin(a[1], fmin(b[1], p[1]));
-  yhi = fmax(a[1], fmax(b[1], p[1]));
+  long j, j0 = astar__lfloor(t->lo[1] - 1 - MARGIN), j1 = astar__lfloor(t->hi[1] + MARGIN);
+  int ne = 0;
   e[0] = a[1] < b[1] || (a[1] == b[1] && a[0] <= b[0]) ? a : b;
   e[1] = e[0] == a ? b : a;
-  h.n[0] = h.n[1] = h.full = 0;
+  h->n[0] = h->n[1] = h->full = 0;
   top.x[0] = 1; top.x[1] = 0; top.y = 0;
-  j0 = lfloor(ylo - 1 - MARGIN);
-  j1 = lfloor(yhi + MARGIN);
   if (j0 < 0) j0 = 0;
   if (j1 > (f ? g->w : g->h) - 1) j1 = (f ? g->w : g->h) - 1;
   for (j = j0; j <= j1; j++) {                 /* levels in order: j - M, then j + M */
-    line_corners(g, f, &t, j, lv);
-    level_feed(&h, &lv[0], e, &ne);
-    level_feed(&h, &top, e, &ne);
+    line_corners(g, f, t, j, lv);
+    level_feed(h, &lv[0], e, &ne);
+    level_feed(h, &top, e, &ne);
     top = lv[1];
   }
-  level_feed(&h, &top, e, &ne);
-  while (ne < 2) hull_add(&h, e[ne++]);
-  if (h.full) return -1;
-  /* the cycle: chain 0 forward, chain 1 back (its ends are chain 0's) */
-  m = h.n[0];
-  cyc = h.c[0];
-  for (k = h.n[1] - 2; k >= 1; k--) {
+  level_feed(h, &top, e, &ne);
+  while (ne < 2) hull_add(h, e[ne++]);
+}
+
+/* Of the hull's two arcs from a to b, the one with corners, which must all
+** lie on p's side of a-b (sg: that side): its corners from a's end into out
+** (room for cap), back in the grid's frame from frame f. Returns how many,
+** or -1 if the hull is not that. */
+static int hull_arc(hull *h, const double *a, const double *b, double sg, int f,
+                    double (*out)[2], int cap) {
+  double (*cyc)[2] = h->c[0];
+  int m = h->n[0], k, ia = -1, ib = -1, len, dir = 1;
+  if (h->full) return -1;
+  for (k = h->n[1] - 2; k >= 1; k--) {         /* the cycle: chain 0, then chain 1 back */
     if (m == HULL_MAX) return -1;
-    cyc[m][0] = h.c[1][k][0]; cyc[m][1] = h.c[1][k][1];
+    cyc[m][0] = h->c[1][k][0]; cyc[m][1] = h->c[1][k][1];
     m++;
   }
   for (k = 0; k < m; k++) {
@@ -390,26 +370,45 @@ static int taut_chain(const astar_grid *g, const double *a0, const double *p0,
     if (cyc[k][0] == b[0] && cyc[k][1] == b[1]) ib = k;
   }
   if (ia < 0 || ib < 0 || ia == ib) return -1;
-  /* of the two arcs from a to b, the one with corners: all on p's side */
   len = (ib - ia + m) % m - 1;
-  dir = 1;
   if (len == 0) { len = m - 2; dir = -1; }
   else if (len != m - 2) return -1;
   if (len > cap) return -1;
   for (k = 0; k < len; k++) {
     const double *v = cyc[((ia + dir * (k + 1)) % m + m) % m];
     if (sg * cross3(a, b, v) <= 0) return -1;
-    out[k][f] = v[0];                          /* back to the grid's frame */
+    out[k][f] = v[0];
     out[k][!f] = v[1];
   }
   return len;
 }
 
+/* The way from a to b round the bend p pulled taut, for r = 0 on a grid of
+** one cost: the arc of the convex hull of a, b and the wall corners inside
+** the triangle a-p-b that faces p (the shortest way that keeps every wall
+** of the triangle on the same side as the bend does). Writes its corners,
+** from a's end, to out (room for cap) and returns how many (0: straight), or
+** -1 if the triangle is flat or the chain does not fit. The triangle is
+** scanned along the axis across which it has fewer lines of cells. */
+static int taut_chain(const astar_grid *g, const double *a0, const double *p0,
+                      const double *b0, double (*out)[2], int cap) {
+  int f = fabs(fmax(a0[0], fmax(b0[0], p0[0])) - fmin(a0[0], fmin(b0[0], p0[0]))) <
+          fabs(fmax(a0[1], fmax(b0[1], p0[1])) - fmin(a0[1], fmin(b0[1], p0[1])));
+  double a[2], p[2], b[2], s;
+  tri t;
+  hull h;
+  a[0] = a0[f]; a[1] = a0[!f];
+  p[0] = p0[f]; p[1] = p0[!f];
+  b[0] = b0[f]; b[1] = b0[!f];
+  s = cross3(a, b, p);
+  if (s == 0) return -1;
+  tri_init(&t, a, b, p, s > 0 ? 1 : -1);
+  hull_scan(g, f, &t, a, b, &h);
+  return hull_arc(&h, a, b, t.sg, f, out, cap);
+}
+
 #define CHAIN_OUT 64
 
-/* For r = 0 on a grid of one cost: the taut chain replacing point i, into q
-** (room for CHAIN_OUT), if every segment of it is clear and the arrays have
-** room for it (n points of cap); the number of its points, else -1. */
 /* Is p a wall corner (MARGIN out along its diagonal, as taut_chain puts
 ** them) whose cell reaches into the triangle a-p-b? Then p is on the taut
 ** chain, and the chain is the two sides a-p and p-b (they are clear): the
@@ -430,6 +429,9 @@ static int wraps_corner(const astar_grid *g, const double *a, const double *p,
   return tri_has(&t, in);
 }
 
+/* For r = 0 on a grid of one cost: the taut chain replacing point i, into q
+** (room for CHAIN_OUT), if every segment of it is clear and the arrays have
+** room for it (n points of cap); the number of its points, else -1. */
 static int taut_pull(const astar_grid *g, const double *xy, size_t n, size_t cap, size_t i,
                      double (*q)[2]) {
   const double *a = xy + 2 * (i - 1), *p = xy + 2 * i, *b = xy + 2 * (i + 1), *u = a;
