@@ -420,8 +420,8 @@ static int wraps_corner(const astar_grid *g, const double *a, const double *p,
   long i = (long)X - dx, j = (long)Y - dy;
   tri t;
   if (fabs(fabs(p[0] - X) - MARGIN) > MARGIN / 8 || fabs(fabs(p[1] - Y) - MARGIN) > MARGIN / 8 ||
-      s == 0 || !astar__grid_blocked(g, i, j) ||
-      astar__grid_blocked(g, dx ? i + 1 : i - 1, j) || astar__grid_blocked(g, i, dy ? j + 1 : j - 1))
+      s == 0 || !astar__grid_blocked(g, i, j) || astar__grid_blocked(g, dx ? i + 1 : i - 1, j) ||
+      astar__grid_blocked(g, i, dy ? j + 1 : j - 1))
     return 0;
   tri_init(&t, a, b, p, s > 0 ? 1 : -1);
   in[0] = X + (dx ? -MARGIN : MARGIN);
