@@ -164,9 +164,10 @@ static double cross3(const double *o, const double *a, const double *b) {
 
 /* The convex hull of the points added, in (y, x) order, by Andrew's
 ** monotone chain: one chain turning each way, from the first point added to
-** the last. The hull of points near the lattice in a box N cells across has
-** O(N^(2/3)) corners, so HULL_MAX is room for maps far beyond 8192 cells;
-** 'full' says it was not. */
+** the last. A convex polygon of lattice points in a box N cells across has
+** at most about 3.5 N^(2/3) corners (1400 at N = 8192), the wall corners of
+** real maps far fewer; 'full' says a chain ran out of room, and the bend
+** then slides instead. */
 #define HULL_MAX 512
 typedef struct hull {
   double c[2][HULL_MAX][2];
