@@ -187,6 +187,13 @@ static inline int astar__grid_blocked(const astar_grid *g, long i, long j) {
   if (i < 0 || j < 0 || i >= g->w || j >= g->h) return 1;
   return g->cell[(size_t)(j + 1) * g->stride + (size_t)(i + 1)] <= 0;
 }
+/* Is cell (i, j) of frame f blocked? Frame 0 is the grid; frame 1 its
+** transpose (x and y swapped), where the lines of cells are its columns:
+** the line tests and the taut chains of grid_line.c and grid_pull.c run
+** along either axis with one code. */
+static inline int astar__frame_blocked(const astar_grid *g, int f, long i, long j) {
+  return f ? astar__grid_blocked(g, j, i) : astar__grid_blocked(g, i, j);
+}
 /* grid_line.c: the squared distance from segment a-b to the square of cell
 ** (i, j) (0 if they meet), in grid units. */
 double astar__grid_cell2(double ax, double ay, double bx, double by, long i, long j);

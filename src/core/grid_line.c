@@ -106,7 +106,7 @@ static int line_cells_clear(const astar_grid *g, int t, double ax, double ay, do
     return 1;
   }
   for (j = j0; j <= j1; j++)
-    if (astar__grid_blocked(g, t ? j : i, t ? i : j)) {
+    if (astar__frame_blocked(g, t, i, j)) {
       double d2 = astar__grid_cell2(ax, ay, bx, by, i, j);
       if (d2 <= TOUCH * TOUCH || d2 < lim) return 0;
     }

@@ -261,32 +261,40 @@ static void level_feed(hull *h, const level *l, const double *const *e, int *ne)
   }
 }
 
-/* Corner k (dx = k & 1, dy = k >> 1) of blocked cell (i, j), MARGIN out
-** along its diagonal, into its level if the cell reaches into triangle t
-** there: if the corner moved MARGIN into the cell lies in t. (The corner
-** itself may lie on t's sides while its cell lies outside, as where the bend
-** p stands on the corner of a wall its string does not wrap; where p does
-** wrap it, the cell's quarter of the plane at p lies inside t's angle.) */
-static void corner_put(const tri *t, level *lv, long i, long j, int k) {
-  int dx = k & 1, dy = k >> 1;
-  double in[2];
-  in[0] = (double)(i + dx) + (dx ? -MARGIN : MARGIN);
-  in[1] = (double)(j + dy) + (dy ? -MARGIN : MARGIN);
-  if (tri_has(t, in)) level_put(&lv[dy], (double)(i + dx) + (dx ? MARGIN : -MARGIN));
+/* Corners are numbered k: dx = k & 1 (0 the cell's left side, 1 its right),
+** dy = k >> 1 (0 its lower side, 1 its upper). Is corner k of cell (i, j)
+** of frame f a convex wall corner: the cell blocked, the two cells beside
+** it across the cell's sides free (so the border's cells have none)? */
+static int convex(const astar_grid *g, int f, long i, long j, int k) {
+  return astar__frame_blocked(g, f, i, j) &&
+         !astar__frame_blocked(g, f, k & 1 ? i + 1 : i - 1, j) &&
+         !astar__frame_blocked(g, f, i, k >> 1 ? j + 1 : j - 1);
 }
 
-/* Is cell (i, j) of frame f blocked? Frame 0 is the grid; frame 1 its
-** transpose (x and y swapped), where the lines of cells are its columns. */
-static int frame_blocked(const astar_grid *g, int f, long i, long j) {
-  return f ? astar__grid_blocked(g, j, i) : astar__grid_blocked(g, i, j);
+/* Does the cell of corner k of cell (i, j) reach into triangle t there: does
+** the corner moved MARGIN into the cell lie in t? (The corner itself may lie
+** on t's sides while its cell lies outside, as where the bend p stands on the
+** corner of a wall its string does not wrap; where p does wrap it, the
+** cell's quarter of the plane at p lies inside t's angle.) */
+static int reaches(const tri *t, long i, long j, int k) {
+  double in[2];
+  in[0] = (double)(i + (k & 1)) + (k & 1 ? -MARGIN : MARGIN);
+  in[1] = (double)(j + (k >> 1)) + (k >> 1 ? -MARGIN : MARGIN);
+  return tri_has(t, in);
+}
+
+/* Corner k of blocked cell (i, j), MARGIN out along its diagonal, into its
+** level if its cell reaches into triangle t. */
+static void corner_put(const tri *t, level *lv, long i, long j, int k) {
+  if (reaches(t, i, j, k))
+    level_put(&lv[k >> 1], (double)(i + (k & 1)) + (k & 1 ? MARGIN : -MARGIN));
 }
 
 /* Line j of cells of frame f (0 <= j < its height): the convex wall corners
 ** of its blocked cells inside triangle t, into the levels of its lower (y =
-** j - MARGIN) and upper edge. A corner is convex when the two cells beside
-** it, across the blocked cell's sides, are free (so the border's cells have
-** none). From the bit lines of jump point search when the grid has them,
-** else cell by cell. */
+** j - MARGIN) and upper edge. From the bit lines of jump point search when
+** the grid has them (the rule of convex() on 55 cells at once), else cell by
+** cell. */
 static void line_corners(const astar_grid *g, int f, const tri *t, long j, level *lv) {
   double lo = 1, hi = 0;
   long i, i0, i1, w = f ? g->h : g->w;
@@ -319,13 +327,9 @@ static void line_corners(const astar_grid *g, int f, const tri *t, long j, level
     }
     return;
   }
-  for (i = i0; i <= i1; i++) {
-    if (!frame_blocked(g, f, i, j)) continue;
+  for (i = i0; i <= i1; i++)
     for (k = 0; k < 4; k++)
-      if (!frame_blocked(g, f, k & 1 ? i + 1 : i - 1, j) &&
-          !frame_blocked(g, f, i, k >> 1 ? j + 1 : j - 1))
-        corner_put(t, lv, i, j, k);
-  }
+      if (convex(g, f, i, j, k)) corner_put(t, lv, i, j, k);
 }
 
 /* The hull of a, b and the wall corners inside triangle t (a-b-p in frame
@@ -416,34 +420,31 @@ static int taut_chain(const astar_grid *g, const double *a0, const double *p0,
 ** bend is taut, and no scan need say so. */
 static int wraps_corner(const astar_grid *g, const double *a, const double *p,
                         const double *b) {
-  double X = floor(p[0] + 0.5), Y = floor(p[1] + 0.5), s = cross3(a, b, p), in[2];
-  int dx = p[0] > X, dy = p[1] > Y;
-  long i = (long)X - dx, j = (long)Y - dy;
+  double X = floor(p[0] + 0.5), Y = floor(p[1] + 0.5), s = cross3(a, b, p);
+  int k = (p[0] > X) | (p[1] > Y) << 1;
+  long i = (long)X - (k & 1), j = (long)Y - (k >> 1);
   tri t;
   if (fabs(fabs(p[0] - X) - MARGIN) > MARGIN / 8 || fabs(fabs(p[1] - Y) - MARGIN) > MARGIN / 8 ||
-      s == 0 || !astar__grid_blocked(g, i, j) || astar__grid_blocked(g, dx ? i + 1 : i - 1, j) ||
-      astar__grid_blocked(g, i, dy ? j + 1 : j - 1))
+      s == 0 || !convex(g, 0, i, j, k))
     return 0;
   tri_init(&t, a, b, p, s > 0 ? 1 : -1);
-  in[0] = X + (dx ? -MARGIN : MARGIN);
-  in[1] = Y + (dy ? -MARGIN : MARGIN);
-  return tri_has(&t, in);
+  return reaches(&t, i, j, k);
 }
+
+#define TAUT (-2)
 
 /* For r = 0 on a grid of one cost: the taut chain replacing point i, into q
 ** (room for CHAIN_OUT), if every segment of it is clear and the arrays have
-** room for it (n points of cap); the number of its points, else -1. */
+** room for it (n points of cap); the number of its points, TAUT if the bend
+** is taut already, else -1. */
 static int taut_pull(const astar_grid *g, const double *xy, size_t n, size_t cap, size_t i,
                      double (*q)[2]) {
   const double *a = xy + 2 * (i - 1), *p = xy + 2 * i, *b = xy + 2 * (i + 1), *u = a;
   int k, l;
-  if (wraps_corner(g, a, p, b)) {
-    q[0][0] = p[0]; q[0][1] = p[1];
-    return 1;                                  /* taut already */
-  }
+  if (wraps_corner(g, a, p, b)) return TAUT;
   k = taut_chain(g, a, p, b, q, CHAIN_OUT);
+  if (k == 1 && q[0][0] == p[0] && q[0][1] == p[1]) return TAUT;
   if (k < 0 || n - 1 + (size_t)k > cap) return -1;
-  if (k == 1 && q[0][0] == p[0] && q[0][1] == p[1]) return 1;   /* taut already */
   for (l = 0; l <= k; l++) {
     const double *v = l < k ? q[l] : b;
     if (!astar_grid_line_clear(g, u[0], u[1], v[0], v[1], SEGMARGIN)) return -1;
@@ -505,14 +506,14 @@ size_t astar_grid_pull(const astar_grid *g, double *xy, size_t n, size_t cap, do
       if (link[i] || link[i + 1] || !(dirty[i] & 1)) continue;   /* a link's ends stay */
       dirty[i] &= 2;                        /* bit 1: look again; bit 2: moved this pass */
       k = taut ? taut_pull(g, xy, n, cap, i, q) : -1;
-      if (k >= 0 && !(k == 1 && q[0][0] == xy[2 * i] && q[0][1] == xy[2 * i + 1])) {
+      if (k == TAUT) continue;
+      if (k >= 0) {
         saved += chain_len(a, (const double (*)[2])(xy + 2 * i), 1, b) -
                  chain_len(a, (const double (*)[2])q, k, b) + 1;   /* one more pass at least */
         n = splice(xy, link, price, dirty, n, i, (const double (*)[2])q, (size_t)k, 1);
         i = i + (size_t)k - 1;
         continue;
       }
-      if (k >= 0) continue;                 /* taut already */
       s = pull_one(g, r, xy, i, &gone);
       saved += s;
       if (gone) {                           /* the rest moves up one */
