@@ -46,6 +46,7 @@
 ---| "lazy_theta" # Lazy Theta*: the same paths, a line check per expansion
 ---| "directional" # Directional A* (Pinter): poses (cell, heading), moves along Dubins curves; a Path of poses
 ---| "hybrid" # "directional" plus shots: the curve straight to the goal, tried as the search goes (never costlier)
+---| "hierarchical" # HPA* over the abstraction of `Grid:hierarchy` (made with clusters of 16 if none): legal paths, not always shortest
 
 ---`heuristic` names of `Grid:find`; each is scaled by the grid's smallest cell cost.
 ---@alias astar.GridHeuristic
@@ -573,6 +574,27 @@ function Grid:clone() end
 ---@param diagonal? "no_corner_cutting"|"never"
 ---@return integer bytes the bytes the tables take
 function Grid:prepare(diagonal) end
+
+---@class astar.HierarchyOptions
+---@field cluster? integer the side of a cluster in cells, 4 to 64 (default 16)
+---@field diagonal? "no_corner_cutting"|"never"|"always"|"one_obstacle" the policy it is built for
+
+---@class astar.HierarchyInfo
+---@field cluster integer
+---@field diagonal string
+---@field clusters integer
+---@field nodes integer abstract nodes (cells on cluster borders)
+---@field edges integer costs known inside clusters
+---@field rebuilt integer clusters (re)built by this call
+---@field bytes integer memory held
+---@field digest string a hash of every node and cost (equal grids give equal digests)
+
+---HPA*: builds, or brings up to date with the edits since (locally: only clusters within one
+---cell of an edit), the abstraction `find` uses with `algorithm = "hierarchical"`. One per
+---cluster size and policy, at most 8 a grid. Not for hex or wrapping grids, nor with links.
+---@param opts? astar.HierarchyOptions
+---@return astar.HierarchyInfo
+function Grid:hierarchy(opts) end
 
 ---Memory and edit counters.
 ---@return astar.MapStats

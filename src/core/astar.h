@@ -670,6 +670,66 @@ int astar_grid_find(astar_grid *g, astar_search *s, astar_grid_query *q,
 
 
 /* ===================================================================== */
+/* Hierarchical search on grids (src/core/grid_hier.c)                   */
+/* ===================================================================== */
+
+/*
+** HPA* (Botea, Mueller and Schaeffer 2004): an abstraction of a grid in
+** clusters of C x C cells (ASTAR_HIER_CMIN <= C <= ASTAR_HIER_CMAX) for one
+** diagonal policy, whose searches touch a few nodes per cluster crossed
+** instead of every cell. Its paths are legal and may cost more than the
+** shortest (they pass through the nodes placed on cluster borders). The
+** abstraction reads the grid (which must outlive it, and have no links, hex
+** layout or wrap) and takes its edits into account at astar_hier_update
+** (called by astar_hier_prepare), rebuilding only the clusters within one
+** cell of an edited rectangle. Memory: about (k * k * 4 + k * 2) bytes per
+** cluster with k nodes.
+*/
+#define ASTAR_HIER_CMIN 4
+#define ASTAR_HIER_CMAX 64
+typedef struct astar_hier astar_hier;
+/* Builds the abstraction of the whole grid. 0, ASTAR_EINVAL or ASTAR_ENOMEM. */
+int astar_hier_new(astar_hier **out, astar_grid *g, int cluster, int diagonal);
+void astar_hier_free(astar_hier *h);       /* NULL is accepted */
+const astar_grid *astar_hier_grid(const astar_hier *h);
+/* Rebuilds what the grid's edits since the last update changed (all of it
+** if the grid no longer remembers them). 0 or ASTAR_ENOMEM (then the next
+** update rebuilds everything). */
+int astar_hier_update(astar_hier *h);
+typedef struct astar_hier_info {
+  int cluster, diagonal;
+  size_t clusters, nodes, edges;  /* edges: inside clusters, one per direction */
+  size_t rebuilt;                 /* clusters rebuilt by the last update (or build) */
+  size_t bytes;                   /* memory held */
+  uint64_t digest;                /* a hash of every node and edge cost */
+} astar_hier_info;
+void astar_hier_describe(const astar_hier *h, astar_hier_info *out);
+
+/* A query on an abstraction: astar_hier_prepare fills it in. */
+typedef struct astar_hier_query {
+  astar_domain domain;
+  astar_hier *h;
+  int sx, sy, gx, gy;
+  size_t cs, ct;                   /* the clusters of the ends */
+  uint32_t snode, tnode;           /* the ends' own nodes, or ASTAR_NONE */
+  double hscale;
+  int blocked;                     /* after ASTAR_BLOCKED: 1 the start, 2 the goal */
+} astar_hier_query;
+/* Updates h, then makes q->domain describe a search of h's abstract graph
+** from (sx, sy) to (gx, gy) (0-based): run it with the engine from *start to
+** *goal. Returns 0, ASTAR_BLOCKED, ASTAR_EINVAL (a cell outside, or the grid
+** has links) or ASTAR_ENOMEM. */
+int astar_hier_prepare(astar_hier *h, astar_hier_query *q, int sx, int sy, int gx, int gy,
+                       uint32_t *start, uint32_t *goal);
+/* The cells of the path the engine found (its n nodes) as 0-based (x, y)
+** pairs in a buffer owned by h (valid until the next call on h): returns
+** how many cells, ASTAR_ENOMEM, or ASTAR_ESTATE if an edit since the search
+** began cut a leg of it. */
+long astar_hier_refine(astar_hier *h, const astar_hier_query *q, const uint32_t *nodes, long n,
+                       const int **cells);
+
+
+/* ===================================================================== */
 /* Incremental re-planning on grids (src/core/dstar.c)                   */
 /* ===================================================================== */
 

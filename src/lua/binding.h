@@ -349,6 +349,8 @@ typedef struct lgrid {
   int follows;         /* a movement class (grid_class.c): not edited directly */
   int classes;         /* classes were made of it: its edits go to them */
   struct astar_gsnap *snap;  /* the last snapshot for worker threads (workers.c), or NULL */
+#define ASTAR_GRID_HIERS 8
+  astar_hier *hier[ASTAR_GRID_HIERS];  /* abstractions (grid_hier.c), the last used first */
 } lgrid;
 
 /* ---- grid searches on worker threads (src/lua/workers.c; grid.c's part) ---- */
@@ -394,6 +396,22 @@ void astar_gdir_args(lua_State *L, const afn *f, const astar_opts *o, int on, lg
 int astar_gdir_begin(lgrid *lg, lgdir *d, int sx, int sy, int gx, int gy, astar_search *s);
 int astar_gdir_push(lua_State *L, lgdir *d, astar_search *s, int rc);
 void astar_gdir_free(lgdir *d);
+
+/* A hierarchical search (src/lua/grid_hier.c), part of the grid's search record. */
+typedef struct lghier {
+  int on;                  /* algorithm "hierarchical" */
+  int diagonal;
+  astar_params params;
+  astar_hier_query q;
+} lghier;
+/* Reads what find's options mean for a hierarchical search (raising for
+** those it cannot take) into r, and turns it on. */
+void astar_ghier_args(lua_State *L, const afn *f, const astar_opts *o, const lgrid *lg,
+                      lghier *r, int diagonal);
+/* The grid kind's begin and push for it; the abstractions' release. */
+int astar_ghier_begin(lgrid *lg, lghier *r, int sx, int sy, int gx, int gy, astar_search *s);
+int astar_ghier_push(lua_State *L, lghier *r, astar_search *s, int rc);
+void astar_ghier_free(lgrid *lg);
 
 /* Cooperative paths (src/lua/grid_coop.c), part of the grid's search record. */
 typedef struct lresv {
@@ -576,6 +594,7 @@ void astar_path_meshlinks(lua_State *L, int idx, const double *steps, size_t n);
 void astar_grid_line_open(lua_State *L); /* src/lua/grid_line.c (after grid and path) */
 void astar_grid_dir_open(lua_State *L);  /* src/lua/grid_dir.c (after path) */
 void astar_grid_world_open(lua_State *L); /* src/lua/grid_world.c (after grid) */
+void astar_grid_hier_open(lua_State *L);  /* src/lua/grid_hier.c (after grid) */
 /* Sets lg's world frame from the table at idx (Grid:set_world's rules). */
 void astar_grid_setworld(lua_State *L, const afn *f, int idx, lgrid *lg);
 void astar_curve_open(lua_State *L);     /* src/lua/curve.c */

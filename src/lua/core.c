@@ -259,6 +259,7 @@ int luaopen_astar_core(lua_State *L) {
   astar_grid_dir_open(L);
   astar_grid_coop_open(L);
   astar_grid_world_open(L);
+  astar_grid_hier_open(L);
   astar_graph_open(L);
   astar_field_open(L);
   astar_implicit_open(L);

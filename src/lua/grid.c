@@ -60,6 +60,7 @@ static lgrid *emptygrid(lua_State *L) {
   lg->follows = lg->classes = 0;
   lg->lat = NULL;
   lg->snap = NULL;
+  memset(lg->hier, 0, sizeof lg->hier);
   luaL_setmetatable(L, ASTAR_GRID_MT);
   return lg;
 }
@@ -324,9 +325,9 @@ static int grid_tostring(lua_State *L) {
 /* The engine's algorithms by index (ASTAR_ALG_*), then the jumping ones. */
 static const char *const ALGORITHMS[] = {"astar", "dijkstra", "bfs", "greedy", "jps",
                                          "auto", "theta", "lazy_theta", "directional", "hybrid",
-                                         NULL};
+                                         "hierarchical", NULL};
 enum { ALG_JPS = 4, ALG_AUTO = 5, ALG_THETA = 6, ALG_LAZY_THETA = 7, ALG_DIRECTIONAL = 8,
-       ALG_HYBRID = 9 };
+       ALG_HYBRID = 9, ALG_HIERARCHICAL = 10 };
 static const char *const HEURISTICS[] = {"octile", "manhattan", "euclidean",
                                          "chebyshev", "zero", NULL};
 
@@ -354,6 +355,7 @@ typedef struct grec {
   int sx, sy, gx, gy;
   lgdir dir;
   lcoop coop;            /* option 'reserve' (grid_coop.c) */
+  lghier hier;           /* algorithm "hierarchical" (grid_hier.c) */
 } grec;
 
 /* Reads the goals list {{x, y}, ...} at 'gidx' into a scratch userdata
@@ -450,6 +452,7 @@ static int g_opts(lua_State *L, const afn *f, lgrid *lg, grec *r, const astar_op
   int w = astar_grid_width(lg->g), h = astar_grid_height(lg->g);
   astar_grid_query_init(q);
   r->coop.on = 0;
+  r->hier.on = 0;
   if (o->given[ASTAR_OPT_RESERVE] && o->given[ASTAR_OPT_ALGORITHM] &&
       o->v[ASTAR_OPT_ALGORITHM] != ASTAR_ALG_ASTAR)
     astar_opterror(L, f, o, "option 'reserve' needs algorithm 'astar' (the default with it)");
@@ -470,6 +473,12 @@ static int g_opts(lua_State *L, const afn *f, lgrid *lg, grec *r, const astar_op
       astar_opterror(L, f, o, "option 'heuristic': algorithm '%s' takes 'euclidean' or 'zero'",
                      name);
     r->dir.q.heuristic = hk;
+    return 0;
+  }
+  if ((int)astar_opt(o, ASTAR_OPT_ALGORITHM, ALG_AUTO) == ALG_HIERARCHICAL) {
+    if (o->given[ASTAR_OPT_RESERVE])
+      astar_opterror(L, f, o, "option 'reserve' needs algorithm 'astar' (the default with it)");
+    astar_ghier_args(L, f, o, lg, &r->hier, q->diagonal);
     return 0;
   }
   if ((astar_grid_hex(lg->g) || astar_grid_wrap(lg->g)) &&
@@ -540,6 +549,11 @@ static int g_begin(lmap *m, void *rec, astar_search *s) {
   if (r->dir.on) return astar_gdir_begin((lgrid *)m, &r->dir, r->sx, r->sy, r->gx, r->gy, s);
   if (r->coop.on)
     return astar_gcoop_begin((lgrid *)m, &r->coop, r->sx, r->sy, r->gx, r->gy, s);
+  if (r->hier.on) {
+    rc = astar_ghier_begin((lgrid *)m, &r->hier, r->sx, r->sy, r->gx, r->gy, s);
+    r->q.blocked = r->hier.q.blocked;
+    return rc;
+  }
   rc = astar_grid_prepare(((lgrid *)m)->g, &r->q, r->sx, r->sy, r->gx, r->gy,
                               &start, &goal);
   if (rc != 0) return rc;
@@ -625,6 +639,7 @@ static int g_push(lua_State *L, void *rec, astar_search *s, int rc) {
   astar_found p;
   if (((grec *)rec)->dir.on) return astar_gdir_push(L, &((grec *)rec)->dir, s, rc);
   if (((grec *)rec)->coop.on) return astar_gcoop_push(L, &((grec *)rec)->coop, s, rc);
+  if (((grec *)rec)->hier.on) return astar_ghier_push(L, &((grec *)rec)->hier, s, rc);
   if (rc != ASTAR_FOUND && !q->params.partial) return 0;
   p.n = astar_search_path(s, &p.nodes, &p.cost);
   if (p.n < 0) astar_raise(L, (int)p.n);
@@ -668,7 +683,7 @@ static uint64_t g_version(const lmap *m) { return astar_grid_version(((const lgr
 ** away from what it searched no longer restart it. */
 static int g_affected(lmap *m, void *rec, astar_search *s, uint64_t since) {
   grec *r = (grec *)rec;
-  if (r->dir.on) return 1;             /* every edit may change a directional search */
+  if (r->dir.on || r->hier.on) return 1;   /* every edit may change these */
   if (!astar_grid_affected(((lgrid *)m)->g, &r->q, s, since, r->sx, r->sy)) return 0;
   if (r->q.jps && r->q.jump == ASTAR_JUMP_AUTO) r->q.jump = ASTAR_JUMP_NEVER;
   return 1;
@@ -677,6 +692,7 @@ static int g_affected(lmap *m, void *rec, astar_search *s, uint64_t since) {
 static void g_release(lmap *m) {
   lgrid *lg = (lgrid *)m;
   astar_gsnap_drop(lg);
+  astar_ghier_free(lg);
   astar_grid_free(lg->g);
   lg->g = NULL;
   astar_lattice_release(lg->lat);
@@ -741,7 +757,7 @@ void astar_grid_workopts(lua_State *L, const afn *f, lgrid *lg, int idx, int whi
     astar_opterror(L, f, o, "option 'on_change': 'continue' cannot be used in worker threads");
   {
     int alg = (int)astar_opt(o, ASTAR_OPT_ALGORITHM, ALG_AUTO);
-    if (alg == ALG_DIRECTIONAL || alg == ALG_HYBRID)
+    if (alg == ALG_DIRECTIONAL || alg == ALG_HYBRID || alg == ALG_HIERARCHICAL)
       astar_opterror(L, f, o, "option 'algorithm': '%s' cannot be used in worker threads",
                      ALGORITHMS[alg]);
   }

@@ -1,0 +1,292 @@
+-- Hierarchical search (HPA*): grid:hierarchy and algorithm = "hierarchical". Every path is
+-- checked step by step against the cells (the helper's own legality rules), its cost
+-- against the helper's Dijkstra (never below it; a path exactly when the Dijkstra finds
+-- one), and the abstraction kept current by edits against one built afresh.
+local astar = require "astar"
+local H = require "spec.helper"
+
+local POLICIES = { "no_corner_cutting", "never", "always", "one_obstacle" }
+local HIER = { algorithm = "hierarchical" }
+local LEGEND = { ["."] = 1, ["#"] = false }
+
+local function opts(diagonal) return { algorithm = "hierarchical", diagonal = diagonal } end
+
+local function random_walkable(rng, cells, w, h)
+  for _ = 1, 200 do
+    local x, y = rng.int(1, w), rng.int(1, h)
+    if cells[y][x] then return x, y end
+  end
+end
+
+-- Runs n random queries on grid (model: cells) and checks each against the Dijkstra.
+local function check_queries(rng, cells, w, h, grid, diagonal, n)
+  local found = 0
+  for _ = 1, n do
+    local sx, sy = random_walkable(rng, cells, w, h)
+    local gx, gy = random_walkable(rng, cells, w, h)
+    if sx and gx then
+      local p, msg, code = grid:find(sx, sy, gx, gy, opts(diagonal))
+      local best = H.dijkstra(cells, w, h, sx, sy, gx, gy, diagonal)
+      if best == nil then
+        assert.is_nil(p)
+        assert.equals("no_path", code)
+      else
+        assert.truthy(p, msg)
+        local cost = H.check_path(cells, w, h, p, sx, sy, gx, gy, diagonal)
+        assert.truthy(H.close(cost, p:cost(), 1e-9), ("cost %s, steps sum to %s"):format(p:cost(), cost))
+        assert.truthy(cost >= best * (1 - 1e-9), ("cost %s below the optimum %s"):format(cost, best))
+        assert.equals("hierarchical", p:stats().algorithm)
+        found = found + 1
+      end
+    end
+  end
+  return found
+end
+
+describe("hierarchical search on random grids", function()
+  for _, case in ipairs {
+    { "one cost", 301, { 1 } },
+    { "several costs", 302, { 1, 1, 2, 3, 9 } },
+  } do
+    it("gives legal paths, never below the Dijkstra, and finds one exactly when it exists ("
+       .. case[1] .. ", every policy)", function()
+      local found = 0
+      H.each_random_grid(case[2], H.trials(80), 3, 40, { 0, 0.1, 0.25, 0.35, 0.45 }, case[3],
+        function(rng, w, h, cells, grid)
+          local diagonal = rng.pick(POLICIES)
+          grid:hierarchy { cluster = rng.int(4, 9), diagonal = diagonal }
+          found = found + check_queries(rng, cells, w, h, grid, diagonal, 8)
+        end)
+      assert.truthy(found > H.trials(80) * 2, "too few queries had a path: " .. found)
+    end)
+  end
+
+  it("crosses a cluster border, or a cluster corner, by a diagonal squeeze under 'always'", function()
+    -- clusters of 4: the only way from the left half to the right squeezes between two
+    -- blocked cells across the border x = 4 | 5; then a corner to corner squeeze at (8, 8)
+    local cells = H.cells_from_text([[
+....#.......
+....#.......
+...#........
+....#.......
+....#.......
+....#.......
+....#.......
+#######.####
+#######.####
+#######.####
+#######.####
+#######.####]], LEGEND)
+    local w, h = #cells[1], #cells
+    local grid = astar.grid.from_table(cells)
+    grid:hierarchy { cluster = 4, diagonal = "always" }
+    local p = assert(grid:find(1, 1, 8, 12, opts("always")))
+    local cost = H.check_path(cells, w, h, p, 1, 1, 8, 12, "always")
+    assert.truthy(cost >= H.dijkstra(cells, w, h, 1, 1, 8, 12, "always") - 1e-9)
+    assert.is_nil(grid:find(1, 1, 8, 12, opts("no_corner_cutting")))
+    local corner = H.cells_from_text([[
+...#....
+...#....
+...#....
+....####
+####....
+....#...
+....#...
+....#...]], LEGEND)
+    local g2 = astar.grid.from_table(corner)
+    local q = assert(g2:find(1, 1, 8, 8, opts("always")))
+    H.check_path(corner, 8, 8, q, 1, 1, 8, 8, "always")
+    assert.is_nil(g2:find(1, 1, 8, 8, opts("one_obstacle")))
+  end)
+
+  it("answers start = goal, ends in one cluster, ends on nodes, and blocked ends", function()
+    local grid = astar.grid(40, 30)
+    local p = assert(grid:find(7, 7, 7, 7, HIER))
+    assert.equals(1, #p)
+    assert.equals(0, p:cost())
+    p = assert(grid:find(2, 2, 5, 3, HIER))        -- inside one cluster: its own search
+    assert.truthy(H.close(p:cost(), 2 + math.sqrt(2), 1e-12))
+    -- (16, 1) and (17, 1) sit on the border of two clusters of 16: nodes both
+    p = assert(grid:find(16, 1, 17, 1, HIER))
+    assert.equals(2, #p)
+    grid:set(30, 20, false)
+    local q, msg, code = grid:find(1, 1, 30, 20, HIER)
+    assert.is_nil(q)
+    assert.equals("blocked", code)
+    assert.matches("goal %(30, 20%) is blocked", msg)
+    q, msg, code = grid:find(30, 20, 1, 1, HIER)
+    assert.is_nil(q)
+    assert.equals("blocked", code)
+    assert.matches("start %(30, 20%) is blocked", msg)
+  end)
+end)
+
+describe("grid:hierarchy", function()
+  it("after random edits equals a fresh build, rebuilding only near the edits", function()
+    local rng = H.rng(77)
+    for _ = 1, H.trials(12) do
+      local w, h = rng.int(20, 70), rng.int(20, 70)
+      local costs = rng.pick { { 1 }, { 1, 2, 4 } }
+      local cells = H.random_cells(rng, w, h, rng.pick { 0.1, 0.3 }, costs)
+      local grid = astar.grid.from_table(cells)
+      local cluster, diagonal = rng.int(4, 12), rng.pick(POLICIES)
+      local info = grid:hierarchy { cluster = cluster, diagonal = diagonal }
+      assert.equals(info.clusters, info.rebuilt)
+      assert.equals(math.ceil(w / cluster) * math.ceil(h / cluster), info.clusters)
+      for round = 1, 6 do
+        local edits = round == 6 and 70 or rng.int(1, 4)   -- 70: more than the grid remembers
+        for _ = 1, edits do
+          local v = rng.float() < 0.5 and false or rng.pick(costs)
+          H.edit_cells(rng, grid, cells, w, h, rng.int(1, w), rng.int(1, h), v, 0.3, 4)
+        end
+        info = grid:hierarchy { cluster = cluster, diagonal = diagonal }
+        local fresh = grid:clone():hierarchy { cluster = cluster, diagonal = diagonal }
+        assert.equals(fresh.digest, info.digest)
+        assert.equals(fresh.nodes, info.nodes)
+        assert.equals(fresh.edges, info.edges)
+        if round == 6 then
+          assert.equals(info.clusters, info.rebuilt)
+        else                        -- an edit of up to 4 x 4 cells touches up to 3 x 3 clusters
+          assert.truthy(info.rebuilt <= 9 * edits, info.rebuilt .. " rebuilt after " .. edits)
+        end
+        check_queries(rng, cells, w, h, grid, diagonal, 3)
+      end
+      grid:close()
+    end
+  end)
+
+  it("a cell edited in a cluster's middle rebuilds that cluster alone, and a border cell both", function()
+    local grid = astar.grid(64, 64)
+    grid:hierarchy { cluster = 16 }
+    grid:set(8, 8, false)
+    assert.equals(1, grid:hierarchy { cluster = 16 }.rebuilt)
+    grid:set(16, 8, false)          -- on the border x = 16 | 17
+    assert.equals(2, grid:hierarchy { cluster = 16 }.rebuilt)
+    assert.equals(0, grid:hierarchy { cluster = 16 }.rebuilt)
+  end)
+
+  it("keeps one abstraction per cluster size and policy, the last asked for used by find", function()
+    local grid = astar.grid(50, 50)
+    grid:fill(25, 1, 1, 49, false)
+    local a = grid:hierarchy { cluster = 5 }
+    local b = grid:hierarchy { cluster = 10, diagonal = "never" }
+    assert.equals(100, a.clusters)
+    assert.equals(25, b.clusters)
+    assert.equals("never", b.diagonal)
+    assert.equals(0, grid:hierarchy { cluster = 5 }.rebuilt)    -- the same one again
+    for c = 4, 9 do grid:hierarchy { cluster = c, diagonal = "always" } end
+    H.checkerr("hierarchy: a grid keeps at most 8 abstractions", function()
+      grid:hierarchy { cluster = 64 }
+    end)
+    local p = assert(grid:find(1, 1, 50, 1, opts("never")))
+    local cells = {}
+    for y = 1, 50 do
+      cells[y] = {}
+      for x = 1, 50 do cells[y][x] = grid:get(x, y) end
+    end
+    H.check_path(cells, 50, 50, p, 1, 1, 50, 1, "never")
+  end)
+
+  it("makes an abstraction when find needs one, and warm queries allocate nothing", function()
+    local grid = astar.grid(100, 100)
+    grid:fill(50, 1, 1, 90, false)
+    local function twenty()
+      for i = 1, 20 do assert(grid:find(1, i, 100, 101 - i, HIER)) end
+    end
+    twenty()
+    local before = grid:stats().allocations
+    twenty()
+    assert.equals(before, grid:stats().allocations)
+    grid:set(80, 80, false)           -- an edit: the next query rebuilds a cluster
+    twenty()
+    before = grid:stats().allocations
+    twenty()
+    assert.equals(before, grid:stats().allocations)
+  end)
+
+  it("refuses what it cannot do, with clear errors, and stays usable", function()
+    local grid = astar.grid(20, 20)
+    H.checkerr_prefix("bad argument #1 to 'hierarchy' (option 'cluster': an integer from 4 to 64",
+      function() grid:hierarchy { cluster = 3 } end)
+    H.checkerr_prefix("bad argument #1 to 'hierarchy' (option 'cluster'",
+      function() grid:hierarchy { cluster = 0 / 0 } end)
+    H.checkerr_prefix("bad argument #1 to 'hierarchy' (option 'cluster'",
+      function() grid:hierarchy { cluster = 8.5 } end)
+    H.checkerr_prefix("bad argument #1 to 'hierarchy' (option 'diagonal': 'no_corner_cutting'",
+      function() grid:hierarchy { diagonal = "sideways" } end)
+    H.checkerr_prefix("bad argument #1 to 'hierarchy' (unknown option 'size')",
+      function() grid:hierarchy { size = 3 } end)
+    H.checkerr_prefix("bad argument #1 to 'hierarchy' (table expected, got number)",
+      function() grid:hierarchy(16) end)
+    for _, o in ipairs {
+      { "cost", function() return 1 end }, { "radius", 1 },
+      { "within", 2 }, { "partial", true }, { "weight", 2 }, { "heuristic", "manhattan" },
+    } do
+      local ok, err = pcall(grid.find, grid, 1, 1, 20, 20, { algorithm = "hierarchical", [o[1]] = o[2] })
+      assert.is_false(ok)
+      assert.matches("option '" .. o[1] .. "' cannot be used with algorithm 'hierarchical'", err)
+    end
+    local okg, errg = pcall(grid.find, grid, 1, 1, { goals = { { 2, 2 } }, algorithm = "hierarchical" })
+    assert.is_false(okg)
+    assert.matches("option 'goals' cannot be used with algorithm 'hierarchical'", errg)
+    local hex = astar.hexgrid(10, 10, { layout = "odd-r" })
+    local ok0, err0 = pcall(hex.find, hex, 1, 1, 5, 5, HIER)
+    assert.is_false(ok0)
+    assert.matches("'hierarchical' does not apply to a hex grid", err0)
+    local linked = astar.grid(10, 10)
+    linked:link(1, 1, 9, 9, 1)
+    local ok, err = pcall(linked.find, linked, 1, 1, 5, 5, HIER)
+    assert.is_false(ok)
+    assert.matches("does not apply to a grid with links", err)
+    assert.has_error(function() linked:hierarchy() end, "hierarchy: a grid with links cannot be abstracted")
+    assert(grid:find(1, 1, 20, 20, HIER))
+  end)
+
+  it("runs as a time-sliced query, restarting after an edit", function()
+    local cells = H.random_cells(H.rng(5), 60, 60, 0.2, { 1 })
+    cells[1][1], cells[60][60] = 1, 1
+    local grid = astar.grid.from_table(cells)
+    local q = grid:query(1, 1, 60, 60, HIER)
+    assert.equals("running", q:step(3))
+    grid:set(30, 30, false)
+    cells[30][30] = false
+    local status
+    repeat status = q:step(3) until status ~= "running"
+    local best = H.dijkstra(cells, 60, 60, 1, 1, 60, 60, "no_corner_cutting")
+    if best then
+      assert.equals("found", status)
+      local cost = H.check_path(cells, 60, 60, (q:result()), 1, 1, 60, 60)
+      assert.truthy(cost >= best - 1e-9)
+    else
+      assert.equals("none", status)
+    end
+  end)
+end)
+
+describe("hierarchical search on the Moving AI maps", function()
+  local dir = H.movingai_dir()
+  local maps = { "dao/arena2", "dao/brc202d", "rooms/32room_000", "cities/Berlin_1_256",
+                 "mazes/maze512-1-0" }
+  for _, name in ipairs(maps) do
+    it(name .. ": legal paths, never below the published optimum; mean excess under 6%", function()
+      if not dir then return pending("no Moving AI maps") end
+      local grid = astar.grid.load_movingai(dir .. "/" .. name .. ".map")
+      grid:hierarchy()
+      local sc = H.read_scen(dir .. "/" .. name .. ".map.scen")
+      local every = math.ceil(#sc / (H.scen_limit() or 400))   -- spread over the buckets
+      local sum, n = 0, 0
+      for i = 1, #sc, every do
+        local s = sc[i]
+        local p = assert(grid:find(s.sx, s.sy, s.gx, s.gy, HIER))
+        assert.truthy(grid:check(p))
+        local tol, listed = H.scen_tolerance(s.optimal_text)
+        assert.truthy(p:cost() >= listed - tol, ("scenario %d: %s below %s"):format(i, p:cost(), listed))
+        if listed > 0 then
+          sum = sum + p:cost() / listed - 1
+          n = n + 1
+        end
+      end
+      assert.truthy(sum / n < 0.06, ("mean excess %.2f%%"):format(100 * sum / n))
+    end)
+  end
+end)

@@ -1,0 +1,678 @@
+/*
+** grid_hier.c - hierarchical search on grids: HPA* (A. Botea, M. Mueller and
+** J. Schaeffer, "Near Optimal Hierarchical Path-Finding", 2004).
+**
+** The grid is cut into clusters of C x C cells. Where two side-by-side
+** clusters share a run of cell pairs that are both walkable (an entrance),
+** the cells at the run's ends (one cell in the middle of a run shorter than
+** WIDE) become nodes of the abstract graph, on both sides. Any path that
+** crosses the border steps across a run, and can reach its ends along the
+** run's cells, so the abstract graph connects every pair of cells the grid
+** does (policy ALWAYS also lets a path squeeze diagonally between two blocked
+** cells: both ends of such a step are nodes too). A cluster's nodes
+** are joined by its intra edges: the cost of the cheapest path between them
+** that stays inside the cluster, worked out by a search of the cluster
+** alone. Nodes in different clusters that are neighbours are joined by the
+** step between them. A query links its start and goal to the nodes of their
+** clusters by searches inside those clusters, made when the engine expands
+** the start and the goal's cluster's nodes, searches the abstract graph on
+** the engine, and fills each abstract edge in with the cluster search again
+** (refinement).
+**
+** What the abstraction knows of a cluster depends only on the cells of the
+** cluster and of the cells across its borders, so an edit of a rectangle
+** changes only the clusters within one cell of it: astar_hier_update rebuilds
+** those and nothing else, and the result equals a build from scratch
+** (astar_hier_describe's digest says so in the specs).
+**
+** Cost: every abstract path is a legal path of the grid, but it passes
+** through the nodes, so it may cost more than the shortest; the specs and
+** the bench measure by how much. Engine nodes: cluster * C * C + the cell's
+** index in its cluster, then the query's start and goal when they are not
+** nodes themselves.
+*/
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "grid_impl.h"
+
+#define WIDE 6          /* a run this long or longer gets a node at both ends */
+#define FINF HUGE_VALF
+
+typedef struct hclus {
+  uint16_t k;           /* nodes */
+  uint16_t *pos;        /* each node's index in the cluster (ly * C + lx), ascending */
+  float *d;             /* d[i * k + j]: cost from node i to node j inside the cluster */
+} hclus;
+
+typedef struct hent {   /* an entry of the cluster search's heap */
+  double key;
+  uint32_t at;
+} hent;
+
+struct astar_hier {
+  astar_mem *mem;       /* the grid's: its allocation count includes ours */
+  astar_grid *g;        /* not owned */
+  int C, diagonal;
+  int ncx, ncy;         /* clusters across and down */
+  hclus *cl;
+  uint64_t version;     /* the grid version the clusters are current for */
+  int stale;            /* an update ran out of memory: rebuild every cluster */
+  size_t rebuilt;       /* clusters rebuilt by the last update */
+  double hs;            /* the smallest cost of a walkable cell (refinement's A*) */
+  /* the cluster search's scratch, C * C each */
+  double *dist;
+  uint16_t *par;
+  uint8_t *done;
+  uint16_t *hpos;
+  int16_t *lidx;        /* during a search that counts nodes: each cell's node index, or -1 */
+  hent *heap;
+  size_t nheap;
+  /* refinement's output: cells as (x, y) pairs */
+  int *out;
+  size_t cout;
+};
+
+static const int DX[8] = {0, -1, 1, 0, -1, 1, -1, 1};
+static const int DY[8] = {-1, 0, 0, 1, -1, -1, 1, 1};
+
+static size_t cell_at(const astar_grid *g, int x, int y) {
+  return (size_t)(y + 1) * g->stride + (size_t)(x + 1);
+}
+static int walkable(const astar_grid *g, int x, int y) {
+  return g->cell[cell_at(g, x, y)] > 0;
+}
+
+/* The cost of the step (x, y) -> (x + DX[d], y + DY[d]) between walkable
+** cells, entering 'to' = (tx, ty): the policy's check, then the length times
+** the cost of the cell entered; -1 if the policy forbids it. */
+static double step_cost(const astar_hier *h, int x, int y, int d, int tx, int ty) {
+  const astar_grid *g = h->g;
+  if (d >= 4 && !astar__diag_ok(h->diagonal, walkable(g, x + DX[d], y),
+                                walkable(g, x, y + DY[d])))
+    return -1;
+  return g->cell[cell_at(g, tx, ty)] * (d >= 4 ? SQRT2 : 1.0);
+}
+
+/* Cluster c's first cell and size. */
+static void cbox(const astar_hier *h, size_t c, int *ox, int *oy, int *cw, int *ch) {
+  int C = h->C;
+  *ox = (int)(c % (size_t)h->ncx) * C;
+  *oy = (int)(c / (size_t)h->ncx) * C;
+  *cw = h->g->w - *ox < C ? h->g->w - *ox : C;
+  *ch = h->g->h - *oy < C ? h->g->h - *oy : C;
+}
+
+static size_t cluster_of(const astar_hier *h, int x, int y) {
+  return (size_t)(y / h->C) * (size_t)h->ncx + (size_t)(x / h->C);
+}
+
+/* The index among cluster c's nodes of the cell at index l of the cluster,
+** or -1 if it is not a node. */
+static int node_index(const hclus *c, unsigned l) {
+  int lo = 0, hi = (int)c->k - 1;
+  while (lo <= hi) {
+    int mid = (lo + hi) / 2;
+    if (c->pos[mid] == l) return mid;
+    if (c->pos[mid] < l) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+/* ---------------------------------------------------------------------- */
+/* The cluster search                                                     */
+/* ---------------------------------------------------------------------- */
+
+/* The cluster search's open list: a binary heap of cells, each at most once
+** (hpos: its place + 1, 0 when out), so a cost that drops moves it up. */
+static void heap_place(astar_hier *h, size_t i, hent e) {
+  h->heap[i] = e;
+  h->hpos[e.at] = (uint16_t)(i + 1);
+}
+
+static void heap_push(astar_hier *h, double key, uint32_t at) {
+  size_t i = h->hpos[at] ? h->hpos[at] - 1u : h->nheap++;
+  hent e;
+  e.key = key;
+  e.at = at;
+  while (i > 0 && h->heap[(i - 1) / 2].key > key) {
+    heap_place(h, i, h->heap[(i - 1) / 2]);
+    i = (i - 1) / 2;
+  }
+  heap_place(h, i, e);
+}
+
+static uint32_t heap_pop(astar_hier *h) {
+  hent top = h->heap[0], last = h->heap[--h->nheap];
+  size_t i = 0, n = h->nheap;
+  h->hpos[top.at] = 0;
+  if (n == 0) return top.at;
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= n) break;
+    if (c + 1 < n && h->heap[c + 1].key < h->heap[c].key) c++;
+    if (h->heap[c].key >= last.key) break;
+    heap_place(h, i, h->heap[c]);
+    i = c;
+  }
+  heap_place(h, i, last);
+  return top.at;
+}
+
+/*
+** A search inside cluster c from its cell of index 'src' (forward: the cost
+** of reaching each cell; back: the cost from each cell to src), into h->dist
+** (HUGE_VAL where unreached) and h->par (the next cell toward src). With a
+** 'target' index it is A* toward it (the octile distance times h->hs, which
+** is at most the cost of any step) and stops once it is settled; with -1 it
+** is Dijkstra, stopping once 'want' of the cluster's nodes of index 'from'
+** or more are settled (0: the whole cluster). Each cell enters the heap at
+** most once before it is settled, and is settled once: the loop ends.
+*/
+static void csearch_(astar_hier *h, size_t c, int src, int back, int target, int want, int from) {
+  const double *cell = h->g->cell;
+  const long S = (long)h->g->stride;
+  int ox, oy, cw, ch, C = h->C, nd = h->diagonal == ASTAR_DIAG_NEVER ? 4 : 8, i, tx = 0, ty = 0;
+  const double *base;
+  long off[8];
+  cbox(h, c, &ox, &oy, &cw, &ch);
+  base = cell + cell_at(h->g, ox, oy);
+  for (i = 0; i < 8; i++) off[i] = DY[i] * S + DX[i];
+  for (i = 0; i < C * C; i++) {
+    h->dist[i] = HUGE_VAL;
+    h->done[i] = 0;
+    h->hpos[i] = 0;
+  }
+  if (target >= 0) {
+    tx = target % C;
+    ty = target / C;
+  }
+  h->nheap = 0;
+  h->dist[src] = 0;
+  h->par[src] = (uint16_t)src;
+  heap_push(h, 0, (uint32_t)src);
+  while (h->nheap > 0) {
+    int l = (int)heap_pop(h), lx = l % C, ly = l / C, d;
+    const double *p = base + (long)ly * S + lx;
+    h->done[l] = 1;
+    if (l == target) return;
+    if (want > 0 && h->lidx[l] >= from && --want == 0) return;
+    for (d = 0; d < nd; d++) {
+      int nx = lx + DX[d], ny = ly + DY[d], n;
+      double nv;
+      if (nx < 0 || ny < 0 || nx >= cw || ny >= ch) continue;
+      n = ny * C + nx;
+      if (h->done[n] || !(p[off[d]] > 0)) continue;
+      /* a diagonal's corner cells are the same both ways; back, the step
+      ** enters l (cost *p), forward n */
+      if (d >= 4 && !astar__diag_ok(h->diagonal, p[DX[d]] > 0, p[DY[d] * S] > 0)) continue;
+      nv = h->dist[l] + (back ? *p : p[off[d]]) * (d >= 4 ? SQRT2 : 1.0);
+      if (nv < h->dist[n]) {
+        double key = nv;
+        h->dist[n] = nv;
+        h->par[n] = (uint16_t)l;
+        if (target >= 0) {
+          double dx = fabs((double)(nx - tx)), dy = fabs((double)(ny - ty));
+          key += (nd == 4 ? dx + dy : dx > dy ? dx + (SQRT2 - 1) * dy
+                                              : dy + (SQRT2 - 1) * dx) * h->hs;
+        }
+        heap_push(h, key, (uint32_t)n);
+      }
+    }
+  }
+}
+
+static void csearch(astar_hier *h, size_t c, int src, int back, int target, int want, int from) {
+  const hclus *cc = &h->cl[c];
+  int i;
+  for (i = 0; i < cc->k; i++) h->lidx[cc->pos[i]] = (int16_t)i;
+  csearch_(h, c, src, back, target, want, from);
+  for (i = 0; i < cc->k; i++) h->lidx[cc->pos[i]] = -1;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Building                                                               */
+/* ---------------------------------------------------------------------- */
+
+/* Marks (in 'mark', by index in cluster c at (ox, oy)) the nodes the border
+** along cells (x0 + i*ex, y0 + i*ey), i < len, gives c, the cells across it
+** being (.. + nx, .. + ny): the ends of each run of walkable pairs, its
+** middle if the run is shorter than WIDE. */
+static void border(const astar_hier *h, uint8_t *mark, int ox, int oy, int x0, int y0, int ex,
+                   int ey, int len, int nx, int ny) {
+  int i = 0, C = h->C;
+  while (i < len) {
+    int a;
+    while (i < len && !(walkable(h->g, x0 + i * ex, y0 + i * ey) &&
+                        walkable(h->g, x0 + i * ex + nx, y0 + i * ey + ny)))
+      i++;
+    if (i >= len) break;
+    a = i;
+    while (i < len && walkable(h->g, x0 + i * ex, y0 + i * ey) &&
+           walkable(h->g, x0 + i * ex + nx, y0 + i * ey + ny))
+      i++;
+    if (i - a < WIDE) {
+      int m = a + (i - 1 - a) / 2;
+      mark[(y0 + m * ey - oy) * C + (x0 + m * ex - ox)] = 1;
+    } else {
+      mark[(y0 + a * ey - oy) * C + (x0 + a * ex - ox)] = 1;
+      mark[(y0 + (i - 1) * ey - oy) * C + (x0 + (i - 1) * ex - ox)] = 1;
+    }
+  }
+  if (h->diagonal != ASTAR_DIAG_ALWAYS) return;
+  /* Only ALWAYS lets a diagonal step squeeze between two blocked cells, from
+  ** a cell whose cell across is blocked to the cell across its blocked
+  ** neighbour along the border (or past the border's end, into a cluster
+  ** corner to corner): such a cell is a node too, and so is the one it steps
+  ** to (the scan from that side finds it). */
+  for (i = 0; i < len; i++) {
+    int x = x0 + i * ex, y = y0 + i * ey, s;
+    if (!walkable(h->g, x, y) || walkable(h->g, x + nx, y + ny)) continue;
+    for (s = -1; s <= 1; s += 2)
+      if (!walkable(h->g, x + s * ex, y + s * ey) && walkable(h->g, x + s * ex + nx, y + s * ey + ny))
+        mark[(y - oy) * C + (x - ox)] = 1;
+  }
+}
+
+/* Is every cell of the cw x ch cluster at (ox, oy) walkable, of one cost?
+** Then the cheapest way between two of its cells is the octile line (a
+** diagonal run and a straight one, inside their bounding box) and costs
+** the octile distance times that cost. */
+static int open_cluster(const astar_hier *h, int ox, int oy, int cw, int ch) {
+  const double *row = h->g->cell + cell_at(h->g, ox, oy), c = row[0];
+  int x, y;
+  if (!(c > 0)) return 0;
+  for (y = 0; y < ch; y++, row += h->g->stride)
+    for (x = 0; x < cw; x++)
+      if (row[x] != c) return 0;
+  return 1;
+}
+
+static void clus_free(astar_hier *h, hclus *c) {
+  if (c->k > 0) {
+    size_t k = c->k;
+    astar__free(h->mem, c->pos, k * sizeof *c->pos + k * k * sizeof *c->d + sizeof(float));
+  }
+  c->k = 0;
+  c->pos = NULL;
+  c->d = NULL;
+}
+
+/* Works out cluster c's nodes and intra edges; 0 or ASTAR_ENOMEM (then the
+** cluster has no nodes, and the hierarchy is marked stale). */
+static int clus_build(astar_hier *h, size_t c) {
+  int ox, oy, cw, ch, C = h->C, i, j, k = 0, sym;
+  uint8_t *mark = h->done;            /* free until the searches below */
+  hclus *cc = &h->cl[c];
+  uint16_t tmp[4 * 64];
+  cbox(h, c, &ox, &oy, &cw, &ch);
+  clus_free(h, cc);
+  memset(mark, 0, (size_t)C * (size_t)C);
+  if (oy > 0) border(h, mark, ox, oy, ox, oy, 1, 0, cw, 0, -1);
+  if (oy + ch < h->g->h) border(h, mark, ox, oy, ox, oy + ch - 1, 1, 0, cw, 0, 1);
+  if (ox > 0) border(h, mark, ox, oy, ox, oy, 0, 1, ch, -1, 0);
+  if (ox + cw < h->g->w) border(h, mark, ox, oy, ox + cw - 1, oy, 0, 1, ch, 1, 0);
+  for (i = 0; i < C * C; i++)
+    if (mark[i]) tmp[k++] = (uint16_t)i;
+  if (k == 0) return 0;
+  {
+    size_t bytes = (size_t)k * sizeof *cc->pos + (size_t)k * (size_t)k * sizeof *cc->d +
+                   sizeof(float);
+    unsigned char *blk = (unsigned char *)astar__alloc(h->mem, bytes);
+    size_t off = ((size_t)k * sizeof *cc->pos + sizeof(float) - 1) / sizeof(float) * sizeof(float);
+    if (blk == NULL) return ASTAR_ENOMEM;
+    cc->pos = (uint16_t *)(void *)blk;
+    cc->d = (float *)(void *)(blk + off);
+    cc->k = (uint16_t)k;
+    memcpy(cc->pos, tmp, (size_t)k * sizeof *tmp);
+  }
+  if (open_cluster(h, ox, oy, cw, ch)) {        /* octile distances */
+    double cost = h->g->cell[cell_at(h->g, ox, oy)];
+    for (i = 0; i < k; i++)
+      for (j = 0; j < k; j++) {
+        double dx = abs(cc->pos[i] % C - cc->pos[j] % C), dy = abs(cc->pos[i] / C - cc->pos[j] / C);
+        cc->d[i * k + j] = (float)(cost * (h->diagonal == ASTAR_DIAG_NEVER ? dx + dy
+                                           : dx > dy ? dx + (SQRT2 - 1) * dy
+                                           : dy + (SQRT2 - 1) * dx));
+      }
+    return 0;
+  }
+  sym = astar__grid_one_cost(h->g);  /* then i -> j costs what j -> i does */
+  for (i = 0; i < k; i++) {
+    if (sym && i == k - 1) break;
+    csearch(h, c, cc->pos[i], 0, -1, sym ? k - i - 1 : k, sym ? i + 1 : 0);
+    for (j = sym ? i + 1 : 0; j < k; j++) {
+      cc->d[i * k + j] = h->dist[cc->pos[j]] < HUGE_VAL ? (float)h->dist[cc->pos[j]] : FINF;
+      if (sym) cc->d[j * k + i] = cc->d[i * k + j];
+    }
+  }
+  for (i = 0; i < k; i++) cc->d[i * k + i] = 0;
+  return 0;
+}
+
+int astar_hier_new(astar_hier **out, astar_grid *g, int cluster, int diagonal) {
+  astar_hier *h;
+  size_t ncl, C2;
+  *out = NULL;
+  if (cluster < ASTAR_HIER_CMIN || cluster > ASTAR_HIER_CMAX || diagonal < 0 || diagonal > 3 ||
+      g->hex || g->wrap)
+    return ASTAR_EINVAL;
+  h = (astar_hier *)astar__alloc(&g->mem, sizeof *h);
+  if (h == NULL) return ASTAR_ENOMEM;
+  memset(h, 0, sizeof *h);
+  h->mem = &g->mem;
+  h->g = g;
+  h->C = cluster;
+  h->diagonal = diagonal;
+  h->ncx = (g->w + cluster - 1) / cluster;
+  h->ncy = (g->h + cluster - 1) / cluster;
+  ncl = (size_t)h->ncx * (size_t)h->ncy;
+  C2 = (size_t)cluster * (size_t)cluster;
+  h->cl = (hclus *)astar__alloc(h->mem, ncl * sizeof *h->cl);
+  if (h->cl != NULL) memset(h->cl, 0, ncl * sizeof *h->cl);
+  h->dist = (double *)astar__alloc(h->mem, C2 * sizeof *h->dist);
+  h->par = (uint16_t *)astar__alloc(h->mem, C2 * sizeof *h->par);
+  h->done = (uint8_t *)astar__alloc(h->mem, C2);
+  h->lidx = (int16_t *)astar__alloc(h->mem, C2 * sizeof *h->lidx);
+  h->heap = (hent *)astar__alloc(h->mem, C2 * sizeof *h->heap);
+  h->hpos = (uint16_t *)astar__alloc(h->mem, C2 * sizeof *h->hpos);
+  if (h->cl == NULL || h->dist == NULL || h->par == NULL || h->done == NULL || h->lidx == NULL ||
+      h->heap == NULL || h->hpos == NULL) {
+    astar_hier_free(h);
+    return ASTAR_ENOMEM;
+  }
+  memset(h->lidx, 0xff, C2 * sizeof *h->lidx);
+  h->version = astar_grid_version(g);
+  {
+    size_t c;
+    for (c = 0; c < ncl; c++)
+      if (clus_build(h, c) != 0) {
+        astar_hier_free(h);
+        return ASTAR_ENOMEM;
+      }
+    h->rebuilt = ncl;
+  }
+  *out = h;
+  return 0;
+}
+
+void astar_hier_free(astar_hier *h) {
+  size_t c, ncl, C2;
+  astar_mem *m;
+  if (h == NULL) return;
+  m = h->mem;
+  ncl = (size_t)h->ncx * (size_t)h->ncy;
+  C2 = (size_t)h->C * (size_t)h->C;
+  if (h->cl != NULL)
+    for (c = 0; c < ncl; c++) clus_free(h, &h->cl[c]);
+  astar__free(m, h->cl, ncl * sizeof *h->cl);
+  astar__free(m, h->dist, C2 * sizeof *h->dist);
+  astar__free(m, h->par, C2 * sizeof *h->par);
+  astar__free(m, h->done, C2);
+  astar__free(m, h->lidx, C2 * sizeof *h->lidx);
+  astar__free(m, h->heap, C2 * sizeof *h->heap);
+  astar__free(m, h->hpos, C2 * sizeof *h->hpos);
+  astar__free(m, h->out, h->cout * 2 * sizeof *h->out);
+  astar__free(m, h, sizeof *h);
+}
+
+const astar_grid *astar_hier_grid(const astar_hier *h) { return h->g; }
+
+/* Marks in 'dirty' the clusters within one cell of rectangle r. */
+static void mark_rect(const astar_hier *h, uint8_t *dirty, const astar_rect *r) {
+  int x0 = r->x - 1 < 0 ? 0 : r->x - 1, y0 = r->y - 1 < 0 ? 0 : r->y - 1;
+  int x1 = r->x + r->w >= h->g->w ? h->g->w - 1 : r->x + r->w;
+  int y1 = r->y + r->h >= h->g->h ? h->g->h - 1 : r->y + r->h;
+  int cx, cy;
+  for (cy = y0 / h->C; cy <= y1 / h->C; cy++)
+    for (cx = x0 / h->C; cx <= x1 / h->C; cx++) dirty[(size_t)cy * (size_t)h->ncx + (size_t)cx] = 1;
+}
+
+int astar_hier_update(astar_hier *h) {
+  astar_rect r[ASTAR_GRID_LOG];
+  size_t ncl = (size_t)h->ncx * (size_t)h->ncy, c;
+  uint64_t v = astar_grid_version(h->g);
+  long n, i;
+  uint8_t *dirty;
+  h->rebuilt = 0;
+  if (v == h->version && !h->stale) return 0;
+  dirty = (uint8_t *)astar__alloc(h->mem, ncl);
+  if (dirty == NULL) return ASTAR_ENOMEM;
+  n = h->stale ? -1 : astar_grid_changes(h->g, h->version, r);
+  memset(dirty, n < 0, ncl);
+  for (i = 0; i < n; i++) mark_rect(h, dirty, &r[i]);
+  for (c = 0; c < ncl; c++) {
+    if (!dirty[c]) continue;
+    if (clus_build(h, c) != 0) {
+      astar__free(h->mem, dirty, ncl);
+      h->stale = 1;
+      return ASTAR_ENOMEM;
+    }
+    h->rebuilt++;
+  }
+  astar__free(h->mem, dirty, ncl);
+  h->version = v;
+  h->stale = 0;
+  return 0;
+}
+
+void astar_hier_describe(const astar_hier *h, astar_hier_info *out) {
+  size_t ncl = (size_t)h->ncx * (size_t)h->ncy, c, i;
+  uint64_t dg = 14695981039346656037ULL;
+  memset(out, 0, sizeof *out);
+  out->cluster = h->C;
+  out->diagonal = h->diagonal;
+  out->clusters = ncl;
+  out->rebuilt = h->rebuilt;
+  out->bytes = sizeof *h + ncl * sizeof *h->cl +
+               (size_t)h->C * (size_t)h->C * (sizeof *h->dist + sizeof *h->par + 1 +
+                                              sizeof *h->lidx + sizeof *h->heap +
+                                              sizeof *h->hpos);
+  for (c = 0; c < ncl; c++) {
+    const hclus *cc = &h->cl[c];
+    size_t k = cc->k;
+    out->nodes += k;
+    out->bytes += k ? k * sizeof *cc->pos + k * k * sizeof *cc->d + sizeof(float) : 0;
+    dg = (dg ^ (uint64_t)(c * 65536 + k)) * 1099511628211ULL;
+    for (i = 0; i < k; i++) dg = (dg ^ cc->pos[i]) * 1099511628211ULL;
+    for (i = 0; i < k * k; i++) {
+      uint32_t b;
+      memcpy(&b, &cc->d[i], sizeof b);
+      out->edges += i / k != i % k && cc->d[i] < FINF;
+      dg = (dg ^ b) * 1099511628211ULL;
+    }
+  }
+  out->digest = dg;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Queries                                                                */
+/* ---------------------------------------------------------------------- */
+
+static void node_cell(const astar_hier_query *q, uint32_t node, int *x, int *y) {
+  const astar_hier *h = q->h;
+  size_t C2 = (size_t)h->C * (size_t)h->C, c;
+  unsigned l;
+  if (node == q->snode) { *x = q->sx; *y = q->sy; return; }
+  if (node == q->tnode) { *x = q->gx; *y = q->gy; return; }
+  c = node / C2;
+  l = (unsigned)(node % C2);
+  *x = (int)(c % (size_t)h->ncx) * h->C + (int)(l % (unsigned)h->C);
+  *y = (int)(c / (size_t)h->ncx) * h->C + (int)(l / (unsigned)h->C);
+}
+
+/* The engine node of cell (x, y) if it is a node of its cluster, else ASTAR_NONE. */
+static uint32_t cell_node(const astar_hier *h, int x, int y) {
+  size_t c = cluster_of(h, x, y);
+  unsigned l = (unsigned)((y % h->C) * h->C + x % h->C);
+  if (node_index(&h->cl[c], l) < 0) return ASTAR_NONE;
+  return (uint32_t)(c * (size_t)h->C * (size_t)h->C + l);
+}
+
+static double hq_heuristic(void *self, uint32_t node) {
+  const astar_hier_query *q = (const astar_hier_query *)self;
+  int x, y;
+  double dx, dy;
+  node_cell(q, node, &x, &y);
+  dx = fabs((double)(x - q->gx));
+  dy = fabs((double)(y - q->gy));
+  if (q->h->diagonal == ASTAR_DIAG_NEVER) return (dx + dy) * q->hscale;
+  return (dx > dy ? dx + (SQRT2 - 1) * dy : dy + (SQRT2 - 1) * dx) * q->hscale;
+}
+
+/* The index in its cluster of cell (x, y). */
+static int local_of(const astar_hier *h, int x, int y) { return (y % h->C) * h->C + x % h->C; }
+
+/* Expands the start or a node. The start's edges (when it is no node) and
+** a goal cluster's node's edge to the goal (when the goal is no node) come
+** from a search of the cluster made then, so a query holds nothing but its
+** ends. */
+static int hq_expand(void *self, uint32_t node, astar_search *s) {
+  const astar_hier_query *q = (const astar_hier_query *)self;
+  astar_hier *h = q->h;
+  size_t C2 = (size_t)h->C * (size_t)h->C, c;
+  const hclus *cc;
+  astar_edge *e;
+  int n = 0, i, j, k, x, y, d, nd = h->diagonal == ASTAR_DIAG_NEVER ? 4 : 8;
+  int tl = local_of(h, q->gx, q->gy);
+  if (node == q->snode) {              /* the start, when it is no node */
+    cc = &h->cl[q->cs];
+    e = astar_search_edges(s, (size_t)cc->k + 1);
+    if (e == NULL) return ASTAR_ENOMEM;
+    csearch(h, q->cs, local_of(h, q->sx, q->sy), 0, -1, q->cs == q->ct ? 0 : cc->k, 0);
+    for (j = 0; j < cc->k; j++)
+      if (h->dist[cc->pos[j]] < HUGE_VAL) {
+        e[n].to = (uint32_t)(q->cs * C2 + cc->pos[j]);
+        e[n++].cost = h->dist[cc->pos[j]];
+      }
+    if (q->tnode != ASTAR_NONE && q->cs == q->ct && h->dist[tl] < HUGE_VAL) {
+      e[n].to = q->tnode;
+      e[n++].cost = h->dist[tl];
+    }
+    return n;
+  }
+  c = node / C2;
+  cc = &h->cl[c];
+  k = cc->k;
+  i = node_index(cc, (unsigned)(node % C2));
+  if (i < 0) return 0;                /* gone in an edit the query let pass */
+  e = astar_search_edges(s, (size_t)k + 9);
+  if (e == NULL) return ASTAR_ENOMEM;
+  for (j = 0; j < k; j++)                         /* inside the cluster */
+    if (j != i && cc->d[i * k + j] < FINF) {
+      e[n].to = (uint32_t)(c * C2 + cc->pos[j]);
+      e[n++].cost = cc->d[i * k + j];
+    }
+  if (c == q->ct && q->tnode != ASTAR_NONE) {    /* to the goal, in its cluster */
+    csearch(h, c, cc->pos[i], 0, tl, 0, 0);
+    if (h->dist[tl] < HUGE_VAL) {
+      e[n].to = q->tnode;
+      e[n++].cost = h->dist[tl];
+    }
+  }
+  node_cell(q, node, &x, &y);
+  for (d = 0; d < nd; d++) {                      /* steps into other clusters */
+    int nx = x + DX[d], ny = y + DY[d];
+    uint32_t to;
+    double sc;
+    if (nx < 0 || ny < 0 || nx >= h->g->w || ny >= h->g->h) continue;
+    if (cluster_of(h, nx, ny) == c || !walkable(h->g, nx, ny)) continue;
+    if ((to = cell_node(h, nx, ny)) == ASTAR_NONE) continue;
+    if ((sc = step_cost(h, x, y, d, nx, ny)) < 0) continue;
+    e[n].to = to;
+    e[n++].cost = sc;
+  }
+  return n;
+}
+
+int astar_hier_prepare(astar_hier *h, astar_hier_query *q, int sx, int sy, int gx, int gy,
+                       uint32_t *start, uint32_t *goal) {
+  size_t C2 = (size_t)h->C * (size_t)h->C, ncl = (size_t)h->ncx * (size_t)h->ncy;
+  int rc;
+  if (sx < 0 || sy < 0 || gx < 0 || gy < 0 || sx >= h->g->w || gx >= h->g->w ||
+      sy >= h->g->h || gy >= h->g->h || astar_grid_link_count(h->g) > 0)
+    return ASTAR_EINVAL;
+  if ((rc = astar_hier_update(h)) != 0) return rc;
+  q->h = h;
+  q->sx = sx; q->sy = sy; q->gx = gx; q->gy = gy;
+  q->blocked = !walkable(h->g, sx, sy) ? 1 : !walkable(h->g, gx, gy) ? 2 : 0;
+  if (q->blocked) return ASTAR_BLOCKED;
+  q->hscale = h->hs = astar_grid_min_cost(h->g);
+  q->cs = cluster_of(h, sx, sy);
+  q->ct = cluster_of(h, gx, gy);
+  *start = cell_node(h, sx, sy);
+  *goal = cell_node(h, gx, gy);
+  q->snode = q->tnode = ASTAR_NONE;   /* the ends are nodes: no node of their own */
+  if (*goal == ASTAR_NONE) *goal = q->tnode = (uint32_t)(ncl * C2 + 1);
+  if (*start == ASTAR_NONE) *start = q->snode = (uint32_t)(ncl * C2);
+  if (sx == gx && sy == gy) *goal = *start;
+  q->domain.nnodes = (uint32_t)(ncl * C2 + 2);
+  q->domain.expand = hq_expand;
+  q->domain.heuristic = hq_heuristic;
+  q->domain.is_goal = NULL;
+  q->domain.edge_cost = NULL;
+  q->domain.shortcut = NULL;
+  q->domain.settle = NULL;
+  q->domain.progress = NULL;
+  q->domain.self = q;
+  return 0;
+}
+
+/* Appends the cells of the shortest way inside their cluster from (ax, ay)
+** (left out) to (bx, by); 0 or ASTAR_ENOMEM. */
+static int refine_leg(astar_hier *h, size_t *n, int ax, int ay, int bx, int by) {
+  size_t c = cluster_of(h, ax, ay), m = 0, i;
+  int C = h->C, src = (ay % C) * C + ax % C, dst = (by % C) * C + bx % C, l;
+  if (cluster_of(h, bx, by) != c) {                     /* a step between clusters */
+    m = 1;
+  } else {
+    csearch(h, c, src, 0, dst, 0, 0);
+    if (!(h->dist[dst] < HUGE_VAL)) return ASTAR_ESTATE;     /* an edit the query let pass */
+    for (l = dst; l != src; l = h->par[l]) m++;
+  }
+  if (*n + m > h->cout &&
+      astar__reserve(h->mem, (void **)&h->out, &h->cout, *n + m, 2 * sizeof *h->out))
+    return ASTAR_ENOMEM;
+  if (cluster_of(h, bx, by) != c) {
+    h->out[2 * *n] = bx;
+    h->out[2 * *n + 1] = by;
+  } else {
+    int ox = (int)(c % (size_t)h->ncx) * C, oy = (int)(c / (size_t)h->ncx) * C;
+    for (l = dst, i = m; l != src; l = h->par[l]) {
+      i--;
+      h->out[2 * (*n + i)] = ox + l % C;
+      h->out[2 * (*n + i) + 1] = oy + l / C;
+    }
+  }
+  *n += m;
+  return 0;
+}
+
+/* The refined path visits no cell twice: each leg is a shortest way inside
+** one cluster, and two legs through a cell of the same cluster would make a
+** loop that the intra edge from the first leg's start to the second leg's end
+** undercuts, so the abstract search would not have taken them. */
+long astar_hier_refine(astar_hier *h, const astar_hier_query *q, const uint32_t *nodes, long n,
+                       const int **cells) {
+  size_t k = 0;
+  long i;
+  int ax, ay, rc;
+  *cells = NULL;
+  if (n <= 0) return 0;
+  if (h->cout < 1 && astar__reserve(h->mem, (void **)&h->out, &h->cout, 1, 2 * sizeof *h->out))
+    return ASTAR_ENOMEM;
+  node_cell(q, nodes[0], &ax, &ay);
+  h->out[0] = ax;
+  h->out[1] = ay;
+  k = 1;
+  for (i = 1; i < n; i++) {
+    int bx, by;
+    node_cell(q, nodes[i], &bx, &by);
+    if ((rc = refine_leg(h, &k, ax, ay, bx, by)) != 0) return rc;
+    ax = bx;
+    ay = by;
+  }
+  *cells = h->out;
+  return (long)k;
+}

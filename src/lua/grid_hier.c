@@ -1,0 +1,242 @@
+/*
+** grid_hier.c - hierarchical search on grids (HPA*, src/core/grid_hier.c):
+** grid:hierarchy and find's algorithm "hierarchical".
+*/
+/***
+Hierarchical search: methods on the Grid's page (config.ld merges this file's entries into
+the Grid of grid.c).
+@classmod Grid
+*/
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "binding.h"
+
+#define DEFAULT_CLUSTER 16
+
+static const afn F_HIERARCHY = {"hierarchy", 1};
+
+/* lg's abstraction with clusters of 'cluster' cells (0: the one find last
+** used or was given for this policy, else DEFAULT_CLUSTER) for 'diagonal',
+** made if it has none: moved to the front of the grid's list. 0,
+** ASTAR_ENOMEM, or ASTAR_EINVAL when the list is full. */
+static int get(lgrid *lg, int cluster, int diagonal, astar_hier **out, int *made) {
+  int i = 0, n, rc;
+  astar_hier *h = NULL;
+  astar_hier_info in;
+  for (n = 0; n < ASTAR_GRID_HIERS && lg->hier[n] != NULL; n++) {
+    astar_hier_describe(lg->hier[n], &in);
+    if (h == NULL && in.diagonal == diagonal && (cluster == 0 || in.cluster == cluster)) {
+      h = lg->hier[n];
+      i = n;
+    }
+  }
+  if (h == NULL) {
+    if (n == ASTAR_GRID_HIERS) return ASTAR_EINVAL;
+    rc = astar_hier_new(&h, lg->g, cluster ? cluster : DEFAULT_CLUSTER, diagonal);
+    if (rc != 0) return rc;
+    i = n;
+    *made = 1;
+  }
+  for (; i > 0; i--) lg->hier[i] = lg->hier[i - 1];
+  lg->hier[0] = h;
+  *out = h;
+  return 0;
+}
+
+void astar_ghier_free(lgrid *lg) {
+  int i;
+  for (i = 0; i < ASTAR_GRID_HIERS; i++) {
+    astar_hier_free(lg->hier[i]);
+    lg->hier[i] = NULL;
+  }
+}
+
+/***
+Builds (or brings up to date) an abstraction of the grid for hierarchical search (HPA\*,
+Botea, Müller and Schaeffer 2004), which @{Grid:find|find} and @{Grid:query|query} use with
+`algorithm = "hierarchical"`. The grid is cut into clusters of `cluster` x `cluster` cells;
+where two clusters share a run of walkable cells across their border, the run's ends (its
+middle when it is shorter than 6) become nodes, and each cluster knows the cost between its
+nodes. A search then crosses a cluster in one step instead of cell by cell: on big maps, long
+paths cost a few nodes per cluster. Its paths are legal but **not always shortest**: they pass
+through the nodes (the README gives the measured excess on the Moving AI maps). Edits are taken
+into account at the next hierarchical search, or the next call of this method, by rebuilding
+only the clusters within one cell of what changed. A grid keeps one abstraction per cluster
+size and diagonal policy (up to 8), freed with it; not for hex or wrapping grids, nor grids
+with links.
+@function Grid:hierarchy
+@tparam[opt] table opts
+@tparam[opt=16] int opts.cluster the side of a cluster in cells, 4 to 64
+@tparam[opt="no_corner_cutting"] string opts.diagonal the policy it is built for (find's
+`diagonal`)
+@treturn table `{cluster, diagonal, clusters, nodes, edges, rebuilt, bytes, digest}`: `nodes`
+the abstract nodes, `edges` the costs known inside clusters, `rebuilt` the clusters (re)built
+by this call, `bytes` the memory held, `digest` a hash of every node and cost (a hex string:
+two abstractions of equal grids have the same)
+@usage
+local grid = astar.grid(64, 64)
+grid:fill(20, 1, 1, 60, false)
+local info = grid:hierarchy{ cluster = 16 }
+print(info.clusters, info.rebuilt)                                   --> 16 16
+local path = grid:find(1, 1, 64, 1, { algorithm = "hierarchical" })
+print(path:stats().algorithm, path:get(#path))       --> hierarchical 64 1
+grid:set(40, 40, false)
+print(grid:hierarchy{ cluster = 16 }.rebuilt)                        --> 1
+*/
+static int grid_hierarchy(lua_State *L) {
+  lgrid *lg = astar_checkgrid(L, &F_HIERARCHY);
+  int cluster = DEFAULT_CLUSTER, diagonal = ASTAR_DIAG_NO_CORNER_CUTTING, rc, fresh, made = 0;
+  astar_hier *h;
+  astar_hier_info in;
+  char dg[20];
+  if (!lua_isnoneornil(L, 2)) {
+    const char *const *names = astar_diagonals();
+    if (!lua_istable(L, 2))
+      astar_argerror(L, &F_HIERARCHY, 2, "table expected, got %s", luaL_typename(L, 2));
+    lua_pushnil(L);
+    while (lua_next(L, 2)) {                 /* nothing but the two options */
+      const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
+      if (k == NULL || (strcmp(k, "cluster") != 0 && strcmp(k, "diagonal") != 0))
+        astar_argerror(L, &F_HIERARCHY, 2, "unknown option '%s'",
+                       k != NULL ? k : luaL_typename(L, -2));
+      lua_pop(L, 1);
+    }
+    lua_getfield(L, 2, "cluster");
+    if (!lua_isnil(L, -1)) {
+      double c = lua_type(L, -1) == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : -1;
+      if (c != floor(c) || c < ASTAR_HIER_CMIN || c > ASTAR_HIER_CMAX)
+        astar_argerror(L, &F_HIERARCHY, 2, "option 'cluster': an integer from %d to %d "
+                       "expected", ASTAR_HIER_CMIN, ASTAR_HIER_CMAX);
+      cluster = (int)c;
+    }
+    lua_pop(L, 1);
+    lua_getfield(L, 2, "diagonal");
+    if (!lua_isnil(L, -1)) {
+      const char *v = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+      for (diagonal = 0; v != NULL && names[diagonal] != NULL; diagonal++)
+        if (strcmp(names[diagonal], v) == 0) break;
+      if (v == NULL || names[diagonal] == NULL)
+        astar_argerror(L, &F_HIERARCHY, 2, "option 'diagonal': 'no_corner_cutting', 'never', "
+                       "'always' or 'one_obstacle' expected");
+    }
+    lua_pop(L, 1);
+  }
+  astar_grid_square(L, lg, "hierarchy");
+  astar_map_alive(L, &lg->m);
+  if (astar_grid_link_count(lg->g) > 0)
+    astar_error(L, "hierarchy: a grid with links cannot be abstracted");
+  fresh = lg->hier[ASTAR_GRID_HIERS - 1] == NULL;
+  rc = get(lg, cluster, diagonal, &h, &made);
+  if (rc == ASTAR_EINVAL && !fresh)
+    astar_error(L, "hierarchy: a grid keeps at most %d abstractions", ASTAR_GRID_HIERS);
+  if (rc == 0 && !made) rc = astar_hier_update(h);
+  if (rc != 0) astar_raise(L, rc);
+  astar_hier_describe(h, &in);
+  lua_createtable(L, 0, 8);
+  lua_pushinteger(L, in.cluster);
+  lua_setfield(L, -2, "cluster");
+  lua_pushstring(L, astar_diagonals()[in.diagonal]);
+  lua_setfield(L, -2, "diagonal");
+  lua_pushinteger(L, (lua_Integer)in.clusters);
+  lua_setfield(L, -2, "clusters");
+  lua_pushinteger(L, (lua_Integer)in.nodes);
+  lua_setfield(L, -2, "nodes");
+  lua_pushinteger(L, (lua_Integer)in.edges);
+  lua_setfield(L, -2, "edges");
+  lua_pushinteger(L, (lua_Integer)in.rebuilt);
+  lua_setfield(L, -2, "rebuilt");
+  lua_pushinteger(L, (lua_Integer)in.bytes);
+  lua_setfield(L, -2, "bytes");
+  snprintf(dg, sizeof dg, "%08lx%08lx", (unsigned long)(in.digest >> 32),
+           (unsigned long)(in.digest & 0xffffffffUL));
+  lua_pushstring(L, dg);
+  lua_setfield(L, -2, "digest");
+  astar_gc_settle(L);
+  return 1;
+}
+
+/* ---------------------------------------------------------------------- */
+/* find's algorithm "hierarchical"                                          */
+/* ---------------------------------------------------------------------- */
+
+void astar_ghier_args(lua_State *L, const afn *f, const astar_opts *o, const lgrid *lg,
+                      lghier *r, int diagonal) {
+  static const int REFUSED[] = {ASTAR_OPT_COST, ASTAR_OPT_HEURISTIC, ASTAR_OPT_GOALS,
+                                ASTAR_OPT_WITHIN, ASTAR_OPT_RADIUS, ASTAR_OPT_SIZE,
+                                ASTAR_OPT_OVERLAY, ASTAR_OPT_OVERLAY_SCALE, ASTAR_OPT_WEIGHT};
+  static const char *const NAMES[] = {"cost", "heuristic", "goals", "within", "radius", "size",
+                                      "overlay", "overlay_scale", "weight"};
+  size_t i;
+  for (i = 0; i < sizeof REFUSED / sizeof *REFUSED; i++)
+    if (o->given[REFUSED[i]])
+      astar_opterror(L, f, o, "option '%s' cannot be used with algorithm 'hierarchical'",
+                     NAMES[i]);
+  if (astar_opt(o, ASTAR_OPT_PARTIAL, 0))
+    astar_opterror(L, f, o, "option 'partial' cannot be used with algorithm 'hierarchical'");
+  if (astar_grid_hex(lg->g) || astar_grid_wrap(lg->g))
+    astar_opterror(L, f, o, "option 'algorithm': 'hierarchical' does not apply to a %s grid",
+                   astar_grid_hex(lg->g) ? "hex" : "wrapping");
+  if (astar_grid_link_count(lg->g) > 0)
+    astar_opterror(L, f, o, "option 'algorithm': 'hierarchical' does not apply to a grid "
+                   "with links");
+  r->on = 1;
+  r->diagonal = diagonal;
+  astar_params_init(&r->params);
+  astar_opt_params(o, &r->params);
+  r->params.algorithm = ASTAR_ALG_ASTAR;
+  r->params.partial = 0;
+}
+
+int astar_ghier_begin(lgrid *lg, lghier *r, int sx, int sy, int gx, int gy, astar_search *s) {
+  astar_hier *h;
+  uint32_t start, goal;
+  int made = 0;
+  int rc = astar_grid_link_count(lg->g) > 0 ? ASTAR_EINVAL : get(lg, 0, r->diagonal, &h, &made);
+  r->q.blocked = 0;
+  if (rc == 0) rc = astar_hier_prepare(h, &r->q, sx, sy, gx, gy, &start, &goal);
+  if (rc != 0) return rc;
+  return astar_search_begin(s, &r->q.domain, start, goal, &r->params);
+}
+
+int astar_ghier_push(lua_State *L, lghier *r, astar_search *s, int rc) {
+  const uint32_t *nodes;
+  const int *cells;
+  double cost = 0, *xy;
+  astar_stats st;
+  const astar_grid *g;
+  long n, k, i;
+  size_t len;
+  int *diag, link;
+  if (rc != ASTAR_FOUND) return 0;
+  n = astar_search_path(s, &nodes, &cost);
+  if (n < 0) astar_raise(L, (int)n);
+  astar_search_stats(s, &st);
+  k = astar_hier_refine(r->q.h, &r->q, nodes, n, &cells);
+  if (k == ASTAR_ESTATE) return 0;
+  if (k < 0) astar_raise(L, (int)k);
+  xy = astar_newpath(L, (size_t)k, ASTAR_PATH_GRID, 0, &st, "hierarchical", 0);
+  for (i = 0, cost = 0; i < k; i++) {
+    xy[2 * i] = cells[2 * i] + 1;
+    xy[2 * i + 1] = cells[2 * i + 1] + 1;
+  }
+  g = astar_hier_grid(r->q.h);
+  for (i = 0; i < k; i++) {
+    xy[2 * k + i] = astar_grid_get(g, cells[2 * i], cells[2 * i + 1]);
+    if (i > 0)
+      cost += astar_grid_move_cost(g, r->diagonal, cells[2 * i - 2], cells[2 * i - 1],
+                                   cells[2 * i], cells[2 * i + 1], &link);
+  }
+  lua_pushnumber(L, (lua_Number)cost);
+  astar_path_setcost(L, -2);
+  astar_path_grid(L, -1, &len, &diag);
+  *diag = r->diagonal;
+  return 1;
+}
+
+static const luaL_Reg hier_methods[] = {
+  {"hierarchy", grid_hierarchy},
+  {NULL, NULL}
+};
+
+void astar_grid_hier_open(lua_State *L) { astar_addmethods(L, ASTAR_GRID_MT, hier_methods); }
