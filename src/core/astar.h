@@ -691,11 +691,15 @@ typedef struct astar_hier astar_hier;
 /* Builds the abstraction of the whole grid. 0, ASTAR_EINVAL or ASTAR_ENOMEM. */
 int astar_hier_new(astar_hier **out, astar_grid *g, int cluster, int diagonal);
 void astar_hier_free(astar_hier *h);       /* NULL is accepted */
+/* The grid it abstracts, its cluster side and its diagonal policy. */
 const astar_grid *astar_hier_grid(const astar_hier *h);
+int astar_hier_cluster(const astar_hier *h);
+int astar_hier_diagonal(const astar_hier *h);
 /* Rebuilds what the grid's edits since the last update changed (all of it
 ** if the grid no longer remembers them). 0 or ASTAR_ENOMEM (then the next
 ** update rebuilds everything). */
 int astar_hier_update(astar_hier *h);
+/* What an abstraction holds; costs time proportional to its size (the digest). */
 typedef struct astar_hier_info {
   int cluster, diagonal;
   size_t clusters, nodes, edges;  /* edges: inside clusters, one per direction */

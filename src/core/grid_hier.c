@@ -418,6 +418,8 @@ void astar_hier_free(astar_hier *h) {
 }
 
 const astar_grid *astar_hier_grid(const astar_hier *h) { return h->g; }
+int astar_hier_cluster(const astar_hier *h) { return h->C; }
+int astar_hier_diagonal(const astar_hier *h) { return h->diagonal; }
 
 /* Marks in 'dirty' the clusters within one cell of rectangle r. */
 static void mark_rect(const astar_hier *h, uint8_t *dirty, const astar_rect *r) {

@@ -23,10 +23,9 @@ static const afn F_HIERARCHY = {"hierarchy", 1};
 static int get(lgrid *lg, int cluster, int diagonal, astar_hier **out, int *made) {
   int i = 0, n, rc;
   astar_hier *h = NULL;
-  astar_hier_info in;
   for (n = 0; n < ASTAR_GRID_HIERS && lg->hier[n] != NULL; n++) {
-    astar_hier_describe(lg->hier[n], &in);
-    if (h == NULL && in.diagonal == diagonal && (cluster == 0 || in.cluster == cluster)) {
+    if (h == NULL && astar_hier_diagonal(lg->hier[n]) == diagonal &&
+        (cluster == 0 || astar_hier_cluster(lg->hier[n]) == cluster)) {
       h = lg->hier[n];
       i = n;
     }
