@@ -40,10 +40,15 @@
 #define FINF HUGE_VALF
 
 typedef struct hclus {
+  int ox, oy;           /* its first cell */
   uint16_t k;           /* nodes */
   uint16_t *pos;        /* each node's index in the cluster (ly * C + lx), ascending */
   float *d;             /* d[i * k + j]: cost from node i to node j inside the cluster */
 } hclus;
+
+typedef struct bent {   /* an entry of a bucket of the cluster search */
+  int cell, next;
+} bent;
 
 typedef struct hent {   /* an entry of the cluster search's heap */
   double key;
@@ -54,11 +59,13 @@ struct astar_hier {
   astar_mem *mem;       /* the grid's: its allocation count includes ours */
   astar_grid *g;        /* not owned */
   int C, diagonal;
+  int kbits;            /* engine node ids: cluster << kbits | node index (room for 4C) */
   int ncx, ncy;         /* clusters across and down */
   hclus *cl;
   uint64_t version;     /* the grid version the clusters are current for */
   int stale;            /* an update ran out of memory: rebuild every cluster */
   size_t rebuilt;       /* clusters rebuilt by the last update */
+  uint64_t gen;         /* counts the updates that rebuilt clusters */
   double hs;            /* the smallest cost of a walkable cell (refinement's A*) */
   /* the cluster search's scratch, C * C each */
   double *dist;
@@ -66,8 +73,13 @@ struct astar_hier {
   uint8_t *done;
   uint16_t *hpos;
   int16_t *lidx;        /* during a search that counts nodes: each cell's node index, or -1 */
+  uint8_t *lx, *ly;     /* the column and row in its cluster of each index (no division) */
   hent *heap;
   size_t nheap;
+  int *bhead;           /* Dial's buckets (bucket_push): 2 C^2 heads, 8 C^2 + 1 entries */
+  bent *bent;
+  size_t nbent, bcur, bmax;
+  double binv;          /* 1 / the bucket width; 0: the heap is the open list */
   /* refinement's output: cells as (x, y) pairs */
   int *out;
   size_t cout;
@@ -160,6 +172,33 @@ static uint32_t heap_pop(astar_hier *h) {
   return top.at;
 }
 
+/* The other open list, for Dijkstra on a grid of one cost w (Dial's): bucket
+** b holds the cells whose cost is in [b w, (b + 1) w). Every step costs w or
+** more, so the cells of the lowest bucket are final and leave it in any
+** order; a cell re-entered at a lower cost leaves its old entry behind, met
+** once settled and skipped. Costs inside a cluster stay below 2 C^2 w (a
+** path passes each of its cells once, each step at most sqrt 2 w). */
+static void bucket_push(astar_hier *h, double key, uint32_t at) {
+  size_t b = (size_t)(key * h->binv), e = h->nbent++;
+  h->bent[e].cell = (int)at;
+  h->bent[e].next = h->bhead[b];
+  h->bhead[b] = (int)e;
+  if (b > h->bmax) h->bmax = b;
+}
+
+/* The next cell to settle from either list, or -1 when both are empty. */
+static int open_pop(astar_hier *h) {
+  if (h->binv == 0) return h->nheap > 0 ? (int)heap_pop(h) : -1;
+  for (; h->bcur <= h->bmax; h->bcur++) {
+    int e = h->bhead[h->bcur];
+    if (e >= 0) {
+      h->bhead[h->bcur] = h->bent[e].next;
+      return h->bent[e].cell;
+    }
+  }
+  return -1;
+}
+
 /*
 ** A search inside cluster c from its cell of index 'src' (forward: the cost
 ** of reaching each cell; back: the cost from each cell to src), into h->dist
@@ -184,17 +223,25 @@ static void csearch_(astar_hier *h, size_t c, int src, int back, int target, int
     h->done[i] = 0;
     h->hpos[i] = 0;
   }
+  for (i = 0; (size_t)i <= h->bmax; i++) h->bhead[i] = -1;
+  h->bmax = h->bcur = h->nbent = h->nheap = 0;
+  h->binv = target < 0 && astar__grid_one_cost(h->g) ? 1 / base[(src / C) * S + src % C] : 0;
   if (target >= 0) {
     tx = target % C;
     ty = target / C;
   }
-  h->nheap = 0;
   h->dist[src] = 0;
   h->par[src] = (uint16_t)src;
-  heap_push(h, 0, (uint32_t)src);
-  while (h->nheap > 0) {
-    int l = (int)heap_pop(h), lx = l % C, ly = l / C, d;
-    const double *p = base + (long)ly * S + lx;
+  if (h->binv > 0) bucket_push(h, 0, (uint32_t)src);
+  else heap_push(h, 0, (uint32_t)src);
+  for (;;) {
+    int l = open_pop(h), lx, ly, d;
+    const double *p;
+    if (l < 0) break;
+    if (h->done[l]) continue;              /* an old entry of a bucket */
+    lx = l % C;
+    ly = l / C;
+    p = base + (long)ly * S + lx;
     h->done[l] = 1;
     if (l == target) return;
     if (want > 0 && h->lidx[l] >= from && --want == 0) return;
@@ -217,7 +264,8 @@ static void csearch_(astar_hier *h, size_t c, int src, int back, int target, int
           key += (nd == 4 ? dx + dy : dx > dy ? dx + (SQRT2 - 1) * dy
                                               : dy + (SQRT2 - 1) * dx) * h->hs;
         }
-        heap_push(h, key, (uint32_t)n);
+        if (h->binv > 0) bucket_push(h, key, (uint32_t)n);
+        else heap_push(h, key, (uint32_t)n);
       }
     }
   }
@@ -299,6 +347,26 @@ static void clus_free(astar_hier *h, hclus *c) {
   c->d = NULL;
 }
 
+/* Marks (by negating its cost) each intra edge i -> j that another node m
+** lies on: d(i, m) + d(m, j) = d(i, j) (to a float's rounding). Searches
+** skip them. Every cost between two nodes is still the sum of kept edges:
+** split a marked edge at its m, and again, each part costing less, until
+** the parts are kept edges. Fewer edges to relax, the same abstract costs. */
+static void prune(hclus *cc) {
+  int k = cc->k, i, j, m;
+  float *d = cc->d;
+  for (i = 0; i < k; i++)
+    for (j = 0; j < k; j++) {
+      float dij = d[i * k + j];
+      if (i == j || !(dij < FINF)) continue;
+      for (m = 0; m < k; m++)
+        if (m != i && m != j && fabsf(d[i * k + m]) + fabsf(d[m * k + j]) <= dij * (1 + 1e-6f)) {
+          d[i * k + j] = -dij;
+          break;
+        }
+    }
+}
+
 /* Works out cluster c's nodes and intra edges; 0 or ASTAR_ENOMEM (then the
 ** cluster has no nodes, and the hierarchy is marked stale). */
 static int clus_build(astar_hier *h, size_t c) {
@@ -336,6 +404,7 @@ static int clus_build(astar_hier *h, size_t c) {
                                            : dx > dy ? dx + (SQRT2 - 1) * dy
                                            : dy + (SQRT2 - 1) * dx));
       }
+    prune(cc);
     return 0;
   }
   sym = astar__grid_one_cost(h->g);  /* then i -> j costs what j -> i does */
@@ -348,6 +417,7 @@ static int clus_build(astar_hier *h, size_t c) {
     }
   }
   for (i = 0; i < k; i++) cc->d[i * k + i] = 0;
+  prune(cc);
   return 0;
 }
 
@@ -365,6 +435,7 @@ int astar_hier_new(astar_hier **out, astar_grid *g, int cluster, int diagonal) {
   h->g = g;
   h->C = cluster;
   h->diagonal = diagonal;
+  while ((1 << h->kbits) < 4 * cluster) h->kbits++;
   h->ncx = (g->w + cluster - 1) / cluster;
   h->ncy = (g->h + cluster - 1) / cluster;
   ncl = (size_t)h->ncx * (size_t)h->ncy;
@@ -375,14 +446,31 @@ int astar_hier_new(astar_hier **out, astar_grid *g, int cluster, int diagonal) {
   h->par = (uint16_t *)astar__alloc(h->mem, C2 * sizeof *h->par);
   h->done = (uint8_t *)astar__alloc(h->mem, C2);
   h->lidx = (int16_t *)astar__alloc(h->mem, C2 * sizeof *h->lidx);
+  h->lx = (uint8_t *)astar__alloc(h->mem, 2 * C2);
   h->heap = (hent *)astar__alloc(h->mem, C2 * sizeof *h->heap);
   h->hpos = (uint16_t *)astar__alloc(h->mem, C2 * sizeof *h->hpos);
+  h->bhead = (int *)astar__alloc(h->mem, 2 * C2 * sizeof *h->bhead);
+  h->bent = (bent *)astar__alloc(h->mem, (8 * C2 + 1) * sizeof *h->bent);
   if (h->cl == NULL || h->dist == NULL || h->par == NULL || h->done == NULL || h->lidx == NULL ||
-      h->heap == NULL || h->hpos == NULL) {
+      h->heap == NULL || h->hpos == NULL || h->bhead == NULL || h->bent == NULL ||
+      h->lx == NULL) {
     astar_hier_free(h);
     return ASTAR_ENOMEM;
   }
   memset(h->lidx, 0xff, C2 * sizeof *h->lidx);
+  memset(h->bhead, 0xff, 2 * C2 * sizeof *h->bhead);
+  h->ly = h->lx + C2;
+  {
+    size_t l, c;
+    for (l = 0; l < C2; l++) {
+      h->lx[l] = (uint8_t)(l % (size_t)cluster);
+      h->ly[l] = (uint8_t)(l / (size_t)cluster);
+    }
+    for (c = 0; c < ncl; c++) {
+      h->cl[c].ox = (int)(c % (size_t)h->ncx) * cluster;
+      h->cl[c].oy = (int)(c / (size_t)h->ncx) * cluster;
+    }
+  }
   h->version = astar_grid_version(g);
   {
     size_t c;
@@ -411,8 +499,11 @@ void astar_hier_free(astar_hier *h) {
   astar__free(m, h->par, C2 * sizeof *h->par);
   astar__free(m, h->done, C2);
   astar__free(m, h->lidx, C2 * sizeof *h->lidx);
+  astar__free(m, h->lx, 2 * C2);
   astar__free(m, h->heap, C2 * sizeof *h->heap);
   astar__free(m, h->hpos, C2 * sizeof *h->hpos);
+  astar__free(m, h->bhead, 2 * C2 * sizeof *h->bhead);
+  astar__free(m, h->bent, (8 * C2 + 1) * sizeof *h->bent);
   astar__free(m, h->out, h->cout * 2 * sizeof *h->out);
   astar__free(m, h, sizeof *h);
 }
@@ -449,10 +540,12 @@ int astar_hier_update(astar_hier *h) {
     if (clus_build(h, c) != 0) {
       astar__free(h->mem, dirty, ncl);
       h->stale = 1;
+      h->gen++;
       return ASTAR_ENOMEM;
     }
     h->rebuilt++;
   }
+  h->gen += h->rebuilt > 0;
   astar__free(h->mem, dirty, ncl);
   h->version = v;
   h->stale = 0;
@@ -470,7 +563,8 @@ void astar_hier_describe(const astar_hier *h, astar_hier_info *out) {
   out->bytes = sizeof *h + ncl * sizeof *h->cl +
                (size_t)h->C * (size_t)h->C * (sizeof *h->dist + sizeof *h->par + 1 +
                                               sizeof *h->lidx + sizeof *h->heap +
-                                              sizeof *h->hpos);
+                                              sizeof *h->hpos + 2 * sizeof *h->bhead +
+                                              8 * sizeof *h->bent + 2) + sizeof *h->bent;
   for (c = 0; c < ncl; c++) {
     const hclus *cc = &h->cl[c];
     size_t k = cc->k;
@@ -481,7 +575,7 @@ void astar_hier_describe(const astar_hier *h, astar_hier_info *out) {
     for (i = 0; i < k * k; i++) {
       uint32_t b;
       memcpy(&b, &cc->d[i], sizeof b);
-      out->edges += i / k != i % k && cc->d[i] < FINF;
+      out->edges += i / k != i % k && cc->d[i] > 0 && cc->d[i] < FINF;
       dg = (dg ^ b) * 1099511628211ULL;
     }
   }
@@ -492,24 +586,29 @@ void astar_hier_describe(const astar_hier *h, astar_hier_info *out) {
 /* Queries                                                                */
 /* ---------------------------------------------------------------------- */
 
+/* Engine node i of cluster c: c << kbits | i (kbits: room for 4C nodes). */
+static uint32_t node_id(const astar_hier *h, size_t c, int i) {
+  return (uint32_t)(c << h->kbits | (size_t)i);
+}
+
+/* The cell of engine node 'node' (one whose cluster an edit has since
+** rebuilt reads as the cluster's first cell; see the generation check). */
 static void node_cell(const astar_hier_query *q, uint32_t node, int *x, int *y) {
   const astar_hier *h = q->h;
-  size_t C2 = (size_t)h->C * (size_t)h->C, c;
-  unsigned l;
+  size_t c = node >> h->kbits;
+  unsigned i = node & ((1u << h->kbits) - 1), l;
   if (node == q->snode) { *x = q->sx; *y = q->sy; return; }
   if (node == q->tnode) { *x = q->gx; *y = q->gy; return; }
-  c = node / C2;
-  l = (unsigned)(node % C2);
-  *x = (int)(c % (size_t)h->ncx) * h->C + (int)(l % (unsigned)h->C);
-  *y = (int)(c / (size_t)h->ncx) * h->C + (int)(l / (unsigned)h->C);
+  l = i < h->cl[c].k ? h->cl[c].pos[i] : 0;
+  *x = h->cl[c].ox + h->lx[l];
+  *y = h->cl[c].oy + h->ly[l];
 }
 
 /* The engine node of cell (x, y) if it is a node of its cluster, else ASTAR_NONE. */
 static uint32_t cell_node(const astar_hier *h, int x, int y) {
   size_t c = cluster_of(h, x, y);
-  unsigned l = (unsigned)((y % h->C) * h->C + x % h->C);
-  if (node_index(&h->cl[c], l) < 0) return ASTAR_NONE;
-  return (uint32_t)(c * (size_t)h->C * (size_t)h->C + l);
+  int i = node_index(&h->cl[c], (unsigned)((y % h->C) * h->C + x % h->C));
+  return i < 0 ? ASTAR_NONE : node_id(h, c, i);
 }
 
 static double hq_heuristic(void *self, uint32_t node) {
@@ -533,11 +632,12 @@ static int local_of(const astar_hier *h, int x, int y) { return (y % h->C) * h->
 static int hq_expand(void *self, uint32_t node, astar_search *s) {
   const astar_hier_query *q = (const astar_hier_query *)self;
   astar_hier *h = q->h;
-  size_t C2 = (size_t)h->C * (size_t)h->C, c;
+  size_t c;
   const hclus *cc;
   astar_edge *e;
-  int n = 0, i, j, k, x, y, d, nd = h->diagonal == ASTAR_DIAG_NEVER ? 4 : 8;
-  int tl = local_of(h, q->gx, q->gy);
+  int n = 0, i, j, k, d, nd = h->diagonal == ASTAR_DIAG_NEVER ? 4 : 8, C = h->C;
+  int tl = local_of(h, q->gx, q->gy), cx, cy, cw, ch, lx, ly, x, y;
+  if (q->gen != h->gen) return 0;    /* rebuilt in an edit the query let pass */
   if (node == q->snode) {              /* the start, when it is no node */
     cc = &h->cl[q->cs];
     e = astar_search_edges(s, (size_t)cc->k + 1);
@@ -545,7 +645,7 @@ static int hq_expand(void *self, uint32_t node, astar_search *s) {
     csearch(h, q->cs, local_of(h, q->sx, q->sy), 0, -1, q->cs == q->ct ? 0 : cc->k, 0);
     for (j = 0; j < cc->k; j++)
       if (h->dist[cc->pos[j]] < HUGE_VAL) {
-        e[n].to = (uint32_t)(q->cs * C2 + cc->pos[j]);
+        e[n].to = node_id(h, q->cs, j);
         e[n++].cost = h->dist[cc->pos[j]];
       }
     if (q->tnode != ASTAR_NONE && q->cs == q->ct && h->dist[tl] < HUGE_VAL) {
@@ -554,16 +654,15 @@ static int hq_expand(void *self, uint32_t node, astar_search *s) {
     }
     return n;
   }
-  c = node / C2;
+  c = node >> h->kbits;
   cc = &h->cl[c];
   k = cc->k;
-  i = node_index(cc, (unsigned)(node % C2));
-  if (i < 0) return 0;                /* gone in an edit the query let pass */
+  i = (int)(node & ((1u << h->kbits) - 1));
   e = astar_search_edges(s, (size_t)k + 9);
   if (e == NULL) return ASTAR_ENOMEM;
   for (j = 0; j < k; j++)                         /* inside the cluster */
-    if (j != i && cc->d[i * k + j] < FINF) {
-      e[n].to = (uint32_t)(c * C2 + cc->pos[j]);
+    if (j != i && cc->d[i * k + j] > 0 && cc->d[i * k + j] < FINF) {
+      e[n].to = node_id(h, c, j);
       e[n++].cost = cc->d[i * k + j];
     }
   if (c == q->ct && q->tnode != ASTAR_NONE) {    /* to the goal, in its cluster */
@@ -573,16 +672,27 @@ static int hq_expand(void *self, uint32_t node, astar_search *s) {
       e[n++].cost = h->dist[tl];
     }
   }
-  node_cell(q, node, &x, &y);
+  cx = cc->ox;
+  cy = cc->oy;
+  cw = h->g->w - cx < C ? h->g->w - cx : C;
+  ch = h->g->h - cy < C ? h->g->h - cy : C;
+  lx = h->lx[cc->pos[i]];
+  ly = h->ly[cc->pos[i]];
+  x = cx + lx;
+  y = cy + ly;
   for (d = 0; d < nd; d++) {                      /* steps into other clusters */
-    int nx = x + DX[d], ny = y + DY[d];
-    uint32_t to;
+    int nlx = lx + DX[d], nly = ly + DY[d], sx = 0, sy = 0, jn;
+    size_t nc;
     double sc;
-    if (nx < 0 || ny < 0 || nx >= h->g->w || ny >= h->g->h) continue;
-    if (cluster_of(h, nx, ny) == c || !walkable(h->g, nx, ny)) continue;
-    if ((to = cell_node(h, nx, ny)) == ASTAR_NONE) continue;
-    if ((sc = step_cost(h, x, y, d, nx, ny)) < 0) continue;
-    e[n].to = to;
+    if (nlx < 0) { sx = -1; nlx = C - 1; } else if (nlx >= cw) { sx = 1; nlx = 0; }
+    if (nly < 0) { sy = -1; nly = C - 1; } else if (nly >= ch) { sy = 1; nly = 0; }
+    if ((sx == 0 && sy == 0) || x + DX[d] < 0 || y + DY[d] < 0 || x + DX[d] >= h->g->w ||
+        y + DY[d] >= h->g->h)
+      continue;
+    nc = (size_t)((long)c + sy * (long)h->ncx + sx);
+    if ((jn = node_index(&h->cl[nc], (unsigned)(nly * C + nlx))) < 0) continue;
+    if ((sc = step_cost(h, x, y, d, x + DX[d], y + DY[d])) < 0) continue;
+    e[n].to = node_id(h, nc, jn);
     e[n++].cost = sc;
   }
   return n;
@@ -590,7 +700,7 @@ static int hq_expand(void *self, uint32_t node, astar_search *s) {
 
 int astar_hier_prepare(astar_hier *h, astar_hier_query *q, int sx, int sy, int gx, int gy,
                        uint32_t *start, uint32_t *goal) {
-  size_t C2 = (size_t)h->C * (size_t)h->C, ncl = (size_t)h->ncx * (size_t)h->ncy;
+  size_t S = ((size_t)h->ncx * (size_t)h->ncy) << h->kbits;
   int rc;
   if (sx < 0 || sy < 0 || gx < 0 || gy < 0 || sx >= h->g->w || gx >= h->g->w ||
       sy >= h->g->h || gy >= h->g->h || astar_grid_link_count(h->g) > 0)
@@ -606,10 +716,11 @@ int astar_hier_prepare(astar_hier *h, astar_hier_query *q, int sx, int sy, int g
   *start = cell_node(h, sx, sy);
   *goal = cell_node(h, gx, gy);
   q->snode = q->tnode = ASTAR_NONE;   /* the ends are nodes: no node of their own */
-  if (*goal == ASTAR_NONE) *goal = q->tnode = (uint32_t)(ncl * C2 + 1);
-  if (*start == ASTAR_NONE) *start = q->snode = (uint32_t)(ncl * C2);
+  if (*goal == ASTAR_NONE) *goal = q->tnode = (uint32_t)(S + 1);
+  if (*start == ASTAR_NONE) *start = q->snode = (uint32_t)S;
   if (sx == gx && sy == gy) *goal = *start;
-  q->domain.nnodes = (uint32_t)(ncl * C2 + 2);
+  q->domain.nnodes = (uint32_t)(S + 2);
+  q->gen = h->gen;
   q->domain.expand = hq_expand;
   q->domain.heuristic = hq_heuristic;
   q->domain.is_goal = NULL;
@@ -661,6 +772,7 @@ long astar_hier_refine(astar_hier *h, const astar_hier_query *q, const uint32_t 
   long i;
   int ax, ay, rc;
   *cells = NULL;
+  if (q->gen != h->gen) return ASTAR_ESTATE;
   if (n <= 0) return 0;
   if (h->cout < 1 && astar__reserve(h->mem, (void **)&h->out, &h->cout, 1, 2 * sizeof *h->out))
     return ASTAR_ENOMEM;
