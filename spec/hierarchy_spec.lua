@@ -37,6 +37,22 @@ local function check_queries(rng, cells, w, h, grid, diagonal, n)
         assert.truthy(cost >= best * (1 - 1e-9), ("cost %s below the optimum %s"):format(cost, best))
         assert.equals("hierarchical", p:stats().algorithm)
         found = found + 1
+        -- refine = false: the abstract path's cells, each leg a walk the grid can make, and
+        -- the whole no dearer than the filled-in path (to the rounding of its float costs)
+        local a = assert(grid:find(sx, sy, gx, gy, { algorithm = "hierarchical", refine = false,
+                                                    diagonal = diagonal }))
+        local x1, y1 = a:get(1)
+        local xn, yn = a:get(#a)
+        assert.same({ sx, sy, gx, gy }, { x1, y1, xn, yn })
+        assert.truthy(#a <= #p)
+        local legs = 0
+        for i = 2, #a do
+          local ax, ay = a:get(i - 1)
+          local bx, by = a:get(i)
+          legs = legs + assert(H.dijkstra(cells, w, h, ax, ay, bx, by, diagonal))
+        end
+        assert.truthy(legs <= a:cost() * (1 + 1e-6), ("legs %s, path %s"):format(legs, a:cost()))
+        assert.truthy(H.close(a:cost(), cost, 1e-6), ("abstract %s, filled %s"):format(a:cost(), cost))
       end
     end
   end
@@ -233,6 +249,9 @@ describe("grid:hierarchy", function()
     local ok0, err0 = pcall(hex.find, hex, 1, 1, 5, 5, HIER)
     assert.is_false(ok0)
     assert.matches("'hierarchical' does not apply to a hex grid", err0)
+    local okr, errr = pcall(grid.find, grid, 1, 1, 20, 20, { refine = false })
+    assert.is_false(okr)
+    assert.matches("option 'refine' needs algorithm 'hierarchical'", errr)
     local linked = astar.grid(10, 10)
     linked:link(1, 1, 9, 9, 1)
     local ok, err = pcall(linked.find, linked, 1, 1, 5, 5, HIER)

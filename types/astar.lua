@@ -173,6 +173,7 @@
 ---@field wait? boolean|number `reserve`: waiting in place is a move costing the grid's smallest cell cost (true, the default), this cost (a number > 0), or not allowed (false)
 ---@field window? integer `reserve`: WHCA*: only the first `window` steps are conflict-free (and reserved); the path goes on along a shortest grid path (default: the whole path, Cooperative A*)
 ---@field claim? boolean `reserve`: reserve the path found for `unit`, holding its goal if it ends there (default true)
+---@field refine? boolean `"hierarchical"`: false returns the abstract path's points (start, cluster border cells, goal), each leg inside one cluster (default true: every cell)
 
 ---Options of `Grid:query`: those of `find`, plus `on_change`.
 ---@class astar.GridQueryOptions: astar.GridFindOptions

@@ -732,6 +732,8 @@ int astar_hier_prepare(astar_hier *h, astar_hier_query *q, int sx, int sy, int g
 ** began cut a leg of it. */
 long astar_hier_refine(astar_hier *h, const astar_hier_query *q, const uint32_t *nodes, long n,
                        const int **cells);
+/* The cell (0-based) of an engine node of the search q describes. */
+void astar_hier_node_cell(const astar_hier_query *q, uint32_t node, int *x, int *y);
 
 
 /* ===================================================================== */

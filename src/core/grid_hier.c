@@ -593,7 +593,7 @@ static uint32_t node_id(const astar_hier *h, size_t c, int i) {
 
 /* The cell of engine node 'node' (one whose cluster an edit has since
 ** rebuilt reads as the cluster's first cell; see the generation check). */
-static void node_cell(const astar_hier_query *q, uint32_t node, int *x, int *y) {
+void astar_hier_node_cell(const astar_hier_query *q, uint32_t node, int *x, int *y) {
   const astar_hier *h = q->h;
   size_t c = node >> h->kbits;
   unsigned i = node & ((1u << h->kbits) - 1), l;
@@ -615,7 +615,7 @@ static double hq_heuristic(void *self, uint32_t node) {
   const astar_hier_query *q = (const astar_hier_query *)self;
   int x, y;
   double dx, dy;
-  node_cell(q, node, &x, &y);
+  astar_hier_node_cell(q, node, &x, &y);
   dx = fabs((double)(x - q->gx));
   dy = fabs((double)(y - q->gy));
   if (q->h->diagonal == ASTAR_DIAG_NEVER) return (dx + dy) * q->hscale;
@@ -776,13 +776,13 @@ long astar_hier_refine(astar_hier *h, const astar_hier_query *q, const uint32_t 
   if (n <= 0) return 0;
   if (h->cout < 1 && astar__reserve(h->mem, (void **)&h->out, &h->cout, 1, 2 * sizeof *h->out))
     return ASTAR_ENOMEM;
-  node_cell(q, nodes[0], &ax, &ay);
+  astar_hier_node_cell(q, nodes[0], &ax, &ay);
   h->out[0] = ax;
   h->out[1] = ay;
   k = 1;
   for (i = 1; i < n; i++) {
     int bx, by;
-    node_cell(q, nodes[i], &bx, &by);
+    astar_hier_node_cell(q, nodes[i], &bx, &by);
     if ((rc = refine_leg(h, &k, ax, ay, bx, by)) != 0) return rc;
     ax = bx;
     ay = by;

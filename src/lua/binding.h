@@ -56,7 +56,7 @@ enum {
   ASTAR_OPT_HEADING, ASTAR_OPT_GOAL_HEADING, ASTAR_OPT_TURNING, ASTAR_OPT_HEADINGS,
   ASTAR_OPT_NEIGHBORHOOD, ASTAR_OPT_REVERSE, ASTAR_OPT_TURN_COST, ASTAR_OPT_THREADS,
   ASTAR_OPT_RESERVE, ASTAR_OPT_UNIT, ASTAR_OPT_START_TIME, ASTAR_OPT_WAIT, ASTAR_OPT_WINDOW,
-  ASTAR_OPT_CLAIM,
+  ASTAR_OPT_CLAIM, ASTAR_OPT_REFINE,
   ASTAR_OPT_N
 };
 /* An option an entry point accepts: its id, and where the entry point
@@ -400,6 +400,7 @@ void astar_gdir_free(lgdir *d);
 /* A hierarchical search (src/lua/grid_hier.c), part of the grid's search record. */
 typedef struct lghier {
   int on;                  /* algorithm "hierarchical" */
+  int refine;              /* option 'refine': fill the path in (else: its nodes' cells) */
   int diagonal;
   astar_params params;
   astar_hier_query q;

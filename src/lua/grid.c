@@ -344,9 +344,9 @@ static const char *const HEURISTICS[] = {"octile", "manhattan", "euclidean",
 static const astar_optuse FIND_OPTS[] = {
   GRID_OPTS, {ASTAR_OPT_RESERVE, 0, NULL}, {ASTAR_OPT_UNIT, 0, NULL},
   {ASTAR_OPT_START_TIME, 0, NULL}, {ASTAR_OPT_WAIT, 0, NULL}, {ASTAR_OPT_WINDOW, 0, NULL},
-  {ASTAR_OPT_CLAIM, 0, NULL}, ASTAR_OPT_END};
+  {ASTAR_OPT_CLAIM, 0, NULL}, {ASTAR_OPT_REFINE, 0, NULL}, ASTAR_OPT_END};
 static const astar_optuse QUERY_OPTS[] = {GRID_OPTS, {ASTAR_OPT_ON_CHANGE, 0, NULL},
-                                          ASTAR_OPT_END};
+                                          {ASTAR_OPT_REFINE, 0, NULL}, ASTAR_OPT_END};
 
 /* A grid search record: the core query and the ends, 0-based; a
 ** directional search has its own query (grid_dir.c). */
@@ -481,6 +481,8 @@ static int g_opts(lua_State *L, const afn *f, lgrid *lg, grec *r, const astar_op
     astar_ghier_args(L, f, o, lg, &r->hier, q->diagonal);
     return 0;
   }
+  if (o->given[ASTAR_OPT_REFINE])
+    astar_opterror(L, f, o, "option 'refine' needs algorithm 'hierarchical'");
   if ((astar_grid_hex(lg->g) || astar_grid_wrap(lg->g)) &&
       (q->jump == ASTAR_JUMP_ALWAYS || q->theta))
     astar_opterror(L, f, o, "option 'algorithm': '%s' does not apply to a %s grid",
@@ -832,7 +834,15 @@ and @{Path:segments}: the cheapest such path, which a unit of that turning radiu
 `radius` can drive. Heuristic `"euclidean"` (default) or `"zero"`; not with `diagonal`,
 `cost`, `goals`, `within`, `size` or `overlay`), or `"hybrid"` (the same, and from the poses
 it expands it also tries a shot: the curve straight to the goal, which when clear is one more
-way in; the options of `"directional"`; never a costlier path)
+way in; the options of `"directional"`; never a costlier path), or `"hierarchical"` (HPA\*
+over the abstraction of @{Grid:hierarchy}, made with clusters of 16 the first time: on big
+maps long paths cost a few nodes per cluster crossed; legal paths that are **not always
+shortest**, about 1% dearer on the README's 4096 x 4096 world; `diagonal`, `max_cost`,
+`max_expansions` (abstract nodes) and `refine` only; never chosen by `"auto"`)
+@tparam[opt=true] boolean opts.refine `"hierarchical"`: `false` returns the abstract path,
+a Path of points at the cells it passes through (start, the cluster border cells, goal),
+each leg inside one cluster: a unit can set off along its first leg (a @{Grid:find|find}
+between its points, a short search) while the rest waits; its cost is the filled-in path's
 @tparam[opt] number opts.heading `"directional"`: the start heading in radians,
 counter-clockwise from +x in grid coordinates (whose y axis points down); default: any
 @tparam[opt] number opts.goal_heading `"directional"`: the heading to arrive with; default any

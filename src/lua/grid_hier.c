@@ -180,6 +180,7 @@ void astar_ghier_args(lua_State *L, const afn *f, const astar_opts *o, const lgr
     astar_opterror(L, f, o, "option 'algorithm': 'hierarchical' does not apply to a grid "
                    "with links");
   r->on = 1;
+  r->refine = (int)astar_opt(o, ASTAR_OPT_REFINE, 1);
   r->diagonal = diagonal;
   astar_params_init(&r->params);
   astar_opt_params(o, &r->params);
@@ -211,6 +212,16 @@ int astar_ghier_push(lua_State *L, lghier *r, astar_search *s, int rc) {
   n = astar_search_path(s, &nodes, &cost);
   if (n < 0) astar_raise(L, (int)n);
   astar_search_stats(s, &st);
+  if (!r->refine) {                   /* the abstract path: its nodes' cells, as points */
+    xy = astar_newpath(L, (size_t)n, ASTAR_PATH_MESH, cost, &st, "hierarchical", 0);
+    for (i = 0; i < n; i++) {
+      int x, y;
+      astar_hier_node_cell(&r->q, nodes[i], &x, &y);
+      xy[2 * i] = x + 1;
+      xy[2 * i + 1] = y + 1;
+    }
+    return 1;
+  }
   k = astar_hier_refine(r->q.h, &r->q, nodes, n, &cells);
   if (k == ASTAR_ESTATE) return 0;
   if (k < 0) astar_raise(L, (int)k);

@@ -96,7 +96,8 @@ static const optrow ROWS[ASTAR_OPT_N] = {
   {"start_time", OT_NUMBER, R_NONE, NULL},
   {"wait", OT_ANY, R_NONE, NULL},
   {"window", OT_NUMBER, R_NONE, NULL},
-  {"claim", OT_BOOLEAN, R_NONE, NULL}
+  {"claim", OT_BOOLEAN, R_NONE, NULL},
+  {"refine", OT_BOOLEAN, R_NONE, NULL}
 };
 
 const char *const *astar_diagonals(void) { return DIAGONALS; }
