@@ -125,6 +125,14 @@ describe("hierarchical search on random grids", function()
     assert.equals(0, p:cost())
     p = assert(grid:find(2, 2, 5, 3, HIER))        -- inside one cluster: its own search
     assert.truthy(H.close(p:cost(), 2 + math.sqrt(2), 1e-12))
+    -- ends in clusters that touch are also joined by a search of their clusters: here the
+    -- border x = 16 | 17 has nodes only at y = 1 and y = 16, and the straight line is shorter
+    p = assert(grid:find(14, 8, 19, 8, HIER))
+    assert.equals(5, p:cost())
+    p = assert(grid:find(14, 8, 19, 20, HIER))     -- diagonal neighbours: a 2 x 2 window
+    assert.truthy(H.close(p:cost(), 7 + 5 * math.sqrt(2), 1e-12))
+    p = assert(grid:find(14, 8, 19, 8, { algorithm = "hierarchical", refine = false }))
+    assert.equals(2, #p)
     -- (16, 1) and (17, 1) sit on the border of two clusters of 16: nodes both
     p = assert(grid:find(16, 1, 17, 1, HIER))
     assert.equals(2, #p)

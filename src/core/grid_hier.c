@@ -46,6 +46,12 @@ typedef struct hclus {
   float *d;             /* d[i * k + j]: cost from node i to node j inside the cluster */
 } hclus;
 
+/* The cells a search may enter: w x h from (ox, oy), a cell's index in it
+** ly * W + lx (W = C for a cluster, 2C for a window of two). */
+typedef struct hbox {
+  int ox, oy, w, h, W;
+} hbox;
+
 typedef struct bent {   /* an entry of a bucket of the cluster search */
   int cell, next;
 } bent;
@@ -67,7 +73,7 @@ struct astar_hier {
   size_t rebuilt;       /* clusters rebuilt by the last update */
   uint64_t gen;         /* counts the updates that rebuilt clusters */
   double hs;            /* the smallest cost of a walkable cell (refinement's A*) */
-  /* the cluster search's scratch, C * C each */
+  /* the searches' scratch: 4 C^2 each (a window of 2 x 2 clusters), C^2 for lidx */
   double *dist;
   uint16_t *par;
   uint8_t *done;
@@ -209,16 +215,16 @@ static int open_pop(astar_hier *h) {
 ** or more are settled (0: the whole cluster). Each cell enters the heap at
 ** most once before it is settled, and is settled once: the loop ends.
 */
-static void csearch_(astar_hier *h, size_t c, int src, int back, int target, int want, int from) {
+static void bsearch_(astar_hier *h, const hbox *b, int src, int back, int target, int want,
+                     int from) {
   const double *cell = h->g->cell;
   const long S = (long)h->g->stride;
-  int ox, oy, cw, ch, C = h->C, nd = h->diagonal == ASTAR_DIAG_NEVER ? 4 : 8, i, tx = 0, ty = 0;
-  const double *base;
+  int cw = b->w, ch = b->h, C = b->W, nd = h->diagonal == ASTAR_DIAG_NEVER ? 4 : 8, i;
+  int tx = 0, ty = 0;
+  const double *base = cell + cell_at(h->g, b->ox, b->oy);
   long off[8];
-  cbox(h, c, &ox, &oy, &cw, &ch);
-  base = cell + cell_at(h->g, ox, oy);
   for (i = 0; i < 8; i++) off[i] = DY[i] * S + DX[i];
-  for (i = 0; i < C * C; i++) {
+  for (i = 0; i < C * ch; i++) {
     h->dist[i] = HUGE_VAL;
     h->done[i] = 0;
     h->hpos[i] = 0;
@@ -273,10 +279,28 @@ static void csearch_(astar_hier *h, size_t c, int src, int back, int target, int
 
 static void csearch(astar_hier *h, size_t c, int src, int back, int target, int want, int from) {
   const hclus *cc = &h->cl[c];
+  hbox b;
   int i;
+  cbox(h, c, &b.ox, &b.oy, &b.w, &b.h);
+  b.W = h->C;
   for (i = 0; i < cc->k; i++) h->lidx[cc->pos[i]] = (int16_t)i;
-  csearch_(h, c, src, back, target, want, from);
+  bsearch_(h, &b, src, back, target, want, from);
   for (i = 0; i < cc->k; i++) h->lidx[cc->pos[i]] = -1;
+}
+
+/* A* from cell (ax, ay) to (bx, by) inside the smallest box of whole
+** clusters holding both (their clusters touch: 1 x 1 to 2 x 2 clusters);
+** the cost in h->dist at the returned index of b, the way back in h->par. */
+static int wsearch(astar_hier *h, int ax, int ay, int bx, int by, hbox *b) {
+  int C = h->C, x0 = (ax < bx ? ax : bx) / C * C, y0 = (ay < by ? ay : by) / C * C;
+  int x1 = ((ax > bx ? ax : bx) / C + 1) * C, y1 = ((ay > by ? ay : by) / C + 1) * C;
+  b->ox = x0;
+  b->oy = y0;
+  b->w = (x1 < h->g->w ? x1 : h->g->w) - x0;
+  b->h = (y1 < h->g->h ? y1 : h->g->h) - y0;
+  b->W = 2 * C;
+  bsearch_(h, b, (ay - y0) * b->W + ax - x0, 0, (by - y0) * b->W + bx - x0, 0, 0);
+  return (by - y0) * b->W + bx - x0;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -442,13 +466,13 @@ int astar_hier_new(astar_hier **out, astar_grid *g, int cluster, int diagonal) {
   C2 = (size_t)cluster * (size_t)cluster;
   h->cl = (hclus *)astar__alloc(h->mem, ncl * sizeof *h->cl);
   if (h->cl != NULL) memset(h->cl, 0, ncl * sizeof *h->cl);
-  h->dist = (double *)astar__alloc(h->mem, C2 * sizeof *h->dist);
-  h->par = (uint16_t *)astar__alloc(h->mem, C2 * sizeof *h->par);
-  h->done = (uint8_t *)astar__alloc(h->mem, C2);
+  h->dist = (double *)astar__alloc(h->mem, 4 * C2 * sizeof *h->dist);
+  h->par = (uint16_t *)astar__alloc(h->mem, 4 * C2 * sizeof *h->par);
+  h->done = (uint8_t *)astar__alloc(h->mem, 4 * C2);
   h->lidx = (int16_t *)astar__alloc(h->mem, C2 * sizeof *h->lidx);
   h->lx = (uint8_t *)astar__alloc(h->mem, 2 * C2);
-  h->heap = (hent *)astar__alloc(h->mem, C2 * sizeof *h->heap);
-  h->hpos = (uint16_t *)astar__alloc(h->mem, C2 * sizeof *h->hpos);
+  h->heap = (hent *)astar__alloc(h->mem, 4 * C2 * sizeof *h->heap);
+  h->hpos = (uint16_t *)astar__alloc(h->mem, 4 * C2 * sizeof *h->hpos);
   h->bhead = (int *)astar__alloc(h->mem, 2 * C2 * sizeof *h->bhead);
   h->bent = (bent *)astar__alloc(h->mem, (8 * C2 + 1) * sizeof *h->bent);
   if (h->cl == NULL || h->dist == NULL || h->par == NULL || h->done == NULL || h->lidx == NULL ||
@@ -495,13 +519,13 @@ void astar_hier_free(astar_hier *h) {
   if (h->cl != NULL)
     for (c = 0; c < ncl; c++) clus_free(h, &h->cl[c]);
   astar__free(m, h->cl, ncl * sizeof *h->cl);
-  astar__free(m, h->dist, C2 * sizeof *h->dist);
-  astar__free(m, h->par, C2 * sizeof *h->par);
-  astar__free(m, h->done, C2);
+  astar__free(m, h->dist, 4 * C2 * sizeof *h->dist);
+  astar__free(m, h->par, 4 * C2 * sizeof *h->par);
+  astar__free(m, h->done, 4 * C2);
   astar__free(m, h->lidx, C2 * sizeof *h->lidx);
   astar__free(m, h->lx, 2 * C2);
-  astar__free(m, h->heap, C2 * sizeof *h->heap);
-  astar__free(m, h->hpos, C2 * sizeof *h->hpos);
+  astar__free(m, h->heap, 4 * C2 * sizeof *h->heap);
+  astar__free(m, h->hpos, 4 * C2 * sizeof *h->hpos);
   astar__free(m, h->bhead, 2 * C2 * sizeof *h->bhead);
   astar__free(m, h->bent, (8 * C2 + 1) * sizeof *h->bent);
   astar__free(m, h->out, h->cout * 2 * sizeof *h->out);
@@ -561,9 +585,9 @@ void astar_hier_describe(const astar_hier *h, astar_hier_info *out) {
   out->clusters = ncl;
   out->rebuilt = h->rebuilt;
   out->bytes = sizeof *h + ncl * sizeof *h->cl +
-               (size_t)h->C * (size_t)h->C * (sizeof *h->dist + sizeof *h->par + 1 +
-                                              sizeof *h->lidx + sizeof *h->heap +
-                                              sizeof *h->hpos + 2 * sizeof *h->bhead +
+               (size_t)h->C * (size_t)h->C * (4 * (sizeof *h->dist + sizeof *h->par + 1 +
+                                                   sizeof *h->heap + sizeof *h->hpos) +
+                                              sizeof *h->lidx + 2 * sizeof *h->bhead +
                                               8 * sizeof *h->bent + 2) + sizeof *h->bent;
   for (c = 0; c < ncl; c++) {
     const hclus *cc = &h->cl[c];
@@ -637,20 +661,25 @@ static int hq_expand(void *self, uint32_t node, astar_search *s) {
   astar_edge *e;
   int n = 0, i, j, k, d, nd = h->diagonal == ASTAR_DIAG_NEVER ? 4 : 8, C = h->C;
   int tl = local_of(h, q->gx, q->gy), cx, cy, cw, ch, lx, ly, x, y;
+  double near = HUGE_VAL;            /* start to goal inside their clusters, if they touch */
   if (q->gen != h->gen) return 0;    /* rebuilt in an edit the query let pass */
+  if (node == q->start && q->near && q->start != q->goal) {
+    hbox b;
+    near = h->dist[wsearch(h, q->sx, q->sy, q->gx, q->gy, &b)];
+  }
   if (node == q->snode) {              /* the start, when it is no node */
     cc = &h->cl[q->cs];
     e = astar_search_edges(s, (size_t)cc->k + 1);
     if (e == NULL) return ASTAR_ENOMEM;
-    csearch(h, q->cs, local_of(h, q->sx, q->sy), 0, -1, q->cs == q->ct ? 0 : cc->k, 0);
+    csearch(h, q->cs, local_of(h, q->sx, q->sy), 0, -1, cc->k, 0);
     for (j = 0; j < cc->k; j++)
       if (h->dist[cc->pos[j]] < HUGE_VAL) {
         e[n].to = node_id(h, q->cs, j);
         e[n++].cost = h->dist[cc->pos[j]];
       }
-    if (q->tnode != ASTAR_NONE && q->cs == q->ct && h->dist[tl] < HUGE_VAL) {
-      e[n].to = q->tnode;
-      e[n++].cost = h->dist[tl];
+    if (near < HUGE_VAL) {
+      e[n].to = q->goal;
+      e[n++].cost = near;
     }
     return n;
   }
@@ -658,8 +687,12 @@ static int hq_expand(void *self, uint32_t node, astar_search *s) {
   cc = &h->cl[c];
   k = cc->k;
   i = (int)(node & ((1u << h->kbits) - 1));
-  e = astar_search_edges(s, (size_t)k + 9);
+  e = astar_search_edges(s, (size_t)k + 10);
   if (e == NULL) return ASTAR_ENOMEM;
+  if (near < HUGE_VAL) {
+    e[n].to = q->goal;
+    e[n++].cost = near;
+  }
   for (j = 0; j < k; j++)                         /* inside the cluster */
     if (j != i && cc->d[i * k + j] > 0 && cc->d[i * k + j] < FINF) {
       e[n].to = node_id(h, c, j);
@@ -719,6 +752,13 @@ int astar_hier_prepare(astar_hier *h, astar_hier_query *q, int sx, int sy, int g
   if (*goal == ASTAR_NONE) *goal = q->tnode = (uint32_t)(S + 1);
   if (*start == ASTAR_NONE) *start = q->snode = (uint32_t)S;
   if (sx == gx && sy == gy) *goal = *start;
+  q->start = *start;
+  q->goal = *goal;
+  {
+    long dcx = (long)(q->cs % (size_t)h->ncx) - (long)(q->ct % (size_t)h->ncx);
+    long dcy = (long)(q->cs / (size_t)h->ncx) - (long)(q->ct / (size_t)h->ncx);
+    q->near = dcx >= -1 && dcx <= 1 && dcy >= -1 && dcy <= 1;
+  }
   q->domain.nnodes = (uint32_t)(S + 2);
   q->gen = h->gen;
   q->domain.expand = hq_expand;
@@ -734,32 +774,46 @@ int astar_hier_prepare(astar_hier *h, astar_hier_query *q, int sx, int sy, int g
 
 /* Appends the cells of the shortest way inside their cluster from (ax, ay)
 ** (left out) to (bx, by); 0 or ASTAR_ENOMEM. */
-static int refine_leg(astar_hier *h, size_t *n, int ax, int ay, int bx, int by) {
-  size_t c = cluster_of(h, ax, ay), m = 0, i;
-  int C = h->C, src = (ay % C) * C + ax % C, dst = (by % C) * C + bx % C, l;
-  if (cluster_of(h, bx, by) != c) {                     /* a step between clusters */
-    m = 1;
-  } else {
-    csearch(h, c, src, 0, dst, 0, 0);
-    if (!(h->dist[dst] < HUGE_VAL)) return ASTAR_ESTATE;     /* an edit the query let pass */
-    for (l = dst; l != src; l = h->par[l]) m++;
-  }
+/* Appends the cells of the way the last search of box b found from index
+** src (left out) to dst; 0, ASTAR_ENOMEM, or ASTAR_ESTATE if it found none
+** (an edit the query let pass). */
+static int append_way(astar_hier *h, size_t *n, const hbox *b, int src, int dst) {
+  size_t m = 0, i;
+  int l;
+  if (!(h->dist[dst] < HUGE_VAL)) return ASTAR_ESTATE;
+  for (l = dst; l != src; l = h->par[l]) m++;
   if (*n + m > h->cout &&
       astar__reserve(h->mem, (void **)&h->out, &h->cout, *n + m, 2 * sizeof *h->out))
     return ASTAR_ENOMEM;
-  if (cluster_of(h, bx, by) != c) {
-    h->out[2 * *n] = bx;
-    h->out[2 * *n + 1] = by;
-  } else {
-    int ox = (int)(c % (size_t)h->ncx) * C, oy = (int)(c / (size_t)h->ncx) * C;
-    for (l = dst, i = m; l != src; l = h->par[l]) {
-      i--;
-      h->out[2 * (*n + i)] = ox + l % C;
-      h->out[2 * (*n + i) + 1] = oy + l / C;
-    }
+  for (l = dst, i = m; l != src; l = h->par[l]) {
+    i--;
+    h->out[2 * (*n + i)] = b->ox + l % b->W;
+    h->out[2 * (*n + i) + 1] = b->oy + l / b->W;
   }
   *n += m;
   return 0;
+}
+
+/* Appends the cells of the shortest way inside their cluster from (ax, ay)
+** (left out) to (bx, by), or the step between them when they are in two
+** clusters; 0, ASTAR_ENOMEM or ASTAR_ESTATE. */
+static int refine_leg(astar_hier *h, size_t *n, int ax, int ay, int bx, int by) {
+  size_t c = cluster_of(h, ax, ay);
+  int src = local_of(h, ax, ay), dst = local_of(h, bx, by);
+  hbox b;
+  if (cluster_of(h, bx, by) != c) {                     /* a step between clusters */
+    if (*n + 1 > h->cout &&
+        astar__reserve(h->mem, (void **)&h->out, &h->cout, *n + 1, 2 * sizeof *h->out))
+      return ASTAR_ENOMEM;
+    h->out[2 * *n] = bx;
+    h->out[2 * *n + 1] = by;
+    ++*n;
+    return 0;
+  }
+  cbox(h, c, &b.ox, &b.oy, &b.w, &b.h);
+  b.W = h->C;
+  csearch(h, c, src, 0, dst, 0, 0);
+  return append_way(h, n, &b, src, dst);
 }
 
 /* The refined path visits no cell twice: each leg is a shortest way inside
@@ -780,6 +834,13 @@ long astar_hier_refine(astar_hier *h, const astar_hier_query *q, const uint32_t 
   h->out[0] = ax;
   h->out[1] = ay;
   k = 1;
+  if (n == 2 && q->near && q->start != q->goal) {   /* the edge of the window search */
+    hbox b;
+    int at = wsearch(h, q->sx, q->sy, q->gx, q->gy, &b);
+    if ((rc = append_way(h, &k, &b, (q->sy - b.oy) * b.W + q->sx - b.ox, at)) != 0) return rc;
+    *cells = h->out;
+    return (long)k;
+  }
   for (i = 1; i < n; i++) {
     int bx, by;
     astar_hier_node_cell(q, nodes[i], &bx, &by);
