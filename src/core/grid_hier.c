@@ -80,6 +80,8 @@ struct astar_hier {
   uint16_t *hpos;
   int16_t *lidx;        /* during a search that counts nodes: each cell's node index, or -1 */
   uint8_t *lx, *ly;     /* the column and row in its cluster of each index (no division) */
+  uint8_t *nmask;       /* while a cluster is built: each cell's moves (moves()), C^2 */
+  int masked;           /* nmask holds the cluster being built */
   hent *heap;
   size_t nheap;
   int *bhead;           /* Dial's buckets (bucket_push): 2 C^2 heads, 8 C^2 + 1 entries */
@@ -215,15 +217,35 @@ static int open_pop(astar_hier *h) {
 ** or more are settled (0: the whole cluster). Each cell enters the heap at
 ** most once before it is settled, and is settled once: the loop ends.
 */
+/* The moves out of cell (lx, ly) of box b (p: the cell in the grid's array)
+** that stay in the box, enter a walkable cell and pass the diagonal policy:
+** bit d for direction d. A diagonal's corner cells are the same both ways,
+** so the set serves a backward search as well. */
+static unsigned moves(const astar_hier *h, const hbox *b, int lx, int ly, const double *p) {
+  const long S = (long)h->g->stride;
+  unsigned m = 0;
+  int d, nd = h->diagonal == ASTAR_DIAG_NEVER ? 4 : 8;
+  for (d = 0; d < nd; d++) {
+    int nx = lx + DX[d], ny = ly + DY[d];
+    if (nx < 0 || ny < 0 || nx >= b->w || ny >= b->h || !(p[DY[d] * S + DX[d]] > 0)) continue;
+    if (d >= 4 && !astar__diag_ok(h->diagonal, p[DX[d]] > 0, p[DY[d] * S] > 0)) continue;
+    m |= 1u << d;
+  }
+  return m;
+}
+
 static void bsearch_(astar_hier *h, const hbox *b, int src, int back, int target, int want,
                      int from) {
   const double *cell = h->g->cell;
   const long S = (long)h->g->stride;
-  int cw = b->w, ch = b->h, C = b->W, nd = h->diagonal == ASTAR_DIAG_NEVER ? 4 : 8, i;
+  int ch = b->h, C = b->W, nd = h->diagonal == ASTAR_DIAG_NEVER ? 4 : 8, i;
   int tx = 0, ty = 0;
   const double *base = cell + cell_at(h->g, b->ox, b->oy);
-  long off[8];
-  for (i = 0; i < 8; i++) off[i] = DY[i] * S + DX[i];
+  long off[8], loff[8];
+  for (i = 0; i < 8; i++) {
+    off[i] = DY[i] * S + DX[i];
+    loff[i] = DY[i] * C + DX[i];
+  }
   for (i = 0; i < C * ch; i++) {
     h->dist[i] = HUGE_VAL;
     h->done[i] = 0;
@@ -241,7 +263,8 @@ static void bsearch_(astar_hier *h, const hbox *b, int src, int back, int target
   if (h->binv > 0) bucket_push(h, 0, (uint32_t)src);
   else heap_push(h, 0, (uint32_t)src);
   for (;;) {
-    int l = open_pop(h), lx, ly, d;
+    int l = open_pop(h), lx, ly;
+    unsigned m;
     const double *p;
     if (l < 0) break;
     if (h->done[l]) continue;              /* an old entry of a bucket */
@@ -251,22 +274,18 @@ static void bsearch_(astar_hier *h, const hbox *b, int src, int back, int target
     h->done[l] = 1;
     if (l == target) return;
     if (want > 0 && h->lidx[l] >= from && --want == 0) return;
-    for (d = 0; d < nd; d++) {
-      int nx = lx + DX[d], ny = ly + DY[d], n;
+    for (m = h->masked ? h->nmask[l] : moves(h, b, lx, ly, p); m != 0; m &= m - 1) {
+      int d = astar__lowbit(m), n = l + (int)loff[d];
       double nv;
-      if (nx < 0 || ny < 0 || nx >= cw || ny >= ch) continue;
-      n = ny * C + nx;
-      if (h->done[n] || !(p[off[d]] > 0)) continue;
-      /* a diagonal's corner cells are the same both ways; back, the step
-      ** enters l (cost *p), forward n */
-      if (d >= 4 && !astar__diag_ok(h->diagonal, p[DX[d]] > 0, p[DY[d] * S] > 0)) continue;
+      if (h->done[n]) continue;
+      /* back, the step enters l (cost *p); forward, n */
       nv = h->dist[l] + (back ? *p : p[off[d]]) * (d >= 4 ? SQRT2 : 1.0);
       if (nv < h->dist[n]) {
         double key = nv;
         h->dist[n] = nv;
         h->par[n] = (uint16_t)l;
         if (target >= 0) {
-          double dx = fabs((double)(nx - tx)), dy = fabs((double)(ny - ty));
+          double dx = fabs((double)(lx + DX[d] - tx)), dy = fabs((double)(ly + DY[d] - ty));
           key += (nd == 4 ? dx + dy : dx > dy ? dx + (SQRT2 - 1) * dy
                                               : dy + (SQRT2 - 1) * dx) * h->hs;
         }
@@ -432,6 +451,15 @@ static int clus_build(astar_hier *h, size_t c) {
     return 0;
   }
   sym = astar__grid_one_cost(h->g);  /* then i -> j costs what j -> i does */
+  {                                  /* the moves of each cell, once for the k searches */
+    hbox b;
+    int x, y;
+    b.ox = ox; b.oy = oy; b.w = cw; b.h = ch; b.W = C;
+    for (y = 0; y < ch; y++)
+      for (x = 0; x < cw; x++)
+        h->nmask[y * C + x] = (uint8_t)moves(h, &b, x, y, h->g->cell + cell_at(h->g, ox + x, oy + y));
+  }
+  h->masked = 1;
   for (i = 0; i < k; i++) {
     if (sym && i == k - 1) break;
     csearch(h, c, cc->pos[i], 0, -1, sym ? k - i - 1 : k, sym ? i + 1 : 0);
@@ -440,6 +468,7 @@ static int clus_build(astar_hier *h, size_t c) {
       if (sym) cc->d[j * k + i] = cc->d[i * k + j];
     }
   }
+  h->masked = 0;
   for (i = 0; i < k; i++) cc->d[i * k + i] = 0;
   prune(cc);
   return 0;
@@ -470,7 +499,7 @@ int astar_hier_new(astar_hier **out, astar_grid *g, int cluster, int diagonal) {
   h->par = (uint16_t *)astar__alloc(h->mem, 4 * C2 * sizeof *h->par);
   h->done = (uint8_t *)astar__alloc(h->mem, 4 * C2);
   h->lidx = (int16_t *)astar__alloc(h->mem, C2 * sizeof *h->lidx);
-  h->lx = (uint8_t *)astar__alloc(h->mem, 2 * C2);
+  h->lx = (uint8_t *)astar__alloc(h->mem, 3 * C2);
   h->heap = (hent *)astar__alloc(h->mem, 4 * C2 * sizeof *h->heap);
   h->hpos = (uint16_t *)astar__alloc(h->mem, 4 * C2 * sizeof *h->hpos);
   h->bhead = (int *)astar__alloc(h->mem, 2 * C2 * sizeof *h->bhead);
@@ -484,6 +513,7 @@ int astar_hier_new(astar_hier **out, astar_grid *g, int cluster, int diagonal) {
   memset(h->lidx, 0xff, C2 * sizeof *h->lidx);
   memset(h->bhead, 0xff, 2 * C2 * sizeof *h->bhead);
   h->ly = h->lx + C2;
+  h->nmask = h->lx + 2 * C2;
   {
     size_t l, c;
     for (l = 0; l < C2; l++) {
@@ -523,7 +553,7 @@ void astar_hier_free(astar_hier *h) {
   astar__free(m, h->par, 4 * C2 * sizeof *h->par);
   astar__free(m, h->done, 4 * C2);
   astar__free(m, h->lidx, C2 * sizeof *h->lidx);
-  astar__free(m, h->lx, 2 * C2);
+  astar__free(m, h->lx, 3 * C2);
   astar__free(m, h->heap, 4 * C2 * sizeof *h->heap);
   astar__free(m, h->hpos, 4 * C2 * sizeof *h->hpos);
   astar__free(m, h->bhead, 2 * C2 * sizeof *h->bhead);
@@ -588,7 +618,7 @@ void astar_hier_describe(const astar_hier *h, astar_hier_info *out) {
                (size_t)h->C * (size_t)h->C * (4 * (sizeof *h->dist + sizeof *h->par + 1 +
                                                    sizeof *h->heap + sizeof *h->hpos) +
                                               sizeof *h->lidx + 2 * sizeof *h->bhead +
-                                              8 * sizeof *h->bent + 2) + sizeof *h->bent;
+                                              8 * sizeof *h->bent + 3) + sizeof *h->bent;
   for (c = 0; c < ncl; c++) {
     const hclus *cc = &h->cl[c];
     size_t k = cc->k;
