@@ -15,7 +15,8 @@
 ** alone. Nodes in different clusters that are neighbours are joined by the
 ** step between them. A query links its start and goal to the nodes of their
 ** clusters by searches inside those clusters, made when the engine expands
-** the start and the goal's cluster's nodes, searches the abstract graph on
+** the start and the goal's cluster's nodes (and, when the two clusters touch,
+** the start to the goal by one A* over both), searches the abstract graph on
 ** the engine, and fills each abstract edge in with the cluster search again
 ** (refinement).
 **
@@ -27,9 +28,9 @@
 **
 ** Cost: every abstract path is a legal path of the grid, but it passes
 ** through the nodes, so it may cost more than the shortest; the specs and
-** the bench measure by how much. Engine nodes: cluster * C * C + the cell's
-** index in its cluster, then the query's start and goal when they are not
-** nodes themselves.
+** the bench measure by how much. Engine nodes: cluster << kbits | the node's
+** index among its cluster's, then the query's start and goal when they are
+** not nodes themselves.
 */
 #include <math.h>
 #include <stdlib.h>
