@@ -205,6 +205,10 @@ describe("grid:hierarchy", function()
     H.checkerr("hierarchy: a grid keeps at most 8 abstractions", function()
       grid:hierarchy { cluster = 64 }
     end)
+    local ok, err = pcall(grid.find, grid, 1, 1, 50, 1, opts("one_obstacle"))
+    assert.is_false(ok)
+    assert.matches("the grid keeps 8 abstractions %(grid:hierarchy%), none for diagonal " ..
+                   "'one_obstacle'", err)
     local p = assert(grid:find(1, 1, 50, 1, opts("never")))
     local cells = {}
     for y = 1, 50 do

@@ -179,6 +179,14 @@ void astar_ghier_args(lua_State *L, const afn *f, const astar_opts *o, const lgr
   if (astar_grid_link_count(lg->g) > 0)
     astar_opterror(L, f, o, "option 'algorithm': 'hierarchical' does not apply to a grid "
                    "with links");
+  if (lg->hier[ASTAR_GRID_HIERS - 1] != NULL) {    /* full: find could not make one */
+    int j, found = 0;
+    for (j = 0; j < ASTAR_GRID_HIERS; j++) found |= astar_hier_diagonal(lg->hier[j]) == diagonal;
+    if (!found)
+      astar_opterror(L, f, o, "option 'algorithm': the grid keeps %d abstractions "
+                     "(grid:hierarchy), none for diagonal '%s'", ASTAR_GRID_HIERS,
+                     astar_diagonals()[diagonal]);
+  }
   r->on = 1;
   r->refine = (int)astar_opt(o, ASTAR_OPT_REFINE, 1);
   r->diagonal = diagonal;
