@@ -8,6 +8,7 @@ local H = require "spec.helper"
 local POLICIES = { "no_corner_cutting", "never", "always", "one_obstacle" }
 local HIER = { algorithm = "hierarchical" }
 local LEGEND = { ["."] = 1, ["#"] = false }
+local floor = math.floor
 
 local function opts(diagonal) return { algorithm = "hierarchical", diagonal = diagonal } end
 
@@ -16,6 +17,93 @@ local function random_walkable(rng, cells, w, h)
     local x, y = rng.int(1, w), rng.int(1, h)
     if cells[y][x] then return x, y end
   end
+end
+
+-- The cost of the abstract path HPA* should find, worked out here from the cells alone: the
+-- nodes by the entrance rule (each run of walkable pairs across a border of two clusters of C:
+-- its ends, its middle when shorter than 6), the costs inside a cluster by a Dijkstra that
+-- stays in it, steps between nodes of two clusters, the start and goal joined to their
+-- clusters' nodes and, when their clusters touch, to each other by a Dijkstra over the box of
+-- both; then the cheapest way over that graph. Not for "always" (its squeeze nodes). nil if
+-- the graph has no way.
+local function ref_abstract(cells, w, h, C, diagonal, sx, sy, gx, gy)
+  local dirs = diagonal == "never" and 4 or 8
+  local D = { { 1, 0 }, { -1, 0 }, { 0, 1 }, { 0, -1 }, { 1, 1 }, { 1, -1 }, { -1, 1 }, { -1, -1 } }
+  local function key(x, y) return (y - 1) * w + x end
+  local function xy(k) return (k - 1) % w + 1, floor((k - 1) / w) + 1 end
+  local function cl(x, y) return floor((x - 1) / C), floor((y - 1) / C) end
+  local node = {}
+  local function mark_run(ax, ay, bx, by, ex, ey, len)     -- pairs (a + i e, b + i e)
+    local i = 0
+    while i < len do
+      local function ok(j)
+        return H.walk(cells, w, h, ax + j * ex, ay + j * ey) and
+               H.walk(cells, w, h, bx + j * ex, by + j * ey)
+      end
+      while i < len and not ok(i) do i = i + 1 end
+      if i >= len then break end
+      local first = i
+      while i < len and ok(i) do i = i + 1 end
+      local picks = i - first < 6 and { first + floor((i - 1 - first) / 2) } or { first, i - 1 }
+      for _, j in ipairs(picks) do
+        node[key(ax + j * ex, ay + j * ey)] = true
+        node[key(bx + j * ex, by + j * ey)] = true
+      end
+    end
+  end
+  for x = C, w - 1, C do                                   -- borders between columns
+    for y0 = 1, h, C do mark_run(x, y0, x + 1, y0, 0, 1, math.min(C, h - y0 + 1)) end
+  end
+  for y = C, h - 1, C do
+    for x0 = 1, w, C do mark_run(x0, y, x0, y + 1, 1, 0, math.min(C, w - x0 + 1)) end
+  end
+  -- a Dijkstra from cell k over the cells of the clusters in [cx0, cx1] x [cy0, cy1]
+  local function inside(k, cx0, cy0, cx1, cy1)
+    return H.dijkstra_generic({ { k } }, function(u, emit)
+      local ux, uy = xy(u)
+      for d = 1, dirs do
+        local dx, dy = D[d][1], D[d][2]
+        local vx, vy = ux + dx, uy + dy
+        local vcx, vcy = cl(vx, vy)
+        if vx >= 1 and vy >= 1 and vx <= w and vy <= h and vcx >= cx0 and vcx <= cx1 and
+           vcy >= cy0 and vcy <= cy1 and H.legal_step(cells, w, h, ux, uy, dx, dy, diagonal) then
+          emit(key(vx, vy), H.step_cost(cells, vx, vy, dx, dy))
+        end
+      end
+    end)
+  end
+  local s, t = key(sx, sy), key(gx, gy)
+  if s == t then return 0 end
+  local scx, scy = cl(sx, sy)
+  local tcx, tcy = cl(gx, gy)
+  local dist = H.dijkstra_generic({ { s } }, function(u, emit)
+    if u == t then return end
+    local ux, uy = xy(u)
+    local cx, cy = cl(ux, uy)
+    if node[u] or u == s then                      -- inside the cluster: its nodes, the goal
+      local d = inside(u, cx, cy, cx, cy)
+      for v, c in pairs(d) do
+        if v ~= u and (node[v] or v == t) then emit(v, c) end
+      end
+    end
+    if node[u] then                                -- steps to nodes of other clusters
+      for d = 1, dirs do
+        local dx, dy = D[d][1], D[d][2]
+        local vx, vy = ux + dx, uy + dy
+        if vx >= 1 and vy >= 1 and vx <= w and vy <= h and node[key(vx, vy)] and
+           H.legal_step(cells, w, h, ux, uy, dx, dy, diagonal) then
+          local vcx, vcy = cl(vx, vy)
+          if vcx ~= cx or vcy ~= cy then emit(key(vx, vy), H.step_cost(cells, vx, vy, dx, dy)) end
+        end
+      end
+    end
+    if u == s and math.abs(scx - tcx) <= 1 and math.abs(scy - tcy) <= 1 then
+      local d = inside(s, math.min(scx, tcx), math.min(scy, tcy), math.max(scx, tcx),
+                       math.max(scy, tcy))
+      if d[t] then emit(t, d[t]) end
+    end
+  end)
+  return dist[t]
 end
 
 -- Runs n random queries on grid (model: cells) and checks each against the Dijkstra.
@@ -79,6 +167,35 @@ describe("hierarchical search on random grids", function()
       assert.truthy(found > H.trials(80) * 2, "too few queries had a path: " .. found)
     end)
   end
+
+  it("finds the cheapest way over the abstract graph a reference built from the cells gives", function()
+    local rng, n = H.rng(303), 0
+    for _ = 1, H.trials(60) do
+      local w, h = rng.int(4, 30), rng.int(4, 30)
+      local cells = H.random_cells(rng, w, h, rng.pick { 0, 0.15, 0.3 }, rng.pick { { 1 }, { 1, 2, 5 } })
+      local grid = astar.grid.from_table(cells)
+      local diagonal = rng.pick { "no_corner_cutting", "never", "one_obstacle" }
+      local C = rng.int(4, 8)
+      grid:hierarchy { cluster = C, diagonal = diagonal }
+      for _ = 1, 4 do
+        local sx, sy = random_walkable(rng, cells, w, h)
+        local gx, gy = random_walkable(rng, cells, w, h)
+        if sx and gx then
+          local want = ref_abstract(cells, w, h, C, diagonal, sx, sy, gx, gy)
+          local p = grid:find(sx, sy, gx, gy, { algorithm = "hierarchical", diagonal = diagonal,
+                                                refine = false })
+          assert.equals(want ~= nil, p ~= nil)
+          if p then
+            assert.truthy(H.close(p:cost(), want, 1e-5), ("abstract cost %s, reference %s"):format(
+              p:cost(), want))
+            n = n + 1
+          end
+        end
+      end
+      grid:close()
+    end
+    assert.truthy(n > H.trials(60), "too few paths: " .. n)
+  end)
 
   it("crosses a cluster border, or a cluster corner, by a diagonal squeeze under 'always'", function()
     -- clusters of 4: the only way from the left half to the right squeezes between two
