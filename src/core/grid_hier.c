@@ -100,20 +100,7 @@ static const int DY[8] = {-1, 0, 0, 1, -1, -1, 1, 1};
 static size_t cell_at(const astar_grid *g, int x, int y) {
   return (size_t)(y + 1) * g->stride + (size_t)(x + 1);
 }
-static int walkable(const astar_grid *g, int x, int y) {
-  return g->cell[cell_at(g, x, y)] > 0;
-}
-
-/* The cost of the step (x, y) -> (x + DX[d], y + DY[d]) between walkable
-** cells, entering 'to' = (tx, ty): the policy's check, then the length times
-** the cost of the cell entered; -1 if the policy forbids it. */
-static double step_cost(const astar_hier *h, int x, int y, int d, int tx, int ty) {
-  const astar_grid *g = h->g;
-  if (d >= 4 && !astar__diag_ok(h->diagonal, walkable(g, x + DX[d], y),
-                                walkable(g, x, y + DY[d])))
-    return -1;
-  return g->cell[cell_at(g, tx, ty)] * (d >= 4 ? SQRT2 : 1.0);
-}
+static int walkable(const astar_grid *g, int x, int y) { return !astar__grid_blocked(g, x, y); }
 
 /* Cluster c's first cell and size. */
 static void cbox(const astar_hier *h, size_t c, int *ox, int *oy, int *cw, int *ch) {
@@ -691,7 +678,7 @@ static int hq_expand(void *self, uint32_t node, astar_search *s) {
   const hclus *cc;
   astar_edge *e;
   int n = 0, i, j, k, d, nd = h->diagonal == ASTAR_DIAG_NEVER ? 4 : 8, C = h->C;
-  int tl = local_of(h, q->gx, q->gy), cx, cy, cw, ch, lx, ly, x, y;
+  int tl = local_of(h, q->gx, q->gy), cx, cy, cw, ch, lx, ly, x, y, link;
   double near = HUGE_VAL;            /* start to goal inside their clusters, if they touch */
   if (q->gen != h->gen) return 0;    /* rebuilt in an edit the query let pass */
   if (node == q->start && q->near && q->start != q->goal) {
@@ -755,7 +742,8 @@ static int hq_expand(void *self, uint32_t node, astar_search *s) {
       continue;
     nc = (size_t)((long)c + sy * (long)h->ncx + sx);
     if ((jn = node_index(&h->cl[nc], (unsigned)(nly * C + nlx))) < 0) continue;
-    if ((sc = step_cost(h, x, y, d, x + DX[d], y + DY[d])) < 0) continue;
+    if ((sc = astar_grid_move_cost(h->g, h->diagonal, x, y, x + DX[d], y + DY[d], &link)) < 0)
+      continue;
     e[n].to = node_id(h, nc, jn);
     e[n++].cost = sc;
   }
@@ -790,15 +778,11 @@ int astar_hier_prepare(astar_hier *h, astar_hier_query *q, int sx, int sy, int g
     long dcy = (long)(q->cs / (size_t)h->ncx) - (long)(q->ct / (size_t)h->ncx);
     q->near = dcx >= -1 && dcx <= 1 && dcy >= -1 && dcy <= 1;
   }
+  memset(&q->domain, 0, sizeof q->domain);   /* no optional hooks */
   q->domain.nnodes = (uint32_t)(S + 2);
   q->gen = h->gen;
   q->domain.expand = hq_expand;
   q->domain.heuristic = hq_heuristic;
-  q->domain.is_goal = NULL;
-  q->domain.edge_cost = NULL;
-  q->domain.shortcut = NULL;
-  q->domain.settle = NULL;
-  q->domain.progress = NULL;
   q->domain.self = q;
   return 0;
 }
