@@ -1,7 +1,7 @@
 -- hierarchy_bench.lua - hierarchical search (HPA*, grid:hierarchy) on a 4096 x 4096 world
 -- tiled from the Moving AI maps, against A* and jump point search on the same queries.
 --
---   luajit bench/hierarchy_bench.lua [--n N] [--cluster C] [--side S] [--seed K]
+--   luajit bench/hierarchy_bench.lua [--n N] [--cluster C] [--side S] [--seed K] [--threads T]
 --
 -- The world: a 4 x 4 arrangement of 1024-cell blocks, each TheFrozenSea (sc1) or a 2 x 2 of
 -- 512-cell maps (bg512/AR0011SR, rooms/32room_000, random/random512-10-0, mazes/maze512-1-0,
@@ -14,7 +14,7 @@
 local astar = require "astar"
 local B = require "bench.common"
 
-local o = B.args({ n = 40, cluster = 16, side = 4096, seed = 11 }, {})
+local o = B.args({ n = 40, cluster = 16, side = 4096, seed = 11, threads = 0 }, {})
 
 local function read(name)
   local f = assert(io.open(B.dir .. "/" .. name .. ".map", "rb"))
@@ -117,11 +117,12 @@ while #queries < o.n do
 end
 
 t0 = B.now()
-local info = grid:hierarchy { cluster = o.cluster }
+local info = grid:hierarchy { cluster = o.cluster, threads = o.threads > 0 and o.threads or nil }
 local build = B.now() - t0
-print(("hierarchy: clusters of %d, %d clusters, %d nodes, %d edges, %.1f MB, built in %.0f ms")
-      :format(info.cluster, info.clusters, info.nodes, info.edges, info.bytes / 2 ^ 20,
-              build * 1e3))
+print(("hierarchy: clusters of %d, %d clusters, %d nodes, %d edges, %.1f MB, built in %.0f ms " ..
+       "(%s), digest %s"):format(info.cluster, info.clusters, info.nodes, info.edges,
+      info.bytes / 2 ^ 20, build * 1e3, o.threads > 0 and o.threads .. " thread(s)" or
+      "threads: the processors", info.digest))
 
 local HIER, ASTAR, JPS = { algorithm = "hierarchical" }, { algorithm = "astar" },
                          { algorithm = "jps" }

@@ -106,6 +106,28 @@ local function ref_abstract(cells, w, h, C, diagonal, sx, sy, gx, gy)
   return dist[t]
 end
 
+-- Runs n random queries on grid (model: cells, abstracted in clusters of C) with refine =
+-- false: each abstract cost equals ref_abstract's. Returns how many had a path.
+local function against_reference(rng, cells, w, h, grid, C, diagonal, n)
+  local found = 0
+  for _ = 1, n do
+    local sx, sy = random_walkable(rng, cells, w, h)
+    local gx, gy = random_walkable(rng, cells, w, h)
+    if sx and gx then
+      local want = ref_abstract(cells, w, h, C, diagonal, sx, sy, gx, gy)
+      local p = grid:find(sx, sy, gx, gy, { algorithm = "hierarchical", diagonal = diagonal,
+                                            refine = false })
+      assert.equals(want ~= nil, p ~= nil)
+      if p then
+        assert.truthy(H.close(p:cost(), want, 1e-5), ("abstract cost %s, reference %s"):format(
+          p:cost(), want))
+        found = found + 1
+      end
+    end
+  end
+  return found
+end
+
 -- Runs n random queries on grid (model: cells) and checks each against the Dijkstra.
 local function check_queries(rng, cells, w, h, grid, diagonal, n)
   local found = 0
@@ -177,24 +199,37 @@ describe("hierarchical search on random grids", function()
       local diagonal = rng.pick { "no_corner_cutting", "never", "one_obstacle" }
       local C = rng.int(4, 8)
       grid:hierarchy { cluster = C, diagonal = diagonal }
-      for _ = 1, 4 do
-        local sx, sy = random_walkable(rng, cells, w, h)
-        local gx, gy = random_walkable(rng, cells, w, h)
-        if sx and gx then
-          local want = ref_abstract(cells, w, h, C, diagonal, sx, sy, gx, gy)
-          local p = grid:find(sx, sy, gx, gy, { algorithm = "hierarchical", diagonal = diagonal,
-                                                refine = false })
-          assert.equals(want ~= nil, p ~= nil)
-          if p then
-            assert.truthy(H.close(p:cost(), want, 1e-5), ("abstract cost %s, reference %s"):format(
-              p:cost(), want))
-            n = n + 1
-          end
-        end
-      end
+      n = n + against_reference(rng, cells, w, h, grid, C, diagonal, 4)
       grid:close()
     end
     assert.truthy(n > H.trials(60), "too few paths: " .. n)
+  end)
+
+  it("built on several threads: the same abstraction as on one, and the reference's costs", function()
+    local rng, n = H.rng(305), 0
+    for _ = 1, H.trials(6) do
+      local w, h = rng.int(64, 80), rng.int(64, 80)   -- 256 clusters or more: the build uses threads
+      local costs = rng.pick { { 1 }, { 1, 2, 5 } }
+      local cells = H.random_cells(rng, w, h, rng.pick { 0.1, 0.3 }, costs)
+      local grid = astar.grid.from_table(cells)
+      local diagonal = rng.pick { "no_corner_cutting", "never", "one_obstacle" }
+      local one = grid:clone():hierarchy { cluster = 4, diagonal = diagonal, threads = 1 }
+      local many = grid:hierarchy { cluster = 4, diagonal = diagonal, threads = rng.int(2, 4) }
+      assert.truthy(many.clusters >= 256)
+      assert.equals(one.digest, many.digest)
+      assert.equals(one.edges, many.edges)
+      n = n + against_reference(rng, cells, w, h, grid, 4, diagonal, 2)
+      for _ = 1, 70 do                          -- more edits than the grid remembers: all rebuilt
+        H.edit_cells(rng, grid, cells, w, h, rng.int(1, w), rng.int(1, h),
+                     rng.float() < 0.5 and false or rng.pick(costs), 0, 1)
+      end
+      many = grid:hierarchy { cluster = 4, diagonal = diagonal, threads = 3 }
+      assert.equals(many.clusters, many.rebuilt)
+      assert.equals(grid:clone():hierarchy { cluster = 4, diagonal = diagonal, threads = 1 }.digest,
+                    many.digest)
+      grid:close()
+    end
+    assert.truthy(n >= H.trials(6), "too few paths: " .. n)
   end)
 
   it("crosses a cluster border, or a cluster corner, by a diagonal squeeze under 'always'", function()
@@ -354,14 +389,24 @@ describe("grid:hierarchy", function()
 
   it("refuses what it cannot do, with clear errors, and stays usable", function()
     local grid = astar.grid(20, 20)
-    H.checkerr_prefix("bad argument #1 to 'hierarchy' (option 'cluster': an integer from 4 to 64",
+    H.checkerr("bad argument #1 to 'hierarchy' (option 'cluster': must be an integer in [4, 64], got 3)",
       function() grid:hierarchy { cluster = 3 } end)
-    H.checkerr_prefix("bad argument #1 to 'hierarchy' (option 'cluster'",
+    H.checkerr_prefix("bad argument #1 to 'hierarchy' (option 'cluster': must be an integer in [4, 64]",
       function() grid:hierarchy { cluster = 0 / 0 } end)
-    H.checkerr_prefix("bad argument #1 to 'hierarchy' (option 'cluster'",
+    H.checkerr("bad argument #1 to 'hierarchy' (option 'cluster': must be an integer in [4, 64], got 8.5)",
       function() grid:hierarchy { cluster = 8.5 } end)
-    H.checkerr_prefix("bad argument #1 to 'hierarchy' (option 'diagonal': 'no_corner_cutting'",
+    H.checkerr("bad argument #1 to 'hierarchy' (option 'cluster': number expected, got string)",
+      function() grid:hierarchy { cluster = "16" } end)
+    H.checkerr("bad argument #1 to 'hierarchy' (option 'diagonal': invalid value 'sideways')",
       function() grid:hierarchy { diagonal = "sideways" } end)
+    H.checkerr("bad argument #1 to 'hierarchy' (option 'threads': must be an integer in [1, 64], got 0)",
+      function() grid:hierarchy { threads = 0 } end)
+    H.checkerr("bad argument #1 to 'hierarchy' (option 'threads': must be an integer in [1, 64], got 1.5)",
+      function() grid:hierarchy { threads = 1.5 } end)
+    H.checkerr("bad argument #1 to 'hierarchy' (option 'threads': must be an integer in [1, 64], got 65)",
+      function() grid:hierarchy { threads = 65 } end)
+    H.checkerr("bad argument #1 to 'hierarchy' (option names must be strings, got number)",
+      function() grid:hierarchy { 16 } end)
     H.checkerr_prefix("bad argument #1 to 'hierarchy' (unknown option 'size')",
       function() grid:hierarchy { size = 3 } end)
     H.checkerr_prefix("bad argument #1 to 'hierarchy' (table expected, got number)",

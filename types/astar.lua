@@ -579,6 +579,7 @@ function Grid:prepare(diagonal) end
 ---@class astar.HierarchyOptions
 ---@field cluster? integer the side of a cluster in cells, 4 to 64 (default 16)
 ---@field diagonal? "no_corner_cutting"|"never"|"always"|"one_obstacle" the policy it is built for
+---@field threads? integer threads that build it (and rebuild it after many edits), 1 to 64; default the processors
 
 ---@class astar.HierarchyInfo
 ---@field cluster integer

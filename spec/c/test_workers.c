@@ -8,7 +8,8 @@
 ** worker starts: the workers must give the same cost and the same nodes.
 ** While workers search a snapshot, the main thread edits the original,
 ** which TSan checks they never share. A failing allocator checks every
-** ENOMEM of astar_workers_new.
+** ENOMEM of astar_workers_new. Last, the hierarchy's build on several
+** threads against its build on one.
 */
 #include <math.h>
 #include <stdio.h>
@@ -248,6 +249,41 @@ static void test_new(void) {
   CHECK(n > 3 && n < 40);
 }
 
+/* An abstraction for hierarchical search built on several threads
+** (astar_hier_new, src/core/grid_hier.c) equals the one of a single thread,
+** also after edits that rebuild every cluster (more than the grid's log
+** remembers). The threads must not allocate: the counting allocator is not
+** for threads, and TSan says so if they do. */
+static void test_hier(void) {
+  int costs, threads, i;
+  for (costs = 0; costs < 2; costs++) {
+    counting c = {0, 0, 0};
+    astar_grid *g = random_grid(&c, 200, 150, costs);
+    astar_hier *one = NULL, *many = NULL;
+    astar_hier_info a, b;
+    CHECK(g != NULL);
+    if (g == NULL) return;
+    CHECK(astar_hier_new(&one, g, 8, ASTAR_DIAG_NO_CORNER_CUTTING, 1) == 0);
+    for (threads = 2; threads <= 4 && one != NULL; threads++) {
+      CHECK(astar_hier_new(&many, g, 8, ASTAR_DIAG_NO_CORNER_CUTTING, threads) == 0);
+      if (many == NULL) break;
+      astar_hier_describe(one, &a);
+      astar_hier_describe(many, &b);
+      CHECK(a.digest == b.digest && a.nodes == b.nodes && a.edges == b.edges && a.nodes > 1000);
+      CHECK(b.rebuilt == b.clusters && b.clusters == 25 * 19);
+      for (i = 0; i < 100; i++) astar_grid_set(g, rnd(200), rnd(150), rnd(2) ? 0.0 : 1.0);
+      CHECK(astar_hier_update(many) == 0 && astar_hier_update(one) == 0);
+      astar_hier_describe(one, &a);
+      astar_hier_describe(many, &b);
+      CHECK(a.digest == b.digest && b.rebuilt == b.clusters);
+      astar_hier_free(many);
+    }
+    astar_hier_free(one);
+    astar_grid_free(g);
+    CHECK(c.live == 0);
+  }
+}
+
 int main(void) {
   test_new();
   test_shared(0, ASTAR_JUMP_NEVER, 0);
@@ -255,6 +291,7 @@ int main(void) {
   test_shared(0, ASTAR_JUMP_ALWAYS, 1);
   test_snapshot();
   test_cancel();
+  test_hier();
   printf("test_workers: %d checks, %d failures\n", checks, failures);
   return failures != 0;
 }

@@ -688,13 +688,18 @@ int astar_grid_find(astar_grid *g, astar_search *s, astar_grid_query *q,
 #define ASTAR_HIER_CMIN 4
 #define ASTAR_HIER_CMAX 64
 typedef struct astar_hier astar_hier;
-/* Builds the abstraction of the whole grid. 0, ASTAR_EINVAL or ASTAR_ENOMEM. */
-int astar_hier_new(astar_hier **out, astar_grid *g, int cluster, int diagonal);
+/* Builds the abstraction of the whole grid, the costs inside its clusters
+** on 'threads' threads (1 .. ASTAR_WORKERS_MAX; the calling thread is one
+** of them; a big rebuild after edits uses them too). The abstraction equals
+** the one of a single thread. 0, ASTAR_EINVAL or ASTAR_ENOMEM. */
+int astar_hier_new(astar_hier **out, astar_grid *g, int cluster, int diagonal, int threads);
 void astar_hier_free(astar_hier *h);       /* NULL is accepted */
 /* The grid it abstracts, its cluster side and its diagonal policy. */
 const astar_grid *astar_hier_grid(const astar_hier *h);
 int astar_hier_cluster(const astar_hier *h);
 int astar_hier_diagonal(const astar_hier *h);
+/* Sets the threads of its next builds (clamped to 1 .. ASTAR_WORKERS_MAX). */
+void astar_hier_threads(astar_hier *h, int threads);
 /* Rebuilds what the grid's edits since the last update changed (all of it
 ** if the grid no longer remembers them). 0 or ASTAR_ENOMEM (then the next
 ** update rebuilds everything). */

@@ -25,6 +25,13 @@ int astar__reserve(astar_mem *m, void **p, size_t *cap, size_t need, size_t elem
 void *astar__alloc(astar_mem *m, size_t n);
 void astar__free(astar_mem *m, void *p, size_t n);
 
+/* workers.c: runs fn(arg, i) for i = 0 .. n - 1 (n <= ASTAR_WORKERS_MAX),
+** 0 on the calling thread and the others on threads of their own, and
+** returns when all are done; a share whose thread cannot start runs on the
+** calling thread after its own. fn must not allocate through an astar_mem
+** (a Lua state's allocator is not for other threads). */
+void astar__parallel(int n, void (*fn)(void *, int), void *arg);
+
 /* A 64-bit mixer (MurmurHash3's finaliser) for open-addressing tables. */
 static inline uint64_t astar__hash64(uint64_t k) {
   k ^= k >> 33; k *= 0xff51afd7ed558ccdULL; k ^= k >> 33; k *= 0xc4ceb9fe1a85ec53ULL;

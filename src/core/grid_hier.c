@@ -62,10 +62,30 @@ typedef struct hent {   /* an entry of the cluster search's heap */
   uint32_t at;
 } hent;
 
+/* A search's scratch (the one of the hierarchy, and one more for each
+** further thread of a build): 4 C^2 each (a window of 2 x 2 clusters). */
+typedef struct hscr {
+  double *dist;
+  uint16_t *par;
+  uint8_t *done;
+  uint16_t *hpos;
+  int16_t *lidx;        /* C^2: during a search that counts nodes, each cell's node index or -1 */
+  uint8_t *nmask;       /* C^2: while a cluster is built, each cell's moves (moves()) */
+  uint16_t *cheap;      /* (C + 1)^2: while a cluster is built, cheap_sums() */
+  int masked;           /* nmask holds the cluster being built */
+  hent *heap;
+  size_t nheap;
+  int *bhead;           /* Dial's buckets (bucket_push): 2 C^2 heads, 8 C^2 + 1 entries */
+  bent *bent;
+  size_t nbent, bcur, bmax;
+  double binv;          /* 1 / the bucket width; 0: the heap is the open list */
+} hscr;
+
 struct astar_hier {
   astar_mem *mem;       /* the grid's: its allocation count includes ours */
   astar_grid *g;        /* not owned */
   int C, diagonal;
+  int threads;          /* a build's: see rebuild() */
   int kbits;            /* engine node ids: cluster << kbits | node index (room for 4C) */
   int ncx, ncy;         /* clusters across and down */
   hclus *cl;
@@ -74,21 +94,8 @@ struct astar_hier {
   size_t rebuilt;       /* clusters rebuilt by the last update */
   uint64_t gen;         /* counts the updates that rebuilt clusters */
   double hs;            /* the smallest cost of a walkable cell (refinement's A*) */
-  /* the searches' scratch: 4 C^2 each (a window of 2 x 2 clusters), C^2 for lidx */
-  double *dist;
-  uint16_t *par;
-  uint8_t *done;
-  uint16_t *hpos;
-  int16_t *lidx;        /* during a search that counts nodes: each cell's node index, or -1 */
+  hscr s;               /* the scratch of queries and of a build's first thread */
   uint8_t *lx, *ly;     /* the column and row in its cluster of each index (no division) */
-  uint8_t *nmask;       /* while a cluster is built: each cell's moves (moves()), C^2 */
-  int masked;           /* nmask holds the cluster being built */
-  hent *heap;
-  size_t nheap;
-  int *bhead;           /* Dial's buckets (bucket_push): 2 C^2 heads, 8 C^2 + 1 entries */
-  bent *bent;
-  size_t nbent, bcur, bmax;
-  double binv;          /* 1 / the bucket width; 0: the heap is the open list */
   /* refinement's output: cells as (x, y) pairs */
   int *out;
   size_t cout;
@@ -134,37 +141,37 @@ static int node_index(const hclus *c, unsigned l) {
 
 /* The cluster search's open list: a binary heap of cells, each at most once
 ** (hpos: its place + 1, 0 when out), so a cost that drops moves it up. */
-static void heap_place(astar_hier *h, size_t i, hent e) {
-  h->heap[i] = e;
-  h->hpos[e.at] = (uint16_t)(i + 1);
+static void heap_place(hscr *s, size_t i, hent e) {
+  s->heap[i] = e;
+  s->hpos[e.at] = (uint16_t)(i + 1);
 }
 
-static void heap_push(astar_hier *h, double key, uint32_t at) {
-  size_t i = h->hpos[at] ? h->hpos[at] - 1u : h->nheap++;
+static void heap_push(hscr *s, double key, uint32_t at) {
+  size_t i = s->hpos[at] ? s->hpos[at] - 1u : s->nheap++;
   hent e;
   e.key = key;
   e.at = at;
-  while (i > 0 && h->heap[(i - 1) / 2].key > key) {
-    heap_place(h, i, h->heap[(i - 1) / 2]);
+  while (i > 0 && s->heap[(i - 1) / 2].key > key) {
+    heap_place(s, i, s->heap[(i - 1) / 2]);
     i = (i - 1) / 2;
   }
-  heap_place(h, i, e);
+  heap_place(s, i, e);
 }
 
-static uint32_t heap_pop(astar_hier *h) {
-  hent top = h->heap[0], last = h->heap[--h->nheap];
-  size_t i = 0, n = h->nheap;
-  h->hpos[top.at] = 0;
+static uint32_t heap_pop(hscr *s) {
+  hent top = s->heap[0], last = s->heap[--s->nheap];
+  size_t i = 0, n = s->nheap;
+  s->hpos[top.at] = 0;
   if (n == 0) return top.at;
   for (;;) {
     size_t c = 2 * i + 1;
     if (c >= n) break;
-    if (c + 1 < n && h->heap[c + 1].key < h->heap[c].key) c++;
-    if (h->heap[c].key >= last.key) break;
-    heap_place(h, i, h->heap[c]);
+    if (c + 1 < n && s->heap[c + 1].key < s->heap[c].key) c++;
+    if (s->heap[c].key >= last.key) break;
+    heap_place(s, i, s->heap[c]);
     i = c;
   }
-  heap_place(h, i, last);
+  heap_place(s, i, last);
   return top.at;
 }
 
@@ -174,37 +181,27 @@ static uint32_t heap_pop(astar_hier *h) {
 ** order; a cell re-entered at a lower cost leaves its old entry behind, met
 ** once settled and skipped. Costs inside a cluster stay below 2 C^2 w (a
 ** path passes each of its cells once, each step at most sqrt 2 w). */
-static void bucket_push(astar_hier *h, double key, uint32_t at) {
-  size_t b = (size_t)(key * h->binv), e = h->nbent++;
-  h->bent[e].cell = (int)at;
-  h->bent[e].next = h->bhead[b];
-  h->bhead[b] = (int)e;
-  if (b > h->bmax) h->bmax = b;
+static void bucket_push(hscr *s, double key, uint32_t at) {
+  size_t b = (size_t)(key * s->binv), e = s->nbent++;
+  s->bent[e].cell = (int)at;
+  s->bent[e].next = s->bhead[b];
+  s->bhead[b] = (int)e;
+  if (b > s->bmax) s->bmax = b;
 }
 
 /* The next cell to settle from either list, or -1 when both are empty. */
-static int open_pop(astar_hier *h) {
-  if (h->binv == 0) return h->nheap > 0 ? (int)heap_pop(h) : -1;
-  for (; h->bcur <= h->bmax; h->bcur++) {
-    int e = h->bhead[h->bcur];
+static int open_pop(hscr *s) {
+  if (s->binv == 0) return s->nheap > 0 ? (int)heap_pop(s) : -1;
+  for (; s->bcur <= s->bmax; s->bcur++) {
+    int e = s->bhead[s->bcur];
     if (e >= 0) {
-      h->bhead[h->bcur] = h->bent[e].next;
-      return h->bent[e].cell;
+      s->bhead[s->bcur] = s->bent[e].next;
+      return s->bent[e].cell;
     }
   }
   return -1;
 }
 
-/*
-** A search inside cluster c from its cell of index 'src' (forward: the cost
-** of reaching each cell; back: the cost from each cell to src), into h->dist
-** (HUGE_VAL where unreached) and h->par (the next cell toward src). With a
-** 'target' index it is A* toward it (the octile distance times h->hs, which
-** is at most the cost of any step) and stops once it is settled; with -1 it
-** is Dijkstra, stopping once 'want' of the cluster's nodes of index 'from'
-** or more are settled (0: the whole cluster). Each cell enters the heap at
-** most once before it is settled, and is settled once: the loop ends.
-*/
 /* The moves out of cell (lx, ly) of box b (p: the cell in the grid's array)
 ** that stay in the box, enter a walkable cell and pass the diagonal policy:
 ** bit d for direction d. A diagonal's corner cells are the same both ways,
@@ -222,82 +219,99 @@ static unsigned moves(const astar_hier *h, const hbox *b, int lx, int ly, const 
   return m;
 }
 
-static void bsearch_(astar_hier *h, const hbox *b, int src, int back, int target, int want,
-                     int from) {
+/*
+** A search of box b with scratch s from its cell of index 'src' (forward:
+** the cost of reaching each cell; back: the cost from each cell to src),
+** into s->dist (HUGE_VAL where unreached) and s->par (the next cell toward
+** src). With a 'target' index it is A* toward it (the octile distance times
+** h->hs, which is at most the cost of any step) and stops once it is
+** settled; with -1 it is Dijkstra, stopping once 'want' of the cells whose
+** s->lidx is 'from' or more are settled (0: the whole box). Each cell enters
+** the heap at most once before it is settled, and is settled once: the loop
+** ends. On a grid of one cost a step's price is the same everywhere, and the
+** cell itself (lx, ly, p) is needed only for its moves or a heuristic.
+*/
+static void bsearch_(const astar_hier *h, hscr *s, const hbox *b, int src, int back, int target,
+                     int want, int from) {
   const double *cell = h->g->cell;
   const long S = (long)h->g->stride;
-  int ch = b->h, C = b->W, nd = h->diagonal == ASTAR_DIAG_NEVER ? 4 : 8, i;
-  int tx = 0, ty = 0;
+  int W = b->W, nd = h->diagonal == ASTAR_DIAG_NEVER ? 4 : 8, i, tx = 0, ty = 0;
+  int one = astar__grid_one_cost(h->g), place = !s->masked || !one || target >= 0;
   const double *base = cell + cell_at(h->g, b->ox, b->oy);
   long off[8], loff[8];
+  double step[8];
   for (i = 0; i < 8; i++) {
     off[i] = DY[i] * S + DX[i];
-    loff[i] = DY[i] * C + DX[i];
+    loff[i] = DY[i] * W + DX[i];
+    step[i] = (one ? base[(src / W) * S + src % W] : 1.0) * (i >= 4 ? SQRT2 : 1.0);
   }
-  for (i = 0; i < C * ch; i++) {
-    h->dist[i] = HUGE_VAL;
-    h->done[i] = 0;
-    h->hpos[i] = 0;
+  for (i = 0; i < W * b->h; i++) {
+    s->dist[i] = HUGE_VAL;
+    s->done[i] = 0;
+    s->hpos[i] = 0;
   }
-  for (i = 0; (size_t)i <= h->bmax; i++) h->bhead[i] = -1;
-  h->bmax = h->bcur = h->nbent = h->nheap = 0;
-  h->binv = target < 0 && astar__grid_one_cost(h->g) ? 1 / base[(src / C) * S + src % C] : 0;
+  for (i = 0; (size_t)i <= s->bmax; i++) s->bhead[i] = -1;
+  s->bmax = s->bcur = s->nbent = s->nheap = 0;
+  s->binv = target < 0 && one ? 1 / step[0] : 0;
   if (target >= 0) {
-    tx = target % C;
-    ty = target / C;
+    tx = target % W;
+    ty = target / W;
   }
-  h->dist[src] = 0;
-  h->par[src] = (uint16_t)src;
-  if (h->binv > 0) bucket_push(h, 0, (uint32_t)src);
-  else heap_push(h, 0, (uint32_t)src);
+  s->dist[src] = 0;
+  s->par[src] = (uint16_t)src;
+  if (s->binv > 0) bucket_push(s, 0, (uint32_t)src);
+  else heap_push(s, 0, (uint32_t)src);
   for (;;) {
-    int l = open_pop(h), lx, ly;
+    int l = open_pop(s), lx = 0, ly = 0;
     unsigned m;
-    const double *p;
+    const double *p = base;
     if (l < 0) break;
-    if (h->done[l]) continue;              /* an old entry of a bucket */
-    lx = l % C;
-    ly = l / C;
-    p = base + (long)ly * S + lx;
-    h->done[l] = 1;
+    if (s->done[l]) continue;              /* an old entry of a bucket */
+    s->done[l] = 1;
     if (l == target) return;
-    if (want > 0 && h->lidx[l] >= from && --want == 0) return;
-    for (m = h->masked ? h->nmask[l] : moves(h, b, lx, ly, p); m != 0; m &= m - 1) {
+    if (want > 0 && s->lidx[l] >= from && --want == 0) return;
+    if (place) {
+      ly = l / W;
+      lx = l - ly * W;
+      p = base + (long)ly * S + lx;
+    }
+    for (m = s->masked ? s->nmask[l] : moves(h, b, lx, ly, p); m != 0; m &= m - 1) {
       int d = astar__lowbit(m), n = l + (int)loff[d];
       double nv;
-      if (h->done[n]) continue;
+      if (s->done[n]) continue;
       /* back, the step enters l (cost *p); forward, n */
-      nv = h->dist[l] + (back ? *p : p[off[d]]) * (d >= 4 ? SQRT2 : 1.0);
-      if (nv < h->dist[n]) {
+      nv = s->dist[l] + (one ? step[d] : (back ? *p : p[off[d]]) * step[d]);
+      if (nv < s->dist[n]) {
         double key = nv;
-        h->dist[n] = nv;
-        h->par[n] = (uint16_t)l;
+        s->dist[n] = nv;
+        s->par[n] = (uint16_t)l;
         if (target >= 0) {
           double dx = fabs((double)(lx + DX[d] - tx)), dy = fabs((double)(ly + DY[d] - ty));
           key += (nd == 4 ? dx + dy : dx > dy ? dx + (SQRT2 - 1) * dy
                                               : dy + (SQRT2 - 1) * dx) * h->hs;
         }
-        if (h->binv > 0) bucket_push(h, key, (uint32_t)n);
-        else heap_push(h, key, (uint32_t)n);
+        if (s->binv > 0) bucket_push(s, key, (uint32_t)n);
+        else heap_push(s, key, (uint32_t)n);
       }
     }
   }
 }
 
-static void csearch(astar_hier *h, size_t c, int src, int back, int target, int want, int from) {
+static void csearch(astar_hier *h, hscr *s, size_t c, int src, int back, int target, int want,
+                    int from) {
   const hclus *cc = &h->cl[c];
   hbox b;
   int i;
   cbox(h, c, &b.ox, &b.oy, &b.w, &b.h);
   b.W = h->C;
-  for (i = 0; i < cc->k; i++) h->lidx[cc->pos[i]] = (int16_t)i;
-  bsearch_(h, &b, src, back, target, want, from);
-  for (i = 0; i < cc->k; i++) h->lidx[cc->pos[i]] = -1;
+  for (i = 0; i < cc->k; i++) s->lidx[cc->pos[i]] = (int16_t)i;
+  bsearch_(h, s, &b, src, back, target, want, from);
+  for (i = 0; i < cc->k; i++) s->lidx[cc->pos[i]] = -1;
 }
 
 /* A* from cell (ax, ay) to (bx, by) inside the smallest box of whole
 ** clusters holding both (their clusters touch: 1 x 1 to 2 x 2 clusters);
-** the cost in h->dist at the returned index of b, the way back in h->par. */
+** the cost in h->s.dist at the returned index of b, the way back in h->s.par. */
 static int wsearch(astar_hier *h, int ax, int ay, int bx, int by, hbox *b) {
   int C = h->C, x0 = (ax < bx ? ax : bx) / C * C, y0 = (ay < by ? ay : by) / C * C;
   int x1 = ((ax > bx ? ax : bx) / C + 1) * C, y1 = ((ay > by ? ay : by) / C + 1) * C;
@@ -306,7 +320,7 @@ static int wsearch(astar_hier *h, int ax, int ay, int bx, int by, hbox *b) {
   b->w = (x1 < h->g->w ? x1 : h->g->w) - x0;
   b->h = (y1 < h->g->h ? y1 : h->g->h) - y0;
   b->W = 2 * C;
-  bsearch_(h, b, (ay - y0) * b->W + ax - x0, 0, (by - y0) * b->W + bx - x0, 0, 0);
+  bsearch_(h, &h->s, b, (ay - y0) * b->W + ax - x0, 0, (by - y0) * b->W + bx - x0, 0, 0);
   return (by - y0) * b->W + bx - x0;
 }
 
@@ -368,6 +382,43 @@ static int open_cluster(const astar_hier *h, int ox, int oy, int cw, int ch) {
   return 1;
 }
 
+/* The octile distance (Manhattan under NEVER) between the cells of index a
+** and b of a cluster, times 'cost'. */
+static float octile(const astar_hier *h, int a, int b, double cost) {
+  int C = h->C;
+  double dx = abs(a % C - b % C), dy = abs(a / C - b / C);
+  return (float)(cost * (h->diagonal == ASTAR_DIAG_NEVER ? dx + dy
+                         : dx > dy ? dx + (SQRT2 - 1) * dy : dy + (SQRT2 - 1) * dx));
+}
+
+/* Into s->cheap, for the cw x ch cluster at (ox, oy): at y * (C + 1) + x,
+** how many of the cells in its first y rows and x columns are walkable at
+** the grid's least cost (h->hs). Two cells whose bounding box holds only
+** such cells are joined by their octile line, which no path undercuts:
+** their cost needs no search. */
+static void cheap_sums(const astar_hier *h, hscr *s, int ox, int oy, int cw, int ch) {
+  int C1 = h->C + 1, x, y;
+  for (x = 0; x <= cw; x++) s->cheap[x] = 0;
+  for (y = 0; y < ch; y++) {
+    const double *row = h->g->cell + cell_at(h->g, ox, oy + y);
+    int run = 0;
+    s->cheap[(y + 1) * C1] = 0;
+    for (x = 0; x < cw; x++) {
+      run += row[x] == h->hs;
+      s->cheap[(y + 1) * C1 + x + 1] = (uint16_t)(s->cheap[y * C1 + x + 1] + run);
+    }
+  }
+}
+
+/* Is the bounding box of the cluster's cells of index a and b all cheap? */
+static int cheap_box(const astar_hier *h, const hscr *s, int a, int b) {
+  int C = h->C, C1 = C + 1;
+  int x0 = a % C < b % C ? a % C : b % C, x1 = a % C + b % C - x0 + 1;
+  int y0 = a / C < b / C ? a / C : b / C, y1 = a / C + b / C - y0 + 1;
+  return s->cheap[y1 * C1 + x1] - s->cheap[y0 * C1 + x1] - s->cheap[y1 * C1 + x0] +
+         s->cheap[y0 * C1 + x0] == (x1 - x0) * (y1 - y0);
+}
+
 static void clus_free(astar_hier *h, hclus *c) {
   if (c->k > 0) {
     size_t k = c->k;
@@ -398,11 +449,12 @@ static void prune(hclus *cc) {
     }
 }
 
-/* Works out cluster c's nodes and intra edges; 0 or ASTAR_ENOMEM (then the
-** cluster has no nodes, and the hierarchy is marked stale). */
-static int clus_build(astar_hier *h, size_t c) {
-  int ox, oy, cw, ch, C = h->C, i, j, k = 0, sym;
-  uint8_t *mark = h->done;            /* free until the searches below */
+/* Works out cluster c's nodes and makes room for its costs; 0 or
+** ASTAR_ENOMEM (then the cluster has no nodes, and the hierarchy is marked
+** stale). The build's first part, on the calling thread: it allocates. */
+static int clus_nodes(astar_hier *h, size_t c) {
+  int ox, oy, cw, ch, C = h->C, i, k = 0;
+  uint8_t *mark = h->s.done;            /* free between searches */
   hclus *cc = &h->cl[c];
   uint16_t tmp[4 * 64];
   cbox(h, c, &ox, &oy, &cw, &ch);
@@ -426,48 +478,162 @@ static int clus_build(astar_hier *h, size_t c) {
     cc->k = (uint16_t)k;
     memcpy(cc->pos, tmp, (size_t)k * sizeof *tmp);
   }
-  if (open_cluster(h, ox, oy, cw, ch)) {        /* octile distances */
-    double cost = h->g->cell[cell_at(h->g, ox, oy)];
-    for (i = 0; i < k; i++)
-      for (j = 0; j < k; j++) {
-        double dx = abs(cc->pos[i] % C - cc->pos[j] % C), dy = abs(cc->pos[i] / C - cc->pos[j] / C);
-        cc->d[i * k + j] = (float)(cost * (h->diagonal == ASTAR_DIAG_NEVER ? dx + dy
-                                           : dx > dy ? dx + (SQRT2 - 1) * dy
-                                           : dy + (SQRT2 - 1) * dx));
-      }
-    prune(cc);
-    return 0;
-  }
-  sym = astar__grid_one_cost(h->g);  /* then i -> j costs what j -> i does */
-  {                                  /* the moves of each cell, once for the k searches */
-    hbox b;
-    int x, y;
-    b.ox = ox; b.oy = oy; b.w = cw; b.h = ch; b.W = C;
-    for (y = 0; y < ch; y++)
-      for (x = 0; x < cw; x++)
-        h->nmask[y * C + x] = (uint8_t)moves(h, &b, x, y, h->g->cell + cell_at(h->g, ox + x, oy + y));
-  }
-  h->masked = 1;
-  for (i = 0; i < k; i++) {
-    if (sym && i == k - 1) break;
-    csearch(h, c, cc->pos[i], 0, -1, sym ? k - i - 1 : k, sym ? i + 1 : 0);
-    for (j = sym ? i + 1 : 0; j < k; j++) {
-      cc->d[i * k + j] = h->dist[cc->pos[j]] < HUGE_VAL ? (float)h->dist[cc->pos[j]] : FINF;
-      if (sym) cc->d[j * k + i] = cc->d[i * k + j];
-    }
-  }
-  h->masked = 0;
-  for (i = 0; i < k; i++) cc->d[i * k + i] = 0;
-  prune(cc);
   return 0;
 }
 
-int astar_hier_new(astar_hier **out, astar_grid *g, int cluster, int diagonal) {
+/* Works out the costs between cluster c's nodes with scratch s. The build's
+** second part: it reads the grid and writes only the cluster's costs and s,
+** so several threads can each do their own clusters. One search from each
+** node (on a grid of one cost, where i -> j costs what j -> i does, to the
+** nodes after it only), which stops once it has settled the nodes whose
+** cost the octile line does not give (cheap_box). */
+static void clus_costs(const astar_hier *h, hscr *s, size_t c) {
+  int ox, oy, cw, ch, C = h->C, i, j, sym, want;
+  hclus *cc = &h->cl[c];
+  int k = cc->k;
+  hbox b;
+  if (k == 0) return;
+  cbox(h, c, &ox, &oy, &cw, &ch);
+  if (open_cluster(h, ox, oy, cw, ch)) {
+    for (i = 0; i < k; i++)
+      for (j = 0; j < k; j++) cc->d[i * k + j] = octile(h, cc->pos[i], cc->pos[j], h->hs);
+    prune(cc);
+    return;
+  }
+  sym = astar__grid_one_cost(h->g);
+  cheap_sums(h, s, ox, oy, cw, ch);
+  b.ox = ox; b.oy = oy; b.w = cw; b.h = ch; b.W = C;
+  for (j = 0; j < ch; j++)                     /* the moves of each cell, once for all */
+    for (i = 0; i < cw; i++)
+      s->nmask[j * C + i] = (uint8_t)moves(h, &b, i, j, h->g->cell + cell_at(h->g, ox + i, oy + j));
+  s->masked = 1;
+  for (i = 0; i < k; i++) {
+    for (j = sym ? i + 1 : 0, want = 0; j < k; j++) {
+      int easy = j == i || cheap_box(h, s, cc->pos[i], cc->pos[j]);
+      if (easy) cc->d[i * k + j] = octile(h, cc->pos[i], cc->pos[j], h->hs);
+      else s->lidx[cc->pos[j]] = 0;             /* bsearch_ counts these */
+      want += !easy;
+    }
+    if (want > 0) bsearch_(h, s, &b, cc->pos[i], 0, -1, want, 0);
+    for (j = sym ? i + 1 : 0; j < k; j++) {
+      if (s->lidx[cc->pos[j]] == 0)
+        cc->d[i * k + j] = s->dist[cc->pos[j]] < HUGE_VAL ? (float)s->dist[cc->pos[j]] : FINF;
+      s->lidx[cc->pos[j]] = -1;
+      if (sym) cc->d[j * k + i] = cc->d[i * k + j];
+    }
+  }
+  s->masked = 0;
+  for (i = 0; i < k; i++) cc->d[i * k + i] = 0;
+  prune(cc);
+}
+
+static void scr_free(astar_mem *m, hscr *s, int C) {
+  size_t C2 = (size_t)C * (size_t)C;
+  astar__free(m, s->dist, 4 * C2 * sizeof *s->dist);
+  astar__free(m, s->par, 4 * C2 * sizeof *s->par);
+  astar__free(m, s->done, 4 * C2);
+  astar__free(m, s->hpos, 4 * C2 * sizeof *s->hpos);
+  astar__free(m, s->lidx, C2 * sizeof *s->lidx);
+  astar__free(m, s->nmask, C2);
+  astar__free(m, s->cheap, (size_t)(C + 1) * (size_t)(C + 1) * sizeof *s->cheap);
+  astar__free(m, s->heap, 4 * C2 * sizeof *s->heap);
+  astar__free(m, s->bhead, 2 * C2 * sizeof *s->bhead);
+  astar__free(m, s->bent, (8 * C2 + 1) * sizeof *s->bent);
+  memset(s, 0, sizeof *s);
+}
+
+/* The bytes of one scratch. */
+static size_t scr_bytes(int C) {
+  const hscr *s = NULL;
+  size_t C2 = (size_t)C * (size_t)C;
+  return C2 * (4 * (sizeof *s->dist + sizeof *s->par + 1 + sizeof *s->hpos + sizeof *s->heap) +
+               sizeof *s->lidx + 1 + 2 * sizeof *s->bhead + 8 * sizeof *s->bent) +
+         sizeof *s->bent + (size_t)(C + 1) * (size_t)(C + 1) * sizeof *s->cheap;
+}
+
+static int scr_new(astar_mem *m, hscr *s, int C) {
+  size_t C2 = (size_t)C * (size_t)C;
+  memset(s, 0, sizeof *s);
+  s->dist = (double *)astar__alloc(m, 4 * C2 * sizeof *s->dist);
+  s->par = (uint16_t *)astar__alloc(m, 4 * C2 * sizeof *s->par);
+  s->done = (uint8_t *)astar__alloc(m, 4 * C2);
+  s->hpos = (uint16_t *)astar__alloc(m, 4 * C2 * sizeof *s->hpos);
+  s->lidx = (int16_t *)astar__alloc(m, C2 * sizeof *s->lidx);
+  s->nmask = (uint8_t *)astar__alloc(m, C2);
+  s->cheap = (uint16_t *)astar__alloc(m, (size_t)(C + 1) * (size_t)(C + 1) * sizeof *s->cheap);
+  s->heap = (hent *)astar__alloc(m, 4 * C2 * sizeof *s->heap);
+  s->bhead = (int *)astar__alloc(m, 2 * C2 * sizeof *s->bhead);
+  s->bent = (bent *)astar__alloc(m, (8 * C2 + 1) * sizeof *s->bent);
+  if (s->dist == NULL || s->par == NULL || s->done == NULL || s->hpos == NULL ||
+      s->lidx == NULL || s->nmask == NULL || s->cheap == NULL || s->heap == NULL || s->bhead == NULL ||
+      s->bent == NULL) {
+    scr_free(m, s, C);
+    return ASTAR_ENOMEM;
+  }
+  memset(s->lidx, 0xff, C2 * sizeof *s->lidx);
+  memset(s->bhead, 0xff, 2 * C2 * sizeof *s->bhead);
+  return 0;
+}
+
+/* The clusters of a build: those marked in dirty (NULL: all), their costs
+** shared among n threads, each with its scratch. */
+typedef struct hwork {
+  const astar_hier *h;
+  const uint8_t *dirty;
+  hscr *s;
+  int n;
+} hwork;
+
+static void costs_share(void *arg, int t) {
+  const hwork *w = (const hwork *)arg;
+  size_t c, ncl = (size_t)w->h->ncx * (size_t)w->h->ncy;
+  hscr s = w->s[t];          /* on this thread's stack: the threads' counters share no line */
+  for (c = (size_t)t; c < ncl; c += (size_t)w->n)   /* neighbours alike: shares even */
+    if (w->dirty == NULL || w->dirty[c]) clus_costs(w->h, &s, c);
+  w->s[t] = s;
+}
+
+/* Below this many clusters a build stays on the calling thread (starting a
+** thread costs about as much as building a few clusters). */
+#define PAR_MIN 256
+
+/* Rebuilds the 'count' clusters marked in dirty (NULL: all): their nodes on
+** this thread, then their costs on up to h->threads threads (fewer if
+** their scratch cannot be had). 0 or ASTAR_ENOMEM (the hierarchy stale). */
+static int rebuild(astar_hier *h, const uint8_t *dirty, size_t count) {
+  size_t ncl = (size_t)h->ncx * (size_t)h->ncy, c;
+  hscr s[ASTAR_WORKERS_MAX];
+  hwork w;
+  int n = count >= PAR_MIN ? h->threads : 1, i;
+  h->hs = astar_grid_min_cost(h->g);     /* current, for the threads to read */
+  for (c = 0; c < ncl; c++)
+    if ((dirty == NULL || dirty[c]) && clus_nodes(h, c) != 0) {
+      h->stale = 1;
+      h->gen++;
+      return ASTAR_ENOMEM;
+    }
+  s[0] = h->s;
+  for (i = 1; i < n; i++)
+    if (scr_new(h->mem, &s[i], h->C) != 0) break;
+  w.h = h;
+  w.dirty = dirty;
+  w.s = s;
+  w.n = i;
+  if (i > 1) astar__parallel(i, costs_share, &w);
+  else costs_share(&w, 0);
+  h->s = s[0];
+  while (--i > 0) scr_free(h->mem, &s[i], h->C);
+  h->rebuilt = count;
+  h->gen += count > 0;
+  return 0;
+}
+
+int astar_hier_new(astar_hier **out, astar_grid *g, int cluster, int diagonal, int threads) {
   astar_hier *h;
   size_t ncl, C2;
   *out = NULL;
   if (cluster < ASTAR_HIER_CMIN || cluster > ASTAR_HIER_CMAX || diagonal < 0 || diagonal > 3 ||
-      g->hex || g->wrap)
+      threads < 1 || threads > ASTAR_WORKERS_MAX || g->hex || g->wrap)
     return ASTAR_EINVAL;
   h = (astar_hier *)astar__alloc(&g->mem, sizeof *h);
   if (h == NULL) return ASTAR_ENOMEM;
@@ -476,6 +642,7 @@ int astar_hier_new(astar_hier **out, astar_grid *g, int cluster, int diagonal) {
   h->g = g;
   h->C = cluster;
   h->diagonal = diagonal;
+  h->threads = threads;
   while ((1 << h->kbits) < 4 * cluster) h->kbits++;
   h->ncx = (g->w + cluster - 1) / cluster;
   h->ncy = (g->h + cluster - 1) / cluster;
@@ -483,25 +650,12 @@ int astar_hier_new(astar_hier **out, astar_grid *g, int cluster, int diagonal) {
   C2 = (size_t)cluster * (size_t)cluster;
   h->cl = (hclus *)astar__alloc(h->mem, ncl * sizeof *h->cl);
   if (h->cl != NULL) memset(h->cl, 0, ncl * sizeof *h->cl);
-  h->dist = (double *)astar__alloc(h->mem, 4 * C2 * sizeof *h->dist);
-  h->par = (uint16_t *)astar__alloc(h->mem, 4 * C2 * sizeof *h->par);
-  h->done = (uint8_t *)astar__alloc(h->mem, 4 * C2);
-  h->lidx = (int16_t *)astar__alloc(h->mem, C2 * sizeof *h->lidx);
-  h->lx = (uint8_t *)astar__alloc(h->mem, 3 * C2);
-  h->heap = (hent *)astar__alloc(h->mem, 4 * C2 * sizeof *h->heap);
-  h->hpos = (uint16_t *)astar__alloc(h->mem, 4 * C2 * sizeof *h->hpos);
-  h->bhead = (int *)astar__alloc(h->mem, 2 * C2 * sizeof *h->bhead);
-  h->bent = (bent *)astar__alloc(h->mem, (8 * C2 + 1) * sizeof *h->bent);
-  if (h->cl == NULL || h->dist == NULL || h->par == NULL || h->done == NULL || h->lidx == NULL ||
-      h->heap == NULL || h->hpos == NULL || h->bhead == NULL || h->bent == NULL ||
-      h->lx == NULL) {
+  h->lx = (uint8_t *)astar__alloc(h->mem, 2 * C2);
+  if (h->cl == NULL || h->lx == NULL || scr_new(h->mem, &h->s, cluster) != 0) {
     astar_hier_free(h);
     return ASTAR_ENOMEM;
   }
-  memset(h->lidx, 0xff, C2 * sizeof *h->lidx);
-  memset(h->bhead, 0xff, 2 * C2 * sizeof *h->bhead);
   h->ly = h->lx + C2;
-  h->nmask = h->lx + 2 * C2;
   {
     size_t l, c;
     for (l = 0; l < C2; l++) {
@@ -514,38 +668,26 @@ int astar_hier_new(astar_hier **out, astar_grid *g, int cluster, int diagonal) {
     }
   }
   h->version = astar_grid_version(g);
-  {
-    size_t c;
-    for (c = 0; c < ncl; c++)
-      if (clus_build(h, c) != 0) {
-        astar_hier_free(h);
-        return ASTAR_ENOMEM;
-      }
-    h->rebuilt = ncl;
+  if (rebuild(h, NULL, ncl) != 0) {
+    astar_hier_free(h);
+    return ASTAR_ENOMEM;
   }
+  h->gen = 0;
   *out = h;
   return 0;
 }
 
 void astar_hier_free(astar_hier *h) {
-  size_t c, ncl, C2;
+  size_t c, ncl;
   astar_mem *m;
   if (h == NULL) return;
   m = h->mem;
   ncl = (size_t)h->ncx * (size_t)h->ncy;
-  C2 = (size_t)h->C * (size_t)h->C;
   if (h->cl != NULL)
     for (c = 0; c < ncl; c++) clus_free(h, &h->cl[c]);
   astar__free(m, h->cl, ncl * sizeof *h->cl);
-  astar__free(m, h->dist, 4 * C2 * sizeof *h->dist);
-  astar__free(m, h->par, 4 * C2 * sizeof *h->par);
-  astar__free(m, h->done, 4 * C2);
-  astar__free(m, h->lidx, C2 * sizeof *h->lidx);
-  astar__free(m, h->lx, 3 * C2);
-  astar__free(m, h->heap, 4 * C2 * sizeof *h->heap);
-  astar__free(m, h->hpos, 4 * C2 * sizeof *h->hpos);
-  astar__free(m, h->bhead, 2 * C2 * sizeof *h->bhead);
-  astar__free(m, h->bent, (8 * C2 + 1) * sizeof *h->bent);
+  astar__free(m, h->lx, 2 * (size_t)h->C * (size_t)h->C);
+  scr_free(m, &h->s, h->C);
   astar__free(m, h->out, h->cout * 2 * sizeof *h->out);
   astar__free(m, h, sizeof *h);
 }
@@ -553,6 +695,9 @@ void astar_hier_free(astar_hier *h) {
 const astar_grid *astar_hier_grid(const astar_hier *h) { return h->g; }
 int astar_hier_cluster(const astar_hier *h) { return h->C; }
 int astar_hier_diagonal(const astar_hier *h) { return h->diagonal; }
+void astar_hier_threads(astar_hier *h, int threads) {
+  h->threads = threads < 1 ? 1 : threads > ASTAR_WORKERS_MAX ? ASTAR_WORKERS_MAX : threads;
+}
 
 /* Marks in 'dirty' the clusters within one cell of rectangle r. */
 static void mark_rect(const astar_hier *h, uint8_t *dirty, const astar_rect *r) {
@@ -566,10 +711,11 @@ static void mark_rect(const astar_hier *h, uint8_t *dirty, const astar_rect *r) 
 
 int astar_hier_update(astar_hier *h) {
   astar_rect r[ASTAR_GRID_LOG];
-  size_t ncl = (size_t)h->ncx * (size_t)h->ncy, c;
+  size_t ncl = (size_t)h->ncx * (size_t)h->ncy, c, count = 0;
   uint64_t v = astar_grid_version(h->g);
   long n, i;
   uint8_t *dirty;
+  int rc;
   h->rebuilt = 0;
   if (v == h->version && !h->stale) return 0;
   dirty = (uint8_t *)astar__alloc(h->mem, ncl);
@@ -577,18 +723,10 @@ int astar_hier_update(astar_hier *h) {
   n = h->stale ? -1 : astar_grid_changes(h->g, h->version, r);
   memset(dirty, n < 0, ncl);
   for (i = 0; i < n; i++) mark_rect(h, dirty, &r[i]);
-  for (c = 0; c < ncl; c++) {
-    if (!dirty[c]) continue;
-    if (clus_build(h, c) != 0) {
-      astar__free(h->mem, dirty, ncl);
-      h->stale = 1;
-      h->gen++;
-      return ASTAR_ENOMEM;
-    }
-    h->rebuilt++;
-  }
-  h->gen += h->rebuilt > 0;
+  for (c = 0; c < ncl; c++) count += dirty[c];
+  rc = rebuild(h, dirty, count);
   astar__free(h->mem, dirty, ncl);
+  if (rc != 0) return rc;
   h->version = v;
   h->stale = 0;
   return 0;
@@ -602,11 +740,8 @@ void astar_hier_describe(const astar_hier *h, astar_hier_info *out) {
   out->diagonal = h->diagonal;
   out->clusters = ncl;
   out->rebuilt = h->rebuilt;
-  out->bytes = sizeof *h + ncl * sizeof *h->cl +
-               (size_t)h->C * (size_t)h->C * (4 * (sizeof *h->dist + sizeof *h->par + 1 +
-                                                   sizeof *h->heap + sizeof *h->hpos) +
-                                              sizeof *h->lidx + 2 * sizeof *h->bhead +
-                                              8 * sizeof *h->bent + 3) + sizeof *h->bent;
+  out->bytes = sizeof *h + ncl * sizeof *h->cl + 2 * (size_t)h->C * (size_t)h->C +
+               scr_bytes(h->C);
   for (c = 0; c < ncl; c++) {
     const hclus *cc = &h->cl[c];
     size_t k = cc->k;
@@ -683,17 +818,17 @@ static int hq_expand(void *self, uint32_t node, astar_search *s) {
   if (q->gen != h->gen) return 0;    /* rebuilt in an edit the query let pass */
   if (node == q->start && q->near && q->start != q->goal) {
     hbox b;
-    near = h->dist[wsearch(h, q->sx, q->sy, q->gx, q->gy, &b)];
+    near = h->s.dist[wsearch(h, q->sx, q->sy, q->gx, q->gy, &b)];
   }
   if (node == q->snode) {              /* the start, when it is no node */
     cc = &h->cl[q->cs];
     e = astar_search_edges(s, (size_t)cc->k + 1);
     if (e == NULL) return ASTAR_ENOMEM;
-    csearch(h, q->cs, local_of(h, q->sx, q->sy), 0, -1, cc->k, 0);
+    csearch(h, &h->s, q->cs, local_of(h, q->sx, q->sy), 0, -1, cc->k, 0);
     for (j = 0; j < cc->k; j++)
-      if (h->dist[cc->pos[j]] < HUGE_VAL) {
+      if (h->s.dist[cc->pos[j]] < HUGE_VAL) {
         e[n].to = node_id(h, q->cs, j);
-        e[n++].cost = h->dist[cc->pos[j]];
+        e[n++].cost = h->s.dist[cc->pos[j]];
       }
     if (near < HUGE_VAL) {
       e[n].to = q->goal;
@@ -717,10 +852,10 @@ static int hq_expand(void *self, uint32_t node, astar_search *s) {
       e[n++].cost = cc->d[i * k + j];
     }
   if (c == q->ct && q->tnode != ASTAR_NONE) {    /* to the goal, in its cluster */
-    csearch(h, c, cc->pos[i], 0, tl, 0, 0);
-    if (h->dist[tl] < HUGE_VAL) {
+    csearch(h, &h->s, c, cc->pos[i], 0, tl, 0, 0);
+    if (h->s.dist[tl] < HUGE_VAL) {
       e[n].to = q->tnode;
-      e[n++].cost = h->dist[tl];
+      e[n++].cost = h->s.dist[tl];
     }
   }
   cx = cc->ox;
@@ -795,12 +930,12 @@ int astar_hier_prepare(astar_hier *h, astar_hier_query *q, int sx, int sy, int g
 static int append_way(astar_hier *h, size_t *n, const hbox *b, int src, int dst) {
   size_t m = 0, i;
   int l;
-  if (!(h->dist[dst] < HUGE_VAL)) return ASTAR_ESTATE;
-  for (l = dst; l != src; l = h->par[l]) m++;
+  if (!(h->s.dist[dst] < HUGE_VAL)) return ASTAR_ESTATE;
+  for (l = dst; l != src; l = h->s.par[l]) m++;
   if (*n + m > h->cout &&
       astar__reserve(h->mem, (void **)&h->out, &h->cout, *n + m, 2 * sizeof *h->out))
     return ASTAR_ENOMEM;
-  for (l = dst, i = m; l != src; l = h->par[l]) {
+  for (l = dst, i = m; l != src; l = h->s.par[l]) {
     i--;
     h->out[2 * (*n + i)] = b->ox + l % b->W;
     h->out[2 * (*n + i) + 1] = b->oy + l / b->W;
@@ -827,7 +962,7 @@ static int refine_leg(astar_hier *h, size_t *n, int ax, int ay, int bx, int by) 
   }
   cbox(h, c, &b.ox, &b.oy, &b.w, &b.h);
   b.W = h->C;
-  csearch(h, c, src, 0, dst, 0, 0);
+  csearch(h, &h->s, c, src, 0, dst, 0, 0);
   return append_way(h, n, &b, src, dst);
 }
 

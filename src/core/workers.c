@@ -61,10 +61,18 @@ static void cond_broadcast(cond_t *c) { pthread_cond_broadcast(c); }
 /* The pool                                                                 */
 /* ---------------------------------------------------------------------- */
 
+/* A thread: it runs fn(arg, i). */
+typedef struct trun {
+  void (*fn)(void *, int);
+  void *arg;
+  int i;
+  thread_t t;
+} trun;
+
 typedef struct worker {
   astar_workers *pool;
   astar_search *s;
-  thread_t t;
+  trun run;
   int started;
 } worker;
 
@@ -133,20 +141,50 @@ static void work(worker *me) {
 }
 
 #if defined(_WIN32)
-static DWORD WINAPI thread_main(LPVOID arg) { work((worker *)arg); return 0; }
-static int spawn(worker *w) {
-  w->t = CreateThread(NULL, 0, thread_main, w, 0, NULL);
-  return w->t != NULL ? 0 : -1;
+static DWORD WINAPI thread_main(LPVOID arg) {
+  trun *r = (trun *)arg;
+  r->fn(r->arg, r->i);
+  return 0;
 }
-static void join(worker *w) {
-  WaitForSingleObject(w->t, INFINITE);
-  CloseHandle(w->t);
+static int spawn(trun *r) {
+  r->t = CreateThread(NULL, 0, thread_main, r, 0, NULL);
+  return r->t != NULL ? 0 : -1;
+}
+static void join(trun *r) {
+  WaitForSingleObject(r->t, INFINITE);
+  CloseHandle(r->t);
 }
 #else
-static void *thread_main(void *arg) { work((worker *)arg); return NULL; }
-static int spawn(worker *w) { return pthread_create(&w->t, NULL, thread_main, w); }
-static void join(worker *w) { pthread_join(w->t, NULL); }
+static void *thread_main(void *arg) {
+  trun *r = (trun *)arg;
+  r->fn(r->arg, r->i);
+  return NULL;
+}
+static int spawn(trun *r) { return pthread_create(&r->t, NULL, thread_main, r); }
+static void join(trun *r) { pthread_join(r->t, NULL); }
 #endif
+
+static void work_main(void *arg, int i) {
+  (void)i;
+  work((worker *)arg);
+}
+
+void astar__parallel(int n, void (*fn)(void *, int), void *arg) {
+  trun r[ASTAR_WORKERS_MAX];
+  int i, started[ASTAR_WORKERS_MAX];
+  if (n > ASTAR_WORKERS_MAX) n = ASTAR_WORKERS_MAX;
+  for (i = 1; i < n; i++) {
+    r[i].fn = fn;
+    r[i].arg = arg;
+    r[i].i = i;
+    started[i] = spawn(&r[i]) == 0;
+  }
+  fn(arg, 0);
+  for (i = 1; i < n; i++) {
+    if (started[i]) join(&r[i]);
+    else fn(arg, i);                     /* no thread: its share on this one */
+  }
+}
 
 int astar_workers_cpus(void) {
   long n;
@@ -176,7 +214,7 @@ static void destroy(astar_workers *p, int sync) {
     unlock(&p->mu);
   }
   for (i = 0; i < p->nthreads; i++)
-    if (p->w[i].started) join(&p->w[i]);
+    if (p->w[i].started) join(&p->w[i].run);
   for (i = 0; i < p->nthreads; i++) astar_search_free(p->w[i].s);
   if (sync) {
     cond_free(&p->done);
@@ -234,7 +272,10 @@ int astar_workers_new(astar_workers **out, int threads, astar_work_fn fn, void *
     return ASTAR_ENOMEM;
   }
   for (i = 0; i < threads; i++) {
-    if (spawn(&p->w[i]) != 0) {
+    p->w[i].run.fn = work_main;
+    p->w[i].run.arg = &p->w[i];
+    p->w[i].run.i = i;
+    if (spawn(&p->w[i].run) != 0) {
       destroy(p, 1);
       return ASTAR_ENOMEM;
     }

@@ -56,7 +56,7 @@ enum {
   ASTAR_OPT_HEADING, ASTAR_OPT_GOAL_HEADING, ASTAR_OPT_TURNING, ASTAR_OPT_HEADINGS,
   ASTAR_OPT_NEIGHBORHOOD, ASTAR_OPT_REVERSE, ASTAR_OPT_TURN_COST, ASTAR_OPT_THREADS,
   ASTAR_OPT_RESERVE, ASTAR_OPT_UNIT, ASTAR_OPT_START_TIME, ASTAR_OPT_WAIT, ASTAR_OPT_WINDOW,
-  ASTAR_OPT_CLAIM, ASTAR_OPT_REFINE,
+  ASTAR_OPT_CLAIM, ASTAR_OPT_REFINE, ASTAR_OPT_CLUSTER,
   ASTAR_OPT_N
 };
 /* An option an entry point accepts: its id, and where the entry point
@@ -85,6 +85,10 @@ void astar_readopts(lua_State *L, const afn *f, int idx, const astar_optuse *use
                     astar_opts *o);
 /* The value of option 'id', or 'dflt' when not given. */
 double astar_opt(const astar_opts *o, int id, double dflt);
+/* Option 'id' (a number option), 'dflt' when not given: raises unless it is
+** an integer in [lo, hi]. */
+int astar_opt_int(lua_State *L, const afn *f, const astar_opts *o, int id, int lo, int hi,
+                  int dflt);
 /* Copies weight, max_expansions, max_cost and partial into p. */
 void astar_opt_params(const astar_opts *o, astar_params *p);
 /* The option 'size' (a number n, or {w, h}; integers in [1, ASTAR_GRID_SIZE_MAX])

@@ -18,9 +18,10 @@ static const afn F_HIERARCHY = {"hierarchy", 1};
 
 /* lg's abstraction with clusters of 'cluster' cells (0: the one find last
 ** used or was given for this policy, else DEFAULT_CLUSTER) for 'diagonal',
-** made if it has none: moved to the front of the grid's list. 0,
+** made (on 'threads' threads) if it has none: moved to the front of the
+** grid's list. 0,
 ** ASTAR_ENOMEM, or ASTAR_EINVAL when the list is full. */
-static int get(lgrid *lg, int cluster, int diagonal, astar_hier **out, int *made) {
+static int get(lgrid *lg, int cluster, int diagonal, int threads, astar_hier **out, int *made) {
   int i = 0, n, rc;
   astar_hier *h = NULL;
   for (n = 0; n < ASTAR_GRID_HIERS && lg->hier[n] != NULL; n++) {
@@ -32,7 +33,7 @@ static int get(lgrid *lg, int cluster, int diagonal, astar_hier **out, int *made
   }
   if (h == NULL) {
     if (n == ASTAR_GRID_HIERS) return ASTAR_EINVAL;
-    rc = astar_hier_new(&h, lg->g, cluster ? cluster : DEFAULT_CLUSTER, diagonal);
+    rc = astar_hier_new(&h, lg->g, cluster ? cluster : DEFAULT_CLUSTER, diagonal, threads);
     if (rc != 0) return rc;
     i = n;
     *made = 1;
@@ -69,6 +70,10 @@ with links.
 @tparam[opt=16] int opts.cluster the side of a cluster in cells, 4 to 64
 @tparam[opt="no_corner_cutting"] string opts.diagonal the policy it is built for (find's
 `diagonal`)
+@tparam[opt] int opts.threads how many threads build it, the calling one included (1 to 64;
+default the processors): the costs inside clusters are worked out on them, and the call
+returns when all are done. The result is the same on any number. A rebuild after edits that
+touch fewer than 256 clusters stays on the calling thread.
 @treturn table `{cluster, diagonal, clusters, nodes, edges, rebuilt, bytes, digest}`: `nodes`
 the abstract nodes, `edges` the costs known inside clusters, `rebuilt` the clusters (re)built
 by this call, `bytes` the memory held, `digest` a hash of every node and cost (a hex string:
@@ -84,52 +89,32 @@ grid:set(40, 40, false)
 print(grid:hierarchy{ cluster = 16 }.rebuilt)                        --> 1
 */
 static int grid_hierarchy(lua_State *L) {
+  static const astar_optuse USE[] = {{ASTAR_OPT_CLUSTER, 0, NULL}, {ASTAR_OPT_DIAGONAL, 0, NULL},
+                                     {ASTAR_OPT_THREADS, 0, NULL}, ASTAR_OPT_END};
   lgrid *lg = astar_checkgrid(L, &F_HIERARCHY);
-  int cluster = DEFAULT_CLUSTER, diagonal = ASTAR_DIAG_NO_CORNER_CUTTING, rc, fresh, made = 0;
+  int cluster, diagonal, threads, rc, fresh, made = 0;
   astar_hier *h;
   astar_hier_info in;
+  astar_opts o;
   char dg[20];
-  if (!lua_isnoneornil(L, 2)) {
-    const char *const *names = astar_diagonals();
-    if (!lua_istable(L, 2))
-      astar_argerror(L, &F_HIERARCHY, 2, "table expected, got %s", luaL_typename(L, 2));
-    lua_pushnil(L);
-    while (lua_next(L, 2)) {                 /* nothing but the two options */
-      const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
-      if (k == NULL || (strcmp(k, "cluster") != 0 && strcmp(k, "diagonal") != 0))
-        astar_argerror(L, &F_HIERARCHY, 2, "unknown option '%s'",
-                       k != NULL ? k : luaL_typename(L, -2));
-      lua_pop(L, 1);
-    }
-    lua_getfield(L, 2, "cluster");
-    if (!lua_isnil(L, -1)) {
-      double c = lua_type(L, -1) == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : -1;
-      if (c != floor(c) || c < ASTAR_HIER_CMIN || c > ASTAR_HIER_CMAX)
-        astar_argerror(L, &F_HIERARCHY, 2, "option 'cluster': an integer from %d to %d "
-                       "expected", ASTAR_HIER_CMIN, ASTAR_HIER_CMAX);
-      cluster = (int)c;
-    }
-    lua_pop(L, 1);
-    lua_getfield(L, 2, "diagonal");
-    if (!lua_isnil(L, -1)) {
-      const char *v = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
-      for (diagonal = 0; v != NULL && names[diagonal] != NULL; diagonal++)
-        if (strcmp(names[diagonal], v) == 0) break;
-      if (v == NULL || names[diagonal] == NULL)
-        astar_argerror(L, &F_HIERARCHY, 2, "option 'diagonal': 'no_corner_cutting', 'never', "
-                       "'always' or 'one_obstacle' expected");
-    }
-    lua_pop(L, 1);
-  }
+  astar_readopts(L, &F_HIERARCHY, 2, USE, &o);
+  cluster = astar_opt_int(L, &F_HIERARCHY, &o, ASTAR_OPT_CLUSTER, ASTAR_HIER_CMIN,
+                          ASTAR_HIER_CMAX, DEFAULT_CLUSTER);
+  threads = astar_opt_int(L, &F_HIERARCHY, &o, ASTAR_OPT_THREADS, 1, ASTAR_WORKERS_MAX,
+                          astar_workers_cpus());
+  diagonal = (int)astar_opt(&o, ASTAR_OPT_DIAGONAL, ASTAR_DIAG_NO_CORNER_CUTTING);
   astar_grid_square(L, lg, "hierarchy");
   astar_map_alive(L, &lg->m);
   if (astar_grid_link_count(lg->g) > 0)
     astar_error(L, "hierarchy: a grid with links cannot be abstracted");
   fresh = lg->hier[ASTAR_GRID_HIERS - 1] == NULL;
-  rc = get(lg, cluster, diagonal, &h, &made);
+  rc = get(lg, cluster, diagonal, threads, &h, &made);
   if (rc == ASTAR_EINVAL && !fresh)
     astar_error(L, "hierarchy: a grid keeps at most %d abstractions", ASTAR_GRID_HIERS);
-  if (rc == 0 && !made) rc = astar_hier_update(h);
+  if (rc == 0 && !made) {
+    astar_hier_threads(h, threads);
+    rc = astar_hier_update(h);
+  }
   if (rc != 0) astar_raise(L, rc);
   astar_hier_describe(h, &in);
   lua_createtable(L, 0, 8);
@@ -199,8 +184,9 @@ void astar_ghier_args(lua_State *L, const afn *f, const astar_opts *o, const lgr
 int astar_ghier_begin(lgrid *lg, lghier *r, int sx, int sy, int gx, int gy, astar_search *s) {
   astar_hier *h;
   uint32_t start, goal;
-  int made = 0;
-  int rc = astar_grid_link_count(lg->g) > 0 ? ASTAR_EINVAL : get(lg, 0, r->diagonal, &h, &made);
+  int made = 0, rc = ASTAR_EINVAL;
+  if (astar_grid_link_count(lg->g) == 0)
+    rc = get(lg, 0, r->diagonal, astar_workers_cpus(), &h, &made);
   r->q.blocked = 0;
   if (rc == 0) rc = astar_hier_prepare(h, &r->q, sx, sy, gx, gy, &start, &goal);
   if (rc != 0) return rc;

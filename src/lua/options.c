@@ -97,7 +97,8 @@ static const optrow ROWS[ASTAR_OPT_N] = {
   {"wait", OT_ANY, R_NONE, NULL},
   {"window", OT_NUMBER, R_NONE, NULL},
   {"claim", OT_BOOLEAN, R_NONE, NULL},
-  {"refine", OT_BOOLEAN, R_NONE, NULL}
+  {"refine", OT_BOOLEAN, R_NONE, NULL},
+  {"cluster", OT_NUMBER, R_NONE, NULL}
 };
 
 const char *const *astar_diagonals(void) { return DIAGONALS; }
@@ -207,6 +208,16 @@ void astar_opt_params(const astar_opts *o, astar_params *p) {
     p->max_expansions = (uint64_t)o->v[ASTAR_OPT_MAX_EXPANSIONS];
   p->max_cost = astar_opt(o, ASTAR_OPT_MAX_COST, p->max_cost);
   p->partial = (int)astar_opt(o, ASTAR_OPT_PARTIAL, p->partial);
+}
+
+int astar_opt_int(lua_State *L, const afn *f, const astar_opts *o, int id, int lo, int hi,
+                  int dflt) {
+  double v = astar_opt(o, id, dflt);
+  char buf[32];
+  if (!(v >= lo && v <= hi && v == floor(v)))
+    astar_opterror(L, f, o, "option '%s': must be an integer in [%d, %d], got %s", ROWS[id].name,
+                   lo, hi, astar_fmtnum(buf, v));
+  return (int)v;
 }
 
 /* One side of the option 'size', the value on top (popped). */

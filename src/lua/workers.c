@@ -217,15 +217,6 @@ static lpool *checkpool(lua_State *L, const char *name) {
 }
 
 /* The 'threads' option of o (dflt if not given), checked. */
-static int threadsopt(lua_State *L, const afn *f, const astar_opts *o, int dflt) {
-  double v = astar_opt(o, ASTAR_OPT_THREADS, dflt);
-  char buf[32];
-  if (!(v >= 1 && v <= ASTAR_WORKERS_MAX && v == floor(v)))
-    astar_opterror(L, f, o, "option 'threads': must be an integer in [1, %d], got %s",
-                   ASTAR_WORKERS_MAX, astar_fmtnum(buf, v));
-  return (int)v;
-}
-
 /* Pushes a new pool of 'threads' workers, its table of requests as user value. */
 static lpool *newpool(lua_State *L, int threads) {
   lpool *p = (lpool *)lua_newuserdatauv(L, sizeof(lpool), 1);
@@ -384,7 +375,8 @@ static int workers_new(lua_State *L) {
   astar_opts o;
   int cpus = astar_workers_cpus(), threads;
   astar_readopts(L, &F_WORKERS, 1, USE, &o);
-  threads = threadsopt(L, &F_WORKERS, &o, cpus > 1 ? cpus - 1 : 1);
+  threads = astar_opt_int(L, &F_WORKERS, &o, ASTAR_OPT_THREADS, 1, ASTAR_WORKERS_MAX,
+                          cpus > 1 ? cpus - 1 : 1);
   newpool(L, threads);
   return 1;
 }
@@ -640,7 +632,8 @@ static int batchheld(lua_State *L, void *ud) {
   int i, rc, w = astar_grid_width(lg->g), h = astar_grid_height(lg->g);
   tmpl = lua_newuserdatauv(L, astar_grid_worksize(), 0);   /* the options, read once */
   astar_grid_workopts(L, &F_BATCH, lg, 3, 1, &o, tmpl);
-  b->p = newpool(L, threadsopt(L, &F_BATCH, &o, astar_workers_cpus()));
+  b->p = newpool(L, astar_opt_int(L, &F_BATCH, &o, ASTAR_OPT_THREADS, 1, ASTAR_WORKERS_MAX,
+                                   astar_workers_cpus()));
   b->jobs = (wjob **)lua_newuserdatauv(L, (size_t)(b->n > 0 ? b->n : 1) * sizeof(wjob *), 0);
   for (i = 1; i <= b->n; i++) {                      /* every request read before any runs */
     wjob *j;
