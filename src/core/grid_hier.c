@@ -44,8 +44,12 @@ typedef struct hclus {
   int ox, oy;           /* its first cell */
   uint16_t k;           /* nodes */
   uint16_t *pos;        /* each node's index in the cluster (ly * C + lx), ascending */
+  uint8_t *nb;          /* nb[i * 8 + d]: the node a step in direction d from node i enters
+                           in another cluster (its index there), or NOB (clus_links) */
   float *d;             /* d[i * k + j]: cost from node i to node j inside the cluster */
 } hclus;
+
+#define NOB 0xff        /* no node (a cluster has at most 4 C - 4 < 255 nodes) */
 
 /* The cells a search may enter: w x h from (ox, oy), a cell's index in it
 ** ly * W + lx (W = C for a cluster, 2C for a window of two). */
@@ -419,13 +423,19 @@ static int cheap_box(const astar_hier *h, const hscr *s, int a, int b) {
          s->cheap[y0 * C1 + x0] == (x1 - x0) * (y1 - y0);
 }
 
+/* The bytes of the block of a cluster of k nodes: pos, nb, then d (at
+** *doff, aligned for floats). */
+static size_t clus_bytes(size_t k, size_t *doff) {
+  size_t off = (k * (sizeof(uint16_t) + 8) + sizeof(float) - 1) / sizeof(float) * sizeof(float);
+  if (doff != NULL) *doff = off;
+  return off + k * k * sizeof(float);
+}
+
 static void clus_free(astar_hier *h, hclus *c) {
-  if (c->k > 0) {
-    size_t k = c->k;
-    astar__free(h->mem, c->pos, k * sizeof *c->pos + k * k * sizeof *c->d + sizeof(float));
-  }
+  if (c->k > 0) astar__free(h->mem, c->pos, clus_bytes(c->k, NULL));
   c->k = 0;
   c->pos = NULL;
+  c->nb = NULL;
   c->d = NULL;
 }
 
@@ -468,12 +478,11 @@ static int clus_nodes(astar_hier *h, size_t c) {
     if (mark[i]) tmp[k++] = (uint16_t)i;
   if (k == 0) return 0;
   {
-    size_t bytes = (size_t)k * sizeof *cc->pos + (size_t)k * (size_t)k * sizeof *cc->d +
-                   sizeof(float);
+    size_t off, bytes = clus_bytes((size_t)k, &off);
     unsigned char *blk = (unsigned char *)astar__alloc(h->mem, bytes);
-    size_t off = ((size_t)k * sizeof *cc->pos + sizeof(float) - 1) / sizeof(float) * sizeof(float);
     if (blk == NULL) return ASTAR_ENOMEM;
     cc->pos = (uint16_t *)(void *)blk;
+    cc->nb = blk + (size_t)k * sizeof *cc->pos;
     cc->d = (float *)(void *)(blk + off);
     cc->k = (uint16_t)k;
     memcpy(cc->pos, tmp, (size_t)k * sizeof *tmp);
@@ -527,6 +536,28 @@ static void clus_costs(const astar_hier *h, hscr *s, size_t c) {
   prune(cc);
 }
 
+/* Fills cluster c's nb: for each node and direction, the node of another
+** cluster a legal step enters. It reads the nodes of the clusters around c,
+** so it runs again when one of them is rebuilt (their indices shift). */
+static void clus_links(const astar_hier *h, size_t c) {
+  hclus *cc = &h->cl[c];
+  int i, d, link, nd = h->diagonal == ASTAR_DIAG_NEVER ? 4 : 8;
+  for (i = 0; i < cc->k; i++) {
+    int x = cc->ox + h->lx[cc->pos[i]], y = cc->oy + h->ly[cc->pos[i]];
+    for (d = 0; d < 8; d++) {
+      int nx = x + DX[d], ny = y + DY[d], j = -1;
+      size_t nc;
+      cc->nb[i * 8 + d] = NOB;
+      if (d >= nd || nx < 0 || ny < 0 || nx >= h->g->w || ny >= h->g->h ||
+          (nc = cluster_of(h, nx, ny)) == c)
+        continue;
+      j = node_index(&h->cl[nc], (unsigned)((ny % h->C) * h->C + nx % h->C));
+      if (j >= 0 && astar_grid_move_cost(h->g, h->diagonal, x, y, nx, ny, &link) >= 0)
+        cc->nb[i * 8 + d] = (uint8_t)j;
+    }
+  }
+}
+
 static void scr_free(astar_mem *m, hscr *s, int C) {
   size_t C2 = (size_t)C * (size_t)C;
   astar__free(m, s->dist, 4 * C2 * sizeof *s->dist);
@@ -576,7 +607,11 @@ static int scr_new(astar_mem *m, hscr *s, int C) {
 }
 
 /* The clusters of a build: those marked in dirty (NULL: all), their costs
-** shared among n threads, each with its scratch. */
+** shared among n threads, each with its scratch, in runs of CHUNK clusters
+** (neighbours are alike, so the shares are even; a thread writes the
+** blocks of its run while reading the nodes of the clusters around, which
+** rarely lie in the run another thread is writing). */
+#define CHUNK 64
 typedef struct hwork {
   const astar_hier *h;
   const uint8_t *dirty;
@@ -588,8 +623,14 @@ static void costs_share(void *arg, int t) {
   const hwork *w = (const hwork *)arg;
   size_t c, ncl = (size_t)w->h->ncx * (size_t)w->h->ncy;
   hscr s = w->s[t];          /* on this thread's stack: the threads' counters share no line */
-  for (c = (size_t)t; c < ncl; c += (size_t)w->n)   /* neighbours alike: shares even */
-    if (w->dirty == NULL || w->dirty[c]) clus_costs(w->h, &s, c);
+  for (c = (size_t)t * CHUNK; c < ncl; c += (size_t)w->n * CHUNK) {
+    size_t e = c + CHUNK < ncl ? c + CHUNK : ncl, i;
+    for (i = c; i < e; i++)
+      if (w->dirty == NULL || w->dirty[i]) {
+        clus_costs(w->h, &s, i);
+        clus_links(w->h, i);
+      }
+  }
   w->s[t] = s;
 }
 
@@ -623,6 +664,15 @@ static int rebuild(astar_hier *h, const uint8_t *dirty, size_t count) {
   else costs_share(&w, 0);
   h->s = s[0];
   while (--i > 0) scr_free(h->mem, &s[i], h->C);
+  for (c = 0; dirty != NULL && c < ncl; c++) {   /* the clusters around rebuilt ones */
+    long cx = (long)(c % (size_t)h->ncx), cy = (long)(c / (size_t)h->ncx), dx, dy, near = 0;
+    if (dirty[c]) continue;
+    for (dy = -1; dy <= 1; dy++)
+      for (dx = -1; dx <= 1; dx++)
+        near |= cx + dx >= 0 && cy + dy >= 0 && cx + dx < h->ncx && cy + dy < h->ncy &&
+                dirty[(size_t)((cy + dy) * h->ncx + cx + dx)];
+    if (near) clus_links(h, c);
+  }
   h->rebuilt = count;
   h->gen += count > 0;
   return 0;
@@ -746,9 +796,10 @@ void astar_hier_describe(const astar_hier *h, astar_hier_info *out) {
     const hclus *cc = &h->cl[c];
     size_t k = cc->k;
     out->nodes += k;
-    out->bytes += k ? k * sizeof *cc->pos + k * k * sizeof *cc->d + sizeof(float) : 0;
+    out->bytes += k ? clus_bytes(k, NULL) : 0;
     dg = (dg ^ (uint64_t)(c * 65536 + k)) * 1099511628211ULL;
     for (i = 0; i < k; i++) dg = (dg ^ cc->pos[i]) * 1099511628211ULL;
+    for (i = 0; i < 8 * k; i++) dg = (dg ^ cc->nb[i]) * 1099511628211ULL;
     for (i = 0; i < k * k; i++) {
       uint32_t b;
       memcpy(&b, &cc->d[i], sizeof b);
@@ -813,7 +864,7 @@ static int hq_expand(void *self, uint32_t node, astar_search *s) {
   const hclus *cc;
   astar_edge *e;
   int n = 0, i, j, k, d, nd = h->diagonal == ASTAR_DIAG_NEVER ? 4 : 8, C = h->C;
-  int tl = local_of(h, q->gx, q->gy), cx, cy, cw, ch, lx, ly, x, y, link;
+  int tl = local_of(h, q->gx, q->gy), cx, cy, cw, ch, lx, ly, x, y;
   double near = HUGE_VAL;            /* start to goal inside their clusters, if they touch */
   if (q->gen != h->gen) return 0;    /* rebuilt in an edit the query let pass */
   if (node == q->start && q->near && q->start != q->goal) {
@@ -867,20 +918,11 @@ static int hq_expand(void *self, uint32_t node, astar_search *s) {
   x = cx + lx;
   y = cy + ly;
   for (d = 0; d < nd; d++) {                      /* steps into other clusters */
-    int nlx = lx + DX[d], nly = ly + DY[d], sx = 0, sy = 0, jn;
-    size_t nc;
-    double sc;
-    if (nlx < 0) { sx = -1; nlx = C - 1; } else if (nlx >= cw) { sx = 1; nlx = 0; }
-    if (nly < 0) { sy = -1; nly = C - 1; } else if (nly >= ch) { sy = 1; nly = 0; }
-    if ((sx == 0 && sy == 0) || x + DX[d] < 0 || y + DY[d] < 0 || x + DX[d] >= h->g->w ||
-        y + DY[d] >= h->g->h)
-      continue;
-    nc = (size_t)((long)c + sy * (long)h->ncx + sx);
-    if ((jn = node_index(&h->cl[nc], (unsigned)(nly * C + nlx))) < 0) continue;
-    if ((sc = astar_grid_move_cost(h->g, h->diagonal, x, y, x + DX[d], y + DY[d], &link)) < 0)
-      continue;
-    e[n].to = node_id(h, nc, jn);
-    e[n++].cost = sc;
+    int jn = cc->nb[i * 8 + d];
+    long sx = lx + DX[d] < 0 ? -1 : lx + DX[d] >= cw, sy = ly + DY[d] < 0 ? -1 : ly + DY[d] >= ch;
+    if (jn == NOB) continue;                      /* clus_links: legal, onto a node */
+    e[n].to = node_id(h, (size_t)((long)c + sy * (long)h->ncx + sx), jn);
+    e[n++].cost = h->g->cell[cell_at(h->g, x + DX[d], y + DY[d])] * (d >= 4 ? SQRT2 : 1.0);
   }
   return n;
 }
