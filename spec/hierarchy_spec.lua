@@ -205,6 +205,19 @@ describe("hierarchical search on random grids", function()
     assert.truthy(n > H.trials(60), "too few paths: " .. n)
   end)
 
+  it("works with the widest clusters (64 cells, a whole word of a row) under every policy", function()
+    local rng, found = H.rng(306), 0
+    for _, diagonal in ipairs(POLICIES) do
+      local w, h = 128, 70
+      local cells = H.random_cells(rng, w, h, 0.3, { 1, 1, 3 })
+      local grid = astar.grid.from_table(cells)
+      grid:hierarchy { cluster = 64, diagonal = diagonal }
+      found = found + check_queries(rng, cells, w, h, grid, diagonal, 6)
+      grid:close()
+    end
+    assert.truthy(found >= 8, "too few paths: " .. found)
+  end)
+
   it("built on several threads: the same abstraction as on one, and the reference's costs", function()
     local rng, n = H.rng(305), 0
     for _ = 1, H.trials(6) do

@@ -490,6 +490,42 @@ static int clus_nodes(astar_hier *h, size_t c) {
   return 0;
 }
 
+/* Into s->nmask, what moves() gives each cell of box b (a cluster), from
+** rows of walkability bits (a cluster is at most 64 cells wide): bit x of
+** r[y + 1] for cell (x, y), rows -1 and ch empty. */
+static void clus_moves(const astar_hier *h, hscr *s, const hbox *b) {
+  uint64_t r[ASTAR_HIER_CMAX + 2];
+  int x, y, pol = h->diagonal;
+  r[0] = r[b->h + 1] = 0;
+  for (y = 0; y < b->h; y++) {
+    const double *row = h->g->cell + cell_at(h->g, b->ox, b->oy + y);
+    uint64_t m = 0;
+    for (x = 0; x < b->w; x++) m |= (uint64_t)(row[x] > 0) << x;
+    r[y + 1] = m;
+  }
+  for (y = 0; y < b->h; y++) {
+    uint64_t up = r[y], cur = r[y + 1], dn = r[y + 2];
+    for (x = 0; x < b->w; x++) {
+      unsigned n = (unsigned)(up >> x & 1), w = x > 0 ? (unsigned)(cur >> (x - 1) & 1) : 0;
+      int last = x + 1 == b->w;                 /* no shift by 64 */
+      unsigned e = last ? 0 : (unsigned)(cur >> (x + 1) & 1), so = (unsigned)(dn >> x & 1), m;
+      m = n | w << 1 | e << 2 | so << 3;
+      if (pol != ASTAR_DIAG_NEVER) {
+        unsigned nw = x > 0 ? (unsigned)(up >> (x - 1) & 1) : 0;
+        unsigned ne = last ? 0 : (unsigned)(up >> (x + 1) & 1);
+        unsigned sw = x > 0 ? (unsigned)(dn >> (x - 1) & 1) : 0;
+        unsigned se = last ? 0 : (unsigned)(dn >> (x + 1) & 1);
+        nw &= (unsigned)astar__diag_ok(pol, (int)w, (int)n);
+        ne &= (unsigned)astar__diag_ok(pol, (int)e, (int)n);
+        sw &= (unsigned)astar__diag_ok(pol, (int)w, (int)so);
+        se &= (unsigned)astar__diag_ok(pol, (int)e, (int)so);
+        m |= nw << 4 | ne << 5 | sw << 6 | se << 7;
+      }
+      s->nmask[y * h->C + x] = (uint8_t)m;
+    }
+  }
+}
+
 /* Works out the costs between cluster c's nodes with scratch s. The build's
 ** second part: it reads the grid and writes only the cluster's costs and s,
 ** so several threads can each do their own clusters. One search from each
@@ -512,9 +548,7 @@ static void clus_costs(const astar_hier *h, hscr *s, size_t c) {
   sym = astar__grid_one_cost(h->g);
   cheap_sums(h, s, ox, oy, cw, ch);
   b.ox = ox; b.oy = oy; b.w = cw; b.h = ch; b.W = C;
-  for (j = 0; j < ch; j++)                     /* the moves of each cell, once for all */
-    for (i = 0; i < cw; i++)
-      s->nmask[j * C + i] = (uint8_t)moves(h, &b, i, j, h->g->cell + cell_at(h->g, ox + i, oy + j));
+  clus_moves(h, s, &b);
   s->masked = 1;
   for (i = 0; i < k; i++) {
     for (j = sym ? i + 1 : 0, want = 0; j < k; j++) {
@@ -864,7 +898,7 @@ static int hq_expand(void *self, uint32_t node, astar_search *s) {
   const hclus *cc;
   astar_edge *e;
   int n = 0, i, j, k, d, nd = h->diagonal == ASTAR_DIAG_NEVER ? 4 : 8, C = h->C;
-  int tl = local_of(h, q->gx, q->gy), cx, cy, cw, ch, lx, ly, x, y;
+  int tl = local_of(h, q->gx, q->gy), cx, cy, cw, ch, lx, ly, x, y, one;
   double near = HUGE_VAL;            /* start to goal inside their clusters, if they touch */
   if (q->gen != h->gen) return 0;    /* rebuilt in an edit the query let pass */
   if (node == q->start && q->near && q->start != q->goal) {
@@ -917,12 +951,14 @@ static int hq_expand(void *self, uint32_t node, astar_search *s) {
   ly = h->ly[cc->pos[i]];
   x = cx + lx;
   y = cy + ly;
+  one = astar__grid_one_cost(h->g);   /* then no need to read the cell (a cache miss) */
   for (d = 0; d < nd; d++) {                      /* steps into other clusters */
     int jn = cc->nb[i * 8 + d];
     long sx = lx + DX[d] < 0 ? -1 : lx + DX[d] >= cw, sy = ly + DY[d] < 0 ? -1 : ly + DY[d] >= ch;
     if (jn == NOB) continue;                      /* clus_links: legal, onto a node */
     e[n].to = node_id(h, (size_t)((long)c + sy * (long)h->ncx + sx), jn);
-    e[n++].cost = h->g->cell[cell_at(h->g, x + DX[d], y + DY[d])] * (d >= 4 ? SQRT2 : 1.0);
+    e[n++].cost = (one ? q->hscale : h->g->cell[cell_at(h->g, x + DX[d], y + DY[d])]) *
+                  (d >= 4 ? SQRT2 : 1.0);
   }
   return n;
 }
