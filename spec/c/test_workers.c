@@ -86,15 +86,23 @@ static astar_grid *random_grid(counting *c, int w, int h, int costs) {
   return g;
 }
 
-/* Runs the jobs on a pool of 'threads', results into got[] (taken in order
-** or collected as they finish). */
-static void run_pool(job *jobs, int n, int threads, int collect) {
+/* Runs the jobs on a pool of 'threads', results into got[]: taken last
+** first (mode 0), collected as they finish (1), or taken in order by a
+** caller that helps while the next is not done (2, as astar.batch does). */
+static void run_pool(job *jobs, int n, int threads, int mode) {
   astar_workers *w;
   int i, k = 0;
   CHECK(astar_workers_new(&w, threads, work, NULL, sysalloc, NULL) == 0);
   CHECK(astar_workers_threads(w) == threads);
   for (i = 0; i < n; i++) astar_workers_submit(w, &jobs[i].head);
-  if (collect) {
+  if (mode == 2) {
+    for (i = 0; i < n; i++) {
+      astar_workers_help(w, i % 2 ? &jobs[i].head : NULL);      /* or one at a time */
+      while (astar_workers_peek(w, &jobs[i].head) != ASTAR_JOB_DONE && astar_workers_help(w, NULL)) {}
+      CHECK(astar_workers_take(w, &jobs[i].head, 1) == ASTAR_JOB_DONE);
+    }
+    CHECK(astar_workers_help(w, NULL) == 0);
+  } else if (mode == 1) {
     astar_job *j;
     while ((j = astar_workers_collect(w, 1)) != NULL) {
       CHECK(j->state == ASTAR_JOB_COLLECTED);
@@ -142,6 +150,9 @@ static void test_shared(int costs, int jump, int prepared) {
   astar_search_free(s);
   CHECK(astar_grid_ready(g) == 0);
   run_pool(got, NQ, 3, jump == ASTAR_JUMP_AUTO);
+  for (i = 0; i < NQ; i++) same(&got[i], &ref[i]);
+  for (i = 0; i < NQ; i++) got[i].rc = 12345;              /* nothing left of that run */
+  run_pool(got, NQ, jump == ASTAR_JUMP_AUTO ? 0 : 1, 2);   /* the caller alone, or with one */
   for (i = 0; i < NQ; i++) same(&got[i], &ref[i]);
   astar_grid_free(copy);
   astar_grid_free(g);
@@ -229,7 +240,7 @@ static void nothing(void *ud, astar_job *aj, astar_search *s, astar_workers *w) 
 static void test_new(void) {
   astar_workers *w = (astar_workers *)&w;
   long n;
-  CHECK(astar_workers_new(&w, 0, nothing, NULL, sysalloc, NULL) == ASTAR_EINVAL && w == NULL);
+  CHECK(astar_workers_new(&w, -1, nothing, NULL, sysalloc, NULL) == ASTAR_EINVAL && w == NULL);
   CHECK(astar_workers_new(&w, ASTAR_WORKERS_MAX + 1, nothing, NULL, sysalloc, NULL) ==
         ASTAR_EINVAL);
   CHECK(astar_workers_new(&w, 2, NULL, NULL, sysalloc, NULL) == ASTAR_EINVAL);

@@ -1689,8 +1689,9 @@ typedef void (*astar_work_fn)(void *ud, astar_job *j, astar_search *s, astar_wor
 
 /* The number of processors online (1 if unknown), at most ASTAR_WORKERS_MAX. */
 int astar_workers_cpus(void);
-/* Starts 'threads' workers (1 .. ASTAR_WORKERS_MAX). Returns 0, ASTAR_EINVAL
-** or ASTAR_ENOMEM (also when a thread cannot be started). */
+/* Starts 'threads' workers (0 .. ASTAR_WORKERS_MAX; with 0, only
+** astar_workers_help runs the jobs). Returns 0, ASTAR_EINVAL or ASTAR_ENOMEM
+** (also when a thread cannot be started). */
 int astar_workers_new(astar_workers **out, int threads, astar_work_fn fn, void *ud,
                       astar_alloc alloc, void *aud);
 int astar_workers_threads(const astar_workers *w);
@@ -1702,6 +1703,11 @@ astar_job *astar_workers_collect(astar_workers *w, int wait);
 /* Job j's state; if DONE, hands j back (it is COLLECTED then, but the
 ** return value says DONE). With 'wait', waits while it is queued or running. */
 int astar_workers_take(astar_workers *w, astar_job *j, int wait);
+/* Runs queued jobs on the calling thread (with a context of the pool's own
+** for it), oldest first, as a worker would: until job 'until' is done, or
+** just one if 'until' is NULL, and while any is queued. Returns how many ran.
+** For a caller that would otherwise wait for 'until': it works too. */
+long astar_workers_help(astar_workers *w, const astar_job *until);
 /* Cancels j: a queued or finished job is handed back at once (CANCELLED);
 ** a running one is flagged (astar_workers_cancelled) and finishes as usual.
 ** Returns the state j had. */

@@ -89,6 +89,7 @@ struct astar_workers {
   int closing;
   int nthreads;
   worker *w;
+  astar_search *caller;   /* the context of astar_workers_help */
 };
 
 static void push(astar_job **head, astar_job **tail, astar_job *j) {
@@ -119,25 +120,42 @@ static int unlink_job(astar_job **head, astar_job **tail, astar_job *j) {
   return 1;
 }
 
+/* Runs j (popped, the mutex held) with context s: the mutex is let go
+** meanwhile and held again on return. */
+static void run_one(astar_workers *p, astar_job *j, astar_search *s) {
+  j->state = ASTAR_JOB_RUNNING;
+  p->running++;
+  unlock(&p->mu);
+  p->fn(p->ud, j, s, p);                 /* the job's data is the runner's now */
+  lock(&p->mu);
+  p->running--;
+  j->state = ASTAR_JOB_DONE;
+  push(&p->fhead, &p->ftail, j);
+  cond_broadcast(&p->done);
+}
+
 static void work(worker *me) {
   astar_workers *p = me->pool;
   lock(&p->mu);
   for (;;) {
-    astar_job *j;
     while (p->head == NULL && !p->closing) cond_wait(&p->work, &p->mu);
     if (p->closing) break;
-    j = pop(&p->head, &p->tail);
-    j->state = ASTAR_JOB_RUNNING;
-    p->running++;
-    unlock(&p->mu);
-    p->fn(p->ud, j, me->s, p);           /* the job's data is the worker's now */
-    lock(&p->mu);
-    p->running--;
-    j->state = ASTAR_JOB_DONE;
-    push(&p->fhead, &p->ftail, j);
-    cond_broadcast(&p->done);
+    run_one(p, pop(&p->head, &p->tail), me->s);
   }
   unlock(&p->mu);
+}
+
+long astar_workers_help(astar_workers *p, const astar_job *until) {
+  long n = 0;
+  lock(&p->mu);
+  while (!p->closing && p->head != NULL &&
+         (until == NULL ? n == 0 : until->state == ASTAR_JOB_QUEUED ||
+                                   until->state == ASTAR_JOB_RUNNING)) {
+    run_one(p, pop(&p->head, &p->tail), p->caller);
+    n++;
+  }
+  unlock(&p->mu);
+  return n;
 }
 
 #if defined(_WIN32)
@@ -216,12 +234,13 @@ static void destroy(astar_workers *p, int sync) {
   for (i = 0; i < p->nthreads; i++)
     if (p->w[i].started) join(&p->w[i].run);
   for (i = 0; i < p->nthreads; i++) astar_search_free(p->w[i].s);
+  astar_search_free(p->caller);
   if (sync) {
     cond_free(&p->done);
     cond_free(&p->work);
     mutex_free(&p->mu);
   }
-  astar__free(&p->mem, p->w, (size_t)p->nthreads * sizeof(worker));
+  astar__free(&p->mem, p->w, (size_t)(p->nthreads > 0 ? p->nthreads : 1) * sizeof(worker));
   {
     astar_mem m = p->mem;
     astar__free(&m, p, sizeof *p);
@@ -234,7 +253,7 @@ int astar_workers_new(astar_workers **out, int threads, astar_work_fn fn, void *
   astar_workers *p;
   int i, rc = 0;
   *out = NULL;
-  if (threads < 1 || threads > ASTAR_WORKERS_MAX || fn == NULL) return ASTAR_EINVAL;
+  if (threads < 0 || threads > ASTAR_WORKERS_MAX || fn == NULL) return ASTAR_EINVAL;
   m.fn = alloc; m.ud = aud; m.allocs = 0;
   p = (astar_workers *)astar__alloc(&m, sizeof *p);
   if (p == NULL) return ASTAR_ENOMEM;
@@ -242,7 +261,7 @@ int astar_workers_new(astar_workers **out, int threads, astar_work_fn fn, void *
   p->mem = m;
   p->fn = fn;
   p->ud = ud;
-  p->w = (worker *)astar__alloc(&p->mem, (size_t)threads * sizeof(worker));
+  p->w = (worker *)astar__alloc(&p->mem, (size_t)(threads > 0 ? threads : 1) * sizeof(worker));
   if (p->w == NULL) {
     astar__free(&p->mem, p, sizeof *p);
     return ASTAR_ENOMEM;
@@ -255,6 +274,7 @@ int astar_workers_new(astar_workers **out, int threads, astar_work_fn fn, void *
   }
   for (i = 0; i < threads && rc == 0; i++)
     rc = astar_search_new(&p->w[i].s, alloc, aud);
+  if (rc == 0) rc = astar_search_new(&p->caller, alloc, aud);
   if (rc != 0) {
     destroy(p, 0);
     return rc;

@@ -604,6 +604,8 @@ static int batchresults(lua_State *L) {
   lua_createtable(L, 0, 0);                          /* messages */
   for (i = 0; i < b->n; i++) {
     int n;
+    /* this thread searches too, while the request it needs next is not done */
+    astar_workers_help(b->p->w, &b->jobs[i]->head);
     astar_workers_take(b->p->w, &b->jobs[i]->head, 1);
     n = report(L, b->jobs[i]);                       /* Path | nil, message, code */
     if (n == 1) {
@@ -633,7 +635,7 @@ static int batchheld(lua_State *L, void *ud) {
   tmpl = lua_newuserdatauv(L, astar_grid_worksize(), 0);   /* the options, read once */
   astar_grid_workopts(L, &F_BATCH, lg, 3, 1, &o, tmpl);
   b->p = newpool(L, astar_opt_int(L, &F_BATCH, &o, ASTAR_OPT_THREADS, 1, ASTAR_WORKERS_MAX,
-                                   astar_workers_cpus()));
+                                   astar_workers_cpus()) - 1);   /* and this thread */
   b->jobs = (wjob **)lua_newuserdatauv(L, (size_t)(b->n > 0 ? b->n : 1) * sizeof(wjob *), 0);
   for (i = 1; i <= b->n; i++) {                      /* every request read before any runs */
     wjob *j;
@@ -668,8 +670,9 @@ static int batchheld(lua_State *L, void *ud) {
 }
 
 /***
-Searches `grid` for every request with `threads` worker threads, and returns when all are
-done. The answers are those of @{Grid:find} with the same options, in the requests' order.
+Searches `grid` for every request with `threads` threads, the calling one among them (it
+searches too, while it waits for the next answer, and makes the Paths), and returns when all
+are done. The answers are those of @{Grid:find} with the same options, in the requests' order.
 @function astar.batch
 @tparam Grid grid
 @tparam {{int,...},...} requests a list of `{x0, y0, x1, y1}`
