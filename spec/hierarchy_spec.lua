@@ -383,6 +383,60 @@ describe("grid:hierarchy", function()
     H.check_path(cells, 50, 50, p, 1, 1, 50, 1, "never")
   end)
 
+  it("is what 'auto' searches for ends far enough apart once allowed, and nothing else", function()
+    local rng = H.rng(309)
+    local w, h = 60, 50
+    local cells = H.random_cells(rng, w, h, 0.2, { 1 })
+    local grid = astar.grid.from_table(cells)
+    assert.is_false(grid:hierarchy { cluster = 8 }.auto)           -- not allowed by default
+    local info = grid:hierarchy { cluster = 8, auto = 30 }
+    assert.equals(30, info.auto)
+    local far, near, pair = 0, 0, nil
+    for _ = 1, 60 do
+      local sx, sy = random_walkable(rng, cells, w, h)
+      local gx, gy = random_walkable(rng, cells, w, h)
+      local dx, dy = math.abs(gx - sx), math.abs(gy - sy)
+      local oct = math.max(dx, dy) + (math.sqrt(2) - 1) * math.min(dx, dy)
+      local best = H.dijkstra(cells, w, h, sx, sy, gx, gy, "no_corner_cutting")
+      local p = grid:find(sx, sy, gx, gy)
+      assert.equals(best ~= nil, p ~= nil)
+      if p then
+        local cost = H.check_path(cells, w, h, p, sx, sy, gx, gy, "no_corner_cutting")
+        assert.truthy(cost >= best * (1 - 1e-9))
+        if oct >= 30 then
+          assert.equals("hierarchical", p:stats().algorithm)
+          far = far + 1
+          pair = { sx, sy, gx, gy, p:cost() }
+        else
+          assert.truthy(H.close(cost, best, 1e-9), "a near query is shortest")
+          assert.are_not.equal("hierarchical", p:stats().algorithm)
+          near = near + 1
+        end
+        -- what it cannot take, or another algorithm or policy, leaves it out
+        for _, o in ipairs { { algorithm = "astar" }, { weight = 1.5 }, { diagonal = "never" },
+                             { cost = function() return 1 end }, { partial = true } } do
+          local q = grid:find(sx, sy, gx, gy, o)
+          assert.are_not.equal("hierarchical", q:stats().algorithm)
+        end
+      end
+    end
+    assert.truthy(far > 5 and near > 5, far .. " far, " .. near .. " near")
+    local q = grid:query(pair[1], pair[2], pair[3], pair[4])       -- time-sliced, the same
+    while q:step(3) == "running" do end
+    assert.equals("hierarchical", q:result():stats().algorithm)
+    assert.equals(pair[5], q:result():cost())
+    assert.is_false(grid:hierarchy { cluster = 8, auto = false }.auto)
+    assert.equals(8, grid:hierarchy { cluster = 8, auto = true }.cluster)
+    assert.equals(1024, grid:hierarchy { cluster = 8 }.auto)       -- kept; true means 1024 cells
+    assert.is_false(grid:hierarchy { cluster = 8, diagonal = "never" }.auto)
+    for _, bad in ipairs { -1, 0 / 0, math.huge, "far", {} } do
+      local ok, err = pcall(grid.hierarchy, grid, { auto = bad })
+      assert.is_false(ok)
+      assert.matches("option 'auto': true, false or a distance in cells", err, 1, true)
+    end
+    grid:close()
+  end)
+
   it("makes an abstraction when find needs one, and warm queries allocate nothing", function()
     local grid = astar.grid(100, 100)
     grid:fill(50, 1, 1, 90, false)

@@ -580,6 +580,7 @@ function Grid:prepare(diagonal) end
 ---@field cluster? integer the side of a cluster in cells, 4 to 64 (default 16)
 ---@field diagonal? "no_corner_cutting"|"never"|"always"|"one_obstacle" the policy it is built for
 ---@field threads? integer threads that build it (and rebuild it after many edits), 1 to 64; default the processors
+---@field auto? boolean|number let find's "auto" search it for ends at least this many cells apart (true: 1024; false: no more); paths then not always shortest
 
 ---@class astar.HierarchyInfo
 ---@field cluster integer
@@ -590,6 +591,7 @@ function Grid:prepare(diagonal) end
 ---@field rebuilt integer clusters (re)built by this call
 ---@field bytes integer memory held
 ---@field digest string a hash of every node and cost (equal grids give equal digests)
+---@field auto number|false the distance from which "auto" searches it, or false
 
 ---HPA*: builds, or brings up to date with the edits since (locally: only clusters within one
 ---cell of an edit), the abstraction `find` uses with `algorithm = "hierarchical"`. One per

@@ -56,7 +56,7 @@ enum {
   ASTAR_OPT_HEADING, ASTAR_OPT_GOAL_HEADING, ASTAR_OPT_TURNING, ASTAR_OPT_HEADINGS,
   ASTAR_OPT_NEIGHBORHOOD, ASTAR_OPT_REVERSE, ASTAR_OPT_TURN_COST, ASTAR_OPT_THREADS,
   ASTAR_OPT_RESERVE, ASTAR_OPT_UNIT, ASTAR_OPT_START_TIME, ASTAR_OPT_WAIT, ASTAR_OPT_WINDOW,
-  ASTAR_OPT_CLAIM, ASTAR_OPT_REFINE, ASTAR_OPT_CLUSTER,
+  ASTAR_OPT_CLAIM, ASTAR_OPT_REFINE, ASTAR_OPT_CLUSTER, ASTAR_OPT_AUTO,
   ASTAR_OPT_N
 };
 /* An option an entry point accepts: its id, and where the entry point
@@ -355,6 +355,8 @@ typedef struct lgrid {
   struct astar_gsnap *snap;  /* the last snapshot for worker threads (workers.c), or NULL */
 #define ASTAR_GRID_HIERS 8
   astar_hier *hier[ASTAR_GRID_HIERS];  /* abstractions (grid_hier.c), the last used first */
+  double hauto;        /* "auto" searches the abstraction for ends this far apart; < 0: never */
+  int hauto_diag;      /* ... for this policy (grid:hierarchy{auto = ...}) */
 } lgrid;
 
 /* ---- grid searches on worker threads (src/lua/workers.c; grid.c's part) ---- */
@@ -413,6 +415,11 @@ typedef struct lghier {
 ** those it cannot take) into r, and turns it on. */
 void astar_ghier_args(lua_State *L, const afn *f, const astar_opts *o, const lgrid *lg,
                       lghier *r, int diagonal);
+/* For a search under algorithm "auto" (given or not): turns r on as
+** astar_ghier_args would if lg's user allowed it (grid:hierarchy{auto = d}) for this policy,
+** the ends are at least d apart, and no option it cannot take was given. */
+void astar_ghier_auto(lua_State *L, const afn *f, const astar_opts *o, const lgrid *lg,
+                      lghier *r, int diagonal, int sx, int sy, int gx, int gy);
 /* The grid kind's begin and push for it; the abstractions' release. */
 int astar_ghier_begin(lgrid *lg, lghier *r, int sx, int sy, int gx, int gy, astar_search *s);
 int astar_ghier_push(lua_State *L, lghier *r, astar_search *s, int rc);

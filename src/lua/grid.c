@@ -61,6 +61,8 @@ static lgrid *emptygrid(lua_State *L) {
   lg->lat = NULL;
   lg->snap = NULL;
   memset(lg->hier, 0, sizeof lg->hier);
+  lg->hauto = -1;
+  lg->hauto_diag = 0;
   luaL_setmetatable(L, ASTAR_GRID_MT);
   return lg;
 }
@@ -442,7 +444,13 @@ static int g_args(lua_State *L, const afn *f, lmap *m, void *rec, const astar_op
     r->gy = astar_checkcoord(L, f, 5, "y", h);
     astar_goalopts(L, f, 6, use, o);
   }
-  return g_opts(L, f, lg, r, o);
+  {
+    int keep = g_opts(L, f, lg, r, o);
+    if (keep == 0 && !r->hier.on && !r->dir.on && !r->coop.on &&
+        (int)astar_opt(o, ASTAR_OPT_ALGORITHM, ALG_AUTO) == ALG_AUTO)
+      astar_ghier_auto(L, f, o, lg, &r->hier, r->q.diagonal, r->sx, r->sy, r->gx, r->gy);
+    return keep;
+  }
 }
 
 /* The options read into o, after the ends: into r's query. Returns the
@@ -838,7 +846,8 @@ way in; the options of `"directional"`; never a costlier path), or `"hierarchica
 over the abstraction of @{Grid:hierarchy}, made with clusters of 16 the first time: on big
 maps long paths cost a few nodes per cluster crossed; legal paths that are **not always
 shortest**, about 1% dearer on the README's 4096 x 4096 world; `diagonal`, `max_cost`,
-`max_expansions` (abstract nodes) and `refine` only; never chosen by `"auto"`)
+`max_expansions` (abstract nodes) and `refine` only; chosen by `"auto"` only where
+@{Grid:hierarchy} was given `auto`)
 @tparam[opt=true] boolean opts.refine `"hierarchical"`: `false` returns the abstract path,
 a Path of points at the cells it passes through (start, the cluster border cells, goal),
 each leg inside one cluster: a unit can set off along its first leg (a @{Grid:find|find}

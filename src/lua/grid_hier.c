@@ -13,6 +13,7 @@ the Grid of grid.c).
 #include "binding.h"
 
 #define DEFAULT_CLUSTER 16
+#define DEFAULT_AUTO 1024     /* cells: grid:hierarchy{auto = true} */
 
 static const afn F_HIERARCHY = {"hierarchy", 1};
 
@@ -74,10 +75,15 @@ with links.
 default the processors): the costs inside clusters are worked out on them, and the call
 returns when all are done. The result is the same on any number. A rebuild after edits that
 touch fewer than 256 clusters stays on the calling thread.
-@treturn table `{cluster, diagonal, clusters, nodes, edges, rebuilt, bytes, digest}`: `nodes`
+@tparam[opt] boolean|number opts.auto allows `"auto"` (find's default algorithm) to search
+this abstraction (for its `diagonal` policy) when the ends are at least this many cells apart
+(octile distance; `true`: 1024) and the search has no option it cannot take: then paths are
+no longer always shortest. `false` takes it back; not given, it stays as it was
+@treturn table `{cluster, diagonal, clusters, nodes, edges, rebuilt, bytes, digest, auto}`: `nodes`
 the abstract nodes, `edges` the costs known inside clusters, `rebuilt` the clusters (re)built
 by this call, `bytes` the memory held, `digest` a hash of every node and cost (a hex string:
-two abstractions of equal grids have the same)
+two abstractions of equal grids have the same), `auto` the distance from which `"auto"`
+searches it, or false
 @usage
 local grid = astar.grid(64, 64)
 grid:fill(20, 1, 1, 60, false)
@@ -90,9 +96,11 @@ print(grid:hierarchy{ cluster = 16 }.rebuilt)                        --> 1
 */
 static int grid_hierarchy(lua_State *L) {
   static const astar_optuse USE[] = {{ASTAR_OPT_CLUSTER, 0, NULL}, {ASTAR_OPT_DIAGONAL, 0, NULL},
-                                     {ASTAR_OPT_THREADS, 0, NULL}, ASTAR_OPT_END};
+                                     {ASTAR_OPT_THREADS, 0, NULL}, {ASTAR_OPT_AUTO, 0, NULL},
+                                     ASTAR_OPT_END};
   lgrid *lg = astar_checkgrid(L, &F_HIERARCHY);
   int cluster, diagonal, threads, rc, fresh, made = 0;
+  double autod = -2;                         /* option 'auto' (-1 false; -2 not given) */
   astar_hier *h;
   astar_hier_info in;
   astar_opts o;
@@ -103,6 +111,16 @@ static int grid_hierarchy(lua_State *L) {
   threads = astar_opt_int(L, &F_HIERARCHY, &o, ASTAR_OPT_THREADS, 1, ASTAR_WORKERS_MAX,
                           astar_workers_cpus());
   diagonal = (int)astar_opt(&o, ASTAR_OPT_DIAGONAL, ASTAR_DIAG_NO_CORNER_CUTTING);
+  if (o.given[ASTAR_OPT_AUTO]) {             /* true, false or a distance */
+    int t = lua_type(L, o.fn[ASTAR_OPT_AUTO]);
+    double d = t == LUA_TNUMBER ? (double)lua_tonumber(L, o.fn[ASTAR_OPT_AUTO]) : -1;
+    if (t == LUA_TBOOLEAN) autod = lua_toboolean(L, o.fn[ASTAR_OPT_AUTO]) ? DEFAULT_AUTO : -1;
+    else if (d >= 0 && d < HUGE_VAL) autod = d;
+    else
+      astar_opterror(L, &F_HIERARCHY, &o, "option 'auto': true, false or a distance in cells "
+                     "(a non-negative finite number) expected, got %s",
+                     t == LUA_TNUMBER ? "a number out of range" : luaL_typename(L, o.fn[ASTAR_OPT_AUTO]));
+  }
   astar_grid_square(L, lg, "hierarchy");
   astar_map_alive(L, &lg->m);
   if (astar_grid_link_count(lg->g) > 0)
@@ -116,8 +134,15 @@ static int grid_hierarchy(lua_State *L) {
     rc = astar_hier_update(h);
   }
   if (rc != 0) astar_raise(L, rc);
+  if (autod > -2) {
+    lg->hauto = autod;
+    lg->hauto_diag = diagonal;
+  }
   astar_hier_describe(h, &in);
-  lua_createtable(L, 0, 8);
+  lua_createtable(L, 0, 9);
+  if (lg->hauto >= 0 && lg->hauto_diag == diagonal) lua_pushnumber(L, (lua_Number)lg->hauto);
+  else lua_pushboolean(L, 0);
+  lua_setfield(L, -2, "auto");
   lua_pushinteger(L, in.cluster);
   lua_setfield(L, -2, "cluster");
   lua_pushstring(L, astar_diagonals()[in.diagonal]);
@@ -144,13 +169,30 @@ static int grid_hierarchy(lua_State *L) {
 /* find's algorithm "hierarchical"                                          */
 /* ---------------------------------------------------------------------- */
 
+/* The options of find a hierarchical search cannot take. */
+static const int REFUSED[] = {ASTAR_OPT_COST, ASTAR_OPT_HEURISTIC, ASTAR_OPT_GOALS,
+                              ASTAR_OPT_WITHIN, ASTAR_OPT_RADIUS, ASTAR_OPT_SIZE,
+                              ASTAR_OPT_OVERLAY, ASTAR_OPT_OVERLAY_SCALE, ASTAR_OPT_WEIGHT,
+                              ASTAR_OPT_RESERVE};
+static const char *const NAMES[] = {"cost", "heuristic", "goals", "within", "radius", "size",
+                                    "overlay", "overlay_scale", "weight", "reserve"};
+
+void astar_ghier_auto(lua_State *L, const afn *f, const astar_opts *o, const lgrid *lg,
+                      lghier *r, int diagonal, int sx, int sy, int gx, int gy) {
+  size_t i;
+  double dx = fabs((double)(gx - sx)), dy = fabs((double)(gy - sy));
+  const double R = 0.41421356237309515;               /* sqrt 2 - 1 */
+  if (lg->hauto < 0 || diagonal != lg->hauto_diag || astar_opt(o, ASTAR_OPT_PARTIAL, 0) ||
+      astar_grid_hex(lg->g) || astar_grid_wrap(lg->g) || astar_grid_link_count(lg->g) > 0 ||
+      (dx > dy ? dx + R * dy : dy + R * dx) < lg->hauto)
+    return;
+  for (i = 0; i < sizeof REFUSED / sizeof *REFUSED; i++)
+    if (o->given[REFUSED[i]]) return;
+  astar_ghier_args(L, f, o, lg, r, diagonal);
+}
+
 void astar_ghier_args(lua_State *L, const afn *f, const astar_opts *o, const lgrid *lg,
                       lghier *r, int diagonal) {
-  static const int REFUSED[] = {ASTAR_OPT_COST, ASTAR_OPT_HEURISTIC, ASTAR_OPT_GOALS,
-                                ASTAR_OPT_WITHIN, ASTAR_OPT_RADIUS, ASTAR_OPT_SIZE,
-                                ASTAR_OPT_OVERLAY, ASTAR_OPT_OVERLAY_SCALE, ASTAR_OPT_WEIGHT};
-  static const char *const NAMES[] = {"cost", "heuristic", "goals", "within", "radius", "size",
-                                      "overlay", "overlay_scale", "weight"};
   size_t i;
   for (i = 0; i < sizeof REFUSED / sizeof *REFUSED; i++)
     if (o->given[REFUSED[i]])

@@ -98,7 +98,8 @@ static const optrow ROWS[ASTAR_OPT_N] = {
   {"window", OT_NUMBER, R_NONE, NULL},
   {"claim", OT_BOOLEAN, R_NONE, NULL},
   {"refine", OT_BOOLEAN, R_NONE, NULL},
-  {"cluster", OT_NUMBER, R_NONE, NULL}
+  {"cluster", OT_NUMBER, R_NONE, NULL},
+  {"auto", OT_ANY, R_NONE, NULL}
 };
 
 const char *const *astar_diagonals(void) { return DIAGONALS; }
