@@ -673,8 +673,10 @@ static void costs_share(void *arg, int t) {
 #define PAR_MIN 256
 
 /* Rebuilds the 'count' clusters marked in dirty (NULL: all): their nodes on
-** this thread, then their costs on up to h->threads threads (fewer if
-** their scratch cannot be had). 0 or ASTAR_ENOMEM (the hierarchy stale). */
+** this thread, then their costs and links on up to h->threads threads
+** (fewer if their scratch cannot be had), then the links of the clusters
+** around them (whose neighbours' node indices may have shifted). 0 or
+** ASTAR_ENOMEM (the hierarchy stale). */
 static int rebuild(astar_hier *h, const uint8_t *dirty, size_t count) {
   size_t ncl = (size_t)h->ncx * (size_t)h->ncy, c;
   hscr s[ASTAR_WORKERS_MAX];
@@ -699,13 +701,13 @@ static int rebuild(astar_hier *h, const uint8_t *dirty, size_t count) {
   h->s = s[0];
   while (--i > 0) scr_free(h->mem, &s[i], h->C);
   for (c = 0; dirty != NULL && c < ncl; c++) {   /* the clusters around rebuilt ones */
-    long cx = (long)(c % (size_t)h->ncx), cy = (long)(c / (size_t)h->ncx), dx, dy, near = 0;
-    if (dirty[c]) continue;
+    long cx = (long)(c % (size_t)h->ncx), cy = (long)(c / (size_t)h->ncx), dx, dy;
+    if (!dirty[c]) continue;
     for (dy = -1; dy <= 1; dy++)
       for (dx = -1; dx <= 1; dx++)
-        near |= cx + dx >= 0 && cy + dy >= 0 && cx + dx < h->ncx && cy + dy < h->ncy &&
-                dirty[(size_t)((cy + dy) * h->ncx + cx + dx)];
-    if (near) clus_links(h, c);
+        if (cx + dx >= 0 && cy + dy >= 0 && cx + dx < h->ncx && cy + dy < h->ncy &&
+            !dirty[(size_t)((cy + dy) * h->ncx + cx + dx)])
+          clus_links(h, (size_t)((cy + dy) * h->ncx + cx + dx));
   }
   h->rebuilt = count;
   h->gen += count > 0;
