@@ -722,7 +722,7 @@ typedef struct astar_hier_query {
   size_t cs, ct;                   /* the clusters of the ends */
   uint32_t snode, tnode;           /* the ends' own nodes, or ASTAR_NONE */
   uint32_t start, goal;            /* the ends as engine nodes */
-  int near;                        /* their clusters touch: a search of both joins them */
+  int touch;                       /* their clusters touch: a search of both joins them */
   uint64_t gen;                    /* the abstraction's generation it was prepared on */
   double hscale;
   int blocked;                     /* after ASTAR_BLOCKED: 1 the start, 2 the goal */

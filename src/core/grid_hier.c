@@ -903,7 +903,7 @@ static int hq_expand(void *self, uint32_t node, astar_search *s) {
   int tl = local_of(h, q->gx, q->gy), cx, cy, cw, ch, lx, ly, x, y, one;
   double near = HUGE_VAL;            /* start to goal inside their clusters, if they touch */
   if (q->gen != h->gen) return 0;    /* rebuilt in an edit the query let pass */
-  if (node == q->start && q->near && q->start != q->goal) {
+  if (node == q->start && q->touch && q->start != q->goal) {
     hbox b;
     near = h->s.dist[wsearch(h, q->sx, q->sy, q->gx, q->gy, &b)];
   }
@@ -991,7 +991,7 @@ int astar_hier_prepare(astar_hier *h, astar_hier_query *q, int sx, int sy, int g
   {
     long dcx = (long)(q->cs % (size_t)h->ncx) - (long)(q->ct % (size_t)h->ncx);
     long dcy = (long)(q->cs / (size_t)h->ncx) - (long)(q->ct / (size_t)h->ncx);
-    q->near = dcx >= -1 && dcx <= 1 && dcy >= -1 && dcy <= 1;
+    q->touch = dcx >= -1 && dcx <= 1 && dcy >= -1 && dcy <= 1;
   }
   memset(&q->domain, 0, sizeof q->domain);   /* no optional hooks */
   q->domain.nnodes = (uint32_t)(S + 2);
@@ -1064,7 +1064,7 @@ long astar_hier_refine(astar_hier *h, const astar_hier_query *q, const uint32_t 
   h->out[0] = ax;
   h->out[1] = ay;
   k = 1;
-  if (n == 2 && q->near && q->start != q->goal) {   /* the edge of the window search */
+  if (n == 2 && q->touch && q->start != q->goal) {   /* the edge of the window search */
     hbox b;
     int at = wsearch(h, q->sx, q->sy, q->gx, q->gy, &b);
     if ((rc = append_way(h, &k, &b, (q->sy - b.oy) * b.W + q->sx - b.ox, at)) != 0) return rc;
