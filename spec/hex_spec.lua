@@ -20,12 +20,15 @@ local NB = {
     [1] = { { 1, 0 }, { 1, -1 }, { 0, -1 }, { -1, -1 }, { -1, 0 }, { 0, 1 } } },
 }
 
--- The neighbours of 1-based cell (x, y), inside the w x h grid.
-local function neighbours(layout, w, h, x, y)
+-- The neighbours of 1-based cell (x, y), inside the w x h grid, or across the seams of the
+-- axes in 'wrap' ("x", "y", "xy" or nil).
+local function neighbours(layout, w, h, x, y, wrap)
   local c, r, out = x - 1, y - 1, {}
   local parity = layout:sub(-1) == "r" and r % 2 or c % 2
   for _, d in ipairs(NB[layout][parity]) do
     local nx, ny = x + d[1], y + d[2]
+    if wrap and wrap:find("x") then nx = (nx - 1) % w + 1 end
+    if wrap and wrap:find("y") then ny = (ny - 1) % h + 1 end
     if nx >= 1 and ny >= 1 and nx <= w and ny <= h then out[#out + 1] = { nx, ny } end
   end
   return out
@@ -41,11 +44,11 @@ local function axial(layout, x, y)
   return c, r - half(c + c % 2)
 end
 
-local function dijkstra(layout, cells, w, h, sx, sy, back)
+local function dijkstra(layout, cells, w, h, sx, sy, back, wrap)
   local function key(x, y) return (y - 1) * w + x end
   return H.dijkstra_generic({ { key(sx, sy), 0 } }, function(u, visit)
     local x, y = (u - 1) % w + 1, math.floor((u - 1) / w) + 1
-    for _, n in ipairs(neighbours(layout, w, h, x, y)) do
+    for _, n in ipairs(neighbours(layout, w, h, x, y, wrap)) do
       if cells[n[2]][n[1]] then
         visit(key(n[1], n[2]), back and cells[y][x] or cells[n[2]][n[1]])
       end
@@ -145,6 +148,59 @@ describe("hex grids", function()
       end
       grid:close()
     end
+  end)
+
+  it("wraps around either axis: find, fields, components and hex distance over the seams", function()
+    local rng = H.rng(608)
+    local found = 0
+    for _ = 1, 150 do
+      local layout, wrap = rng.pick(LAYOUTS), rng.pick({ "x", "y", "xy" })
+      local byrow = layout:sub(-1) == "r"
+      local w, h = rng.int(3, 12), rng.int(3, 12)
+      if byrow and h % 2 == 1 then h = h + 1 end          -- the shoved axis: an even count
+      if not byrow and w % 2 == 1 then w = w + 1 end
+      local cells = H.random_cells(rng, w, h, rng.pick({ 0, 0.25, 0.4 }), { 1, 1, 3 })
+      local grid = hexgrid(layout, cells, w, h):set_wrap(wrap)
+      local open = H.random_cells(rng, w, h, 0, { 1 })      -- hex distance: steps, no walls
+      for _ = 1, 3 do
+        local sx, sy, gx, gy = rng.int(1, w), rng.int(1, h), rng.int(1, w), rng.int(1, h)
+        local from = cells[sy][sx] and dijkstra(layout, cells, w, h, sx, sy, false, wrap) or {}
+        local want = cells[gy][gx] and from[(gy - 1) * w + gx] or nil
+        local path = grid:find(sx, sy, gx, gy, { algorithm = rng.pick({ "auto", "astar" }) })
+        assert.equals(want ~= nil, path ~= nil)
+        if path then
+          assert.truthy(H.close(path:cost(), want), ("%s %s: %.17g, expected %.17g"):format(
+            layout, wrap, path:cost(), want))
+          local px, py = path:get(1)
+          for i = 2, #path do
+            local x, y = path:get(i)
+            local ok = false
+            for _, n in ipairs(neighbours(layout, w, h, px, py, wrap)) do
+              if n[1] == x and n[2] == y then ok = true end
+            end
+            assert.truthy(ok, ("(%d, %d) -> (%d, %d) is no step"):format(px, py, x, y))
+            px, py = x, y
+          end
+          assert.truthy(grid:check(path))
+          found = found + 1
+        end
+        local steps = dijkstra(layout, open, w, h, sx, sy, false, wrap)[(gy - 1) * w + gx]
+        assert.equals(steps, grid:hex_distance(sx, sy, gx, gy))
+        if cells[sy][sx] then
+          local field = grid:distance_field({ { sx, sy } })
+          local back = dijkstra(layout, cells, w, h, sx, sy, true, wrap)
+          for y = 1, h do
+            for x = 1, w do
+              local bw, got = back[(y - 1) * w + x], field:distance(x, y)
+              assert.truthy((bw == nil) == (got == nil) and (bw == nil or H.close(got, bw)))
+              assert.equals(from[(y - 1) * w + x] ~= nil, grid:same_component(sx, sy, x, y))
+            end
+          end
+        end
+      end
+      grid:close()
+    end
+    assert.truthy(found > 150, "too few paths: " .. found)
   end)
 
   it("converts offset and axial coordinates, and measures hex distance", function()

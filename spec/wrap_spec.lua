@@ -133,8 +133,14 @@ describe("wrapping grids", function()
       H.checkerr(c[1] .. ": not for a wrapping grid", c[2])
     end
     H.checkerr("bad argument #1 to 'set_wrap' (mode: invalid value 'z')", g.set_wrap, g, "z")
-    local hex = astar.hexgrid(3, 3)
-    H.checkerr("set_wrap: a hex grid does not wrap", hex.set_wrap, hex, "x")
+    local hex = astar.hexgrid(3, 3)                       -- odd-r: its rows are shoved
+    H.checkerr("set_wrap: a hex grid whose rows are shoved (odd-r, even-r) wraps north-south " ..
+               "only with an even height", hex.set_wrap, hex, "y")
+    assert(hex:set_wrap("x"):wrap() == "x")
+    local flat = astar.hexgrid(3, 4, { layout = "even-q" })
+    H.checkerr("set_wrap: a hex grid whose columns are shoved (odd-q, even-q) wraps east-west " ..
+               "only with an even width", flat.set_wrap, flat, "xy")
+    assert(flat:wrap() == nil and flat:set_wrap("y"):wrap() == "y")
     assert(g:find(1, 1, 6, 4):cost() == H.SQRT2)          -- one diagonal across both seams
     assert(g:clone():wrap() == "xy" and g:class({ [1] = 2 }):wrap() == "xy")
     g:set_wrap("none")

@@ -444,6 +444,10 @@ static double grid_edge_cost(void *self, uint32_t from, uint32_t to, double base
 /* A step to a neighbour under the policy, links aside. */
 static int plain_step(const astar_grid *g, int diagonal, int x0, int y0, int x1, int y1) {
   int dx = x1 > x0 ? x1 - x0 : x0 - x1, dy = y1 > y0 ? y1 - y0 : y0 - y1;
+  if (g->hex) {                           /* six neighbours, across seams too */
+    if (!astar_grid_hex_adjacent(g, x0, y0, x1, y1)) return ASTAR_STEP_FAR;
+    return g->cell[at(g, x1, y1)] <= 0 ? ASTAR_STEP_BLOCKED : ASTAR_STEP_OK;
+  }
   if (g->wrap) {                          /* across a seam: the neighbour's step */
     int sx, sy;
     astar__wrap_delta(g, x0, y0, x1, y1, &sx, &sy);
@@ -457,10 +461,6 @@ static int plain_step(const astar_grid *g, int diagonal, int x0, int y0, int x1,
         return ASTAR_STEP_CORNER;
     }
     return ASTAR_STEP_OK;
-  }
-  if (g->hex) {
-    if (!astar_grid_hex_adjacent(g, x0, y0, x1, y1)) return ASTAR_STEP_FAR;
-    return g->cell[at(g, x1, y1)] <= 0 ? ASTAR_STEP_BLOCKED : ASTAR_STEP_OK;
   }
   if (dx > 1 || dy > 1 || dx + dy == 0 || (dx && dy && diagonal == ASTAR_DIAG_NEVER))
     return ASTAR_STEP_FAR;
@@ -1051,8 +1051,8 @@ static int back_domain(astar_grid *g, astar_grid_query *q) {
     return ASTAR_EINVAL;
   q->grid = g;
   q->domain.nnodes = (uint32_t)g->ncell;
-  q->domain.expand = g->wrap ? wrap_expand_back : q->fitkey != 0 ? grid_expand_back_radius
-                     : grid_expand_back;
+  q->domain.expand = g->wrap && !g->hex ? wrap_expand_back
+                     : q->fitkey != 0 ? grid_expand_back_radius : grid_expand_back;
   if (q->fitkey != 0) astar__grid_fit_prepare(g, q->fitkey);
   q->domain.is_goal = NULL;
   q->domain.edge_cost = q->cost_fn != NULL ? grid_edge_cost_back : NULL;

@@ -10,6 +10,12 @@
 ** half a cell down (flat tops), EVEN_Q the even columns. Every neighbour is
 ** at most one column and one row away, so the blocked border of the padded
 ** layout bounds the steps as it does on square grids.
+**
+** A hex grid may wrap (grid_wrap.c) around either axis: a step off one edge
+** enters the opposite one. Along the axis whose lines are shoved (rows for
+** -r layouts, columns for -q) it needs an even count of them, or the
+** neighbours across the seam would disagree with the shove; the distance
+** then is the least over the copies of the goal one period away.
 */
 #include "grid_impl.h"
 
@@ -32,20 +38,38 @@ static const signed char (*offsets(const astar_grid *g, int x, int y))[2] {
   return NB[g->hex - 1][(byrow ? y : x) & 1];
 }
 
-int astar__hex_neighbours(const astar_grid *g, uint32_t node, uint32_t out[6]) {
-  int x = (int)(node % g->stride) - 1, y = (int)(node / g->stride) - 1, k;
+/* Neighbour k of 0-based cell (x, y) into (*nx, *ny), across a seam if the
+** grid wraps there (else possibly off the grid, onto its blocked border). */
+static void neighbour(const astar_grid *g, int x, int y, int k, int *nx, int *ny) {
   const signed char (*d)[2] = offsets(g, x, y);
-  for (k = 0; k < 6; k++)
-    out[k] = (uint32_t)((long)node + d[k][0] + (long)d[k][1] * (long)g->stride);
+  *nx = x + d[k][0];
+  *ny = y + d[k][1];
+  if (g->wrap & ASTAR_WRAP_X) *nx = (*nx + g->w) % g->w;
+  if (g->wrap & ASTAR_WRAP_Y) *ny = (*ny + g->h) % g->h;
+}
+
+int astar__hex_neighbours(const astar_grid *g, uint32_t node, uint32_t out[6]) {
+  int x = (int)(node % g->stride) - 1, y = (int)(node / g->stride) - 1, k, nx, ny;
+  for (k = 0; k < 6; k++) {
+    neighbour(g, x, y, k, &nx, &ny);
+    out[k] = (uint32_t)((size_t)(ny + 1) * g->stride + (size_t)(nx + 1));
+  }
   return 6;
 }
 
 int astar_grid_hex_adjacent(const astar_grid *g, int x0, int y0, int x1, int y1) {
-  const signed char (*d)[2] = offsets(g, x0, y0);
-  int k;
-  for (k = 0; k < 6; k++)
-    if (x0 + d[k][0] == x1 && y0 + d[k][1] == y1) return 1;
+  int k, nx, ny;
+  for (k = 0; k < 6; k++) {
+    neighbour(g, x0, y0, k, &nx, &ny);
+    if (nx == x1 && ny == y1) return 1;
+  }
   return 0;
+}
+
+int astar__hex_wraps(int layout, int wrap, int w, int h) {
+  int byrow = layout <= ASTAR_HEX_EVEN_R;
+  if (layout == 0) return 1;
+  return !(wrap & (byrow ? ASTAR_WRAP_Y : ASTAR_WRAP_X)) || (byrow ? h : w) % 2 == 0;
 }
 
 void astar_grid_hex_axial(const astar_grid *g, int x, int y, int *q, int *r) {
@@ -66,7 +90,9 @@ void astar_grid_hex_offset(const astar_grid *g, int q, int r, int *x, int *y) {
   }
 }
 
-int astar_grid_hex_distance(const astar_grid *g, int x0, int y0, int x1, int y1) {
+/* The hex distance between two cells of offset coordinates (any integers
+** of the layout: the shove follows their parity). */
+static int distance(const astar_grid *g, int x0, int y0, int x1, int y1) {
   int q0, r0, q1, r1, dq, dr, ds;
   astar_grid_hex_axial(g, x0, y0, &q0, &r0);
   astar_grid_hex_axial(g, x1, y1, &q1, &r1);
@@ -74,8 +100,20 @@ int astar_grid_hex_distance(const astar_grid *g, int x0, int y0, int x1, int y1)
   return ((dq < 0 ? -dq : dq) + (dr < 0 ? -dr : dr) + (ds < 0 ? -ds : ds)) / 2;
 }
 
+int astar_grid_hex_distance(const astar_grid *g, int x0, int y0, int x1, int y1) {
+  int best = distance(g, x0, y0, x1, y1), i, j;
+  int ni = g->wrap & ASTAR_WRAP_X ? 1 : 0, nj = g->wrap & ASTAR_WRAP_Y ? 1 : 0;
+  for (i = -ni; i <= ni; i++)                       /* the goal's copies a period away */
+    for (j = -nj; j <= nj; j++) {
+      int d = distance(g, x0, y0, x1 + i * g->w, y1 + j * g->h);
+      if (d < best) best = d;
+    }
+  return best;
+}
+
 int astar_grid_set_hex(astar_grid *g, int layout) {
-  if (layout < 0 || layout > ASTAR_HEX_EVEN_Q) return ASTAR_EINVAL;
+  if (layout < 0 || layout > ASTAR_HEX_EVEN_Q || !astar__hex_wraps(layout, g->wrap, g->w, g->h))
+    return ASTAR_EINVAL;
   if (g->hex != layout) {
     g->hex = layout;
     g->lab_ok[0] = g->lab_ok[1] = 0;                 /* other neighbours: other components */

@@ -630,8 +630,8 @@ static int scr_new(astar_mem *m, hscr *s, int C) {
   s->bhead = (int *)astar__alloc(m, 2 * C2 * sizeof *s->bhead);
   s->bent = (bent *)astar__alloc(m, (8 * C2 + 1) * sizeof *s->bent);
   if (s->dist == NULL || s->par == NULL || s->done == NULL || s->hpos == NULL ||
-      s->lidx == NULL || s->nmask == NULL || s->cheap == NULL || s->heap == NULL || s->bhead == NULL ||
-      s->bent == NULL) {
+      s->lidx == NULL || s->nmask == NULL || s->cheap == NULL || s->heap == NULL ||
+      s->bhead == NULL || s->bent == NULL) {
     scr_free(m, s, C);
     return ASTAR_ENOMEM;
   }

@@ -197,6 +197,9 @@ static inline int astar__frame_blocked(const astar_grid *g, int f, long i, long 
 /* grid_line.c: the squared distance from segment a-b to the square of cell
 ** (i, j) (0 if they meet), in grid units. */
 double astar__grid_cell2(double ax, double ay, double bx, double by, long i, long j);
+/* grid_hex.c: can a grid of this hex layout (0: square) and size wrap so?
+** Along the shoved axis only with an even count of lines. */
+int astar__hex_wraps(int layout, int wrap, int w, int h);
 /* jps.c: frees the walkability bits. */
 void astar__grid_bits_free(astar_grid *g);
 /* jps.c: the expand function of a jump point search (self: the query). */

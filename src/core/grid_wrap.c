@@ -44,7 +44,8 @@ double astar__wrap_axis(const astar_grid *g, double d, int axis) {
 }
 
 int astar_grid_set_wrap(astar_grid *g, int wrap) {
-  if (wrap < 0 || wrap > (ASTAR_WRAP_X | ASTAR_WRAP_Y) || (wrap && g->hex))
+  if (wrap < 0 || wrap > (ASTAR_WRAP_X | ASTAR_WRAP_Y) ||
+      !astar__hex_wraps(g->hex, wrap, g->w, g->h))
     return ASTAR_EINVAL;
   if (g->wrap != wrap) {
     g->wrap = wrap;

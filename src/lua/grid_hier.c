@@ -119,7 +119,8 @@ static int grid_hierarchy(lua_State *L) {
     else
       astar_opterror(L, &F_HIERARCHY, &o, "option 'auto': true, false or a distance in cells "
                      "(a non-negative finite number) expected, got %s",
-                     t == LUA_TNUMBER ? "a number out of range" : luaL_typename(L, o.fn[ASTAR_OPT_AUTO]));
+                     t == LUA_TNUMBER ? "a number out of range"
+                                      : luaL_typename(L, o.fn[ASTAR_OPT_AUTO]));
   }
   astar_grid_square(L, lg, "hierarchy");
   astar_map_alive(L, &lg->m);

@@ -21,7 +21,10 @@ so searches stay shortest. An edit of the whole grid (live queries restart). Eve
 query, distance field, component, link, class, overlay, `check` and `to_path` take the
 seams; what follows straight lines or jumps does not, and raises: the `radius` and `size`
 options, `"jps"`, `"theta"` and `"lazy_theta"`, `walkable_line`, `path:smooth`, `prepare`,
-the replanner and `navmesh.from_grid`. Hex grids do not wrap. Raises from a callback of a
+the replanner and `navmesh.from_grid`. Hex grids wrap too (their six steps cross the seams,
+`hex_distance` goes the shorter way round), along the axis whose lines are shoved (rows for
+`"odd-r"` and `"even-r"`, columns for the `-q` layouts) only with an even count of them, or
+the shove would not match across the seam: that raises. Raises from a callback of a
 search running on the grid.
 @function Grid:set_wrap
 @string mode `"x"`, `"y"`, `"xy"` or `"none"`
@@ -37,7 +40,12 @@ static int grid_set_wrap(lua_State *L) {
   static const afn F = {"set_wrap", 1};
   lgrid *lg = astar_checkgrid(L, &F);
   int mode = astar_checkenum(L, &F, 2, "mode", MODES), rc;
-  if (mode && astar_grid_hex(lg->g)) astar_error(L, "set_wrap: a hex grid does not wrap");
+  int hex = astar_grid_hex(lg->g), byrow = hex == ASTAR_HEX_ODD_R || hex == ASTAR_HEX_EVEN_R;
+  if (hex && (mode & (byrow ? ASTAR_WRAP_Y : ASTAR_WRAP_X)) &&
+      (byrow ? astar_grid_height(lg->g) : astar_grid_width(lg->g)) % 2 != 0)
+    astar_error(L, "set_wrap: a hex grid whose %s are shoved (%s) wraps %s only with an even "
+                "%s", byrow ? "rows" : "columns", byrow ? "odd-r, even-r" : "odd-q, even-q",
+                byrow ? "north-south" : "east-west", byrow ? "height" : "width");
   astar_grid_check_editable(L, lg);
   rc = astar_grid_set_wrap(lg->g, mode);
   if (rc != 0) astar_raise(L, rc);
