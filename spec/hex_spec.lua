@@ -56,6 +56,23 @@ local function dijkstra(layout, cells, w, h, sx, sy, back, wrap)
   end)
 end
 
+-- The distance field to (sx, sy) against the backward Dijkstra, and components against the
+-- forward one, over every cell (wrap: as for neighbours). Returns the forward costs.
+local function check_field(grid, layout, cells, w, h, sx, sy, wrap)
+  local field = grid:distance_field({ { sx, sy } })
+  local back = dijkstra(layout, cells, w, h, sx, sy, true, wrap)   -- the way to (sx, sy)
+  local from = dijkstra(layout, cells, w, h, sx, sy, false, wrap)
+  for y = 1, h do
+    for x = 1, w do
+      local want, got = back[(y - 1) * w + x], field:distance(x, y)
+      assert((want == nil) == (got == nil) and (want == nil or H.close(got, want)))
+      -- components: reachable from (sx, sy) exactly when in its component
+      assert(grid:same_component(sx, sy, x, y) == (from[(y - 1) * w + x] ~= nil))
+    end
+  end
+  return from
+end
+
 local function hexgrid(layout, cells, w, h)
   local g = astar.hexgrid(w, h, { layout = layout })
   for y = 1, h do
@@ -123,17 +140,7 @@ describe("hex grids", function()
       local grid = hexgrid(layout, cells, w, h)
       local sx, sy = rng.int(1, w), rng.int(1, h)
       if cells[sy][sx] then
-        local field = grid:distance_field({ { sx, sy } })
-        local back = dijkstra(layout, cells, w, h, sx, sy, true)   -- the way to (sx, sy)
-        local from = dijkstra(layout, cells, w, h, sx, sy)
-        for y = 1, h do
-          for x = 1, w do
-            local want, got = back[(y - 1) * w + x], field:distance(x, y)
-            assert((want == nil) == (got == nil) and (want == nil or H.close(got, want)))
-            -- components: reachable from (sx, sy) exactly when in its component
-            assert(grid:same_component(sx, sy, x, y) == (from[(y - 1) * w + x] ~= nil))
-          end
-        end
+        local from = check_field(grid, layout, cells, w, h, sx, sy)
         local gx, gy = rng.int(1, w), rng.int(1, h)
         local q = grid:query(sx, sy, { goals = { { gx, gy }, { sx, sy } } })
         repeat until q:step(2) ~= "running"
@@ -186,17 +193,7 @@ describe("hex grids", function()
         end
         local steps = dijkstra(layout, open, w, h, sx, sy, false, wrap)[(gy - 1) * w + gx]
         assert.equals(steps, grid:hex_distance(sx, sy, gx, gy))
-        if cells[sy][sx] then
-          local field = grid:distance_field({ { sx, sy } })
-          local back = dijkstra(layout, cells, w, h, sx, sy, true, wrap)
-          for y = 1, h do
-            for x = 1, w do
-              local bw, got = back[(y - 1) * w + x], field:distance(x, y)
-              assert.truthy((bw == nil) == (got == nil) and (bw == nil or H.close(got, bw)))
-              assert.equals(from[(y - 1) * w + x] ~= nil, grid:same_component(sx, sy, x, y))
-            end
-          end
-        end
+        if cells[sy][sx] then check_field(grid, layout, cells, w, h, sx, sy, wrap) end
       end
       grid:close()
     end
