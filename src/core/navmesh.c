@@ -21,6 +21,7 @@ static void freemesh(astar_navmesh *m) {
   astar__free(a, m->hp, (size_t)m->nh * sizeof(uint32_t));
   astar__free(a, m->hpoly, (size_t)m->nh * sizeof(uint32_t));
   astar__free(a, m->htw, (size_t)m->nh * sizeof(uint32_t));
+  astar__free(a, m->pport, (size_t)m->np * sizeof(uint32_t));
   astar__free(a, m->cost, (size_t)m->np * sizeof(double));
   astar__free(a, m->flags, (size_t)m->np * sizeof(uint32_t));
   astar__free(a, m->phe, (size_t)m->nport * sizeof(uint32_t));
@@ -379,12 +380,13 @@ int astar_navmesh_new(astar_navmesh **out, const double *xy, uint32_t nv,
   m->htw = (uint32_t *)astar__alloc(&m->mem, nh * sizeof(uint32_t));
   m->cost = (double *)astar__alloc(&m->mem, (size_t)np * sizeof(double));
   m->flags = (uint32_t *)astar__alloc(&m->mem, (size_t)np * sizeof(uint32_t));
+  m->pport = (uint32_t *)astar__alloc(&m->mem, (size_t)np * sizeof(uint32_t));
   m->vwall = (unsigned char *)astar__alloc(&m->mem, m->nv);
   m->vps = (uint32_t *)astar__alloc(&m->mem, ((size_t)m->nv + 1) * sizeof(uint32_t));
   m->vpl = (uint32_t *)astar__alloc(&m->mem, nh * sizeof(uint32_t));
   stamp = (uint32_t *)astar__alloc(&m->mem, (size_t)m->nv * sizeof(uint32_t));
   if (!m->xy || !m->pstart || !m->hv || !m->hn || !m->hp || !m->hpoly || !m->htw || !m->cost ||
-      !m->flags || !m->vwall || !m->vps || !m->vpl || !stamp) { rc = ASTAR_ENOMEM; goto done; }
+      !m->flags || !m->pport || !m->vwall || !m->vps || !m->vpl || !stamp) { rc = ASTAR_ENOMEM; goto done; }
   for (i = 0; i < nv; i++) {
     m->xy[2 * weld[i]] = xy[2 * i];
     m->xy[2 * weld[i] + 1] = xy[2 * i + 1];
@@ -403,6 +405,7 @@ int astar_navmesh_new(astar_navmesh **out, const double *xy, uint32_t nv,
   }
   m->pstart[np] = (uint32_t)nh;
   m->mincost = m->maxcost = 1;
+  m->flor = m->fland = 1;
   /* bounding box and tolerance */
   m->box[0] = m->box[1] = HUGE_VAL; m->box[2] = m->box[3] = -HUGE_VAL;
   for (i = 0; i < m->nv; i++) {
@@ -424,6 +427,10 @@ int astar_navmesh_new(astar_navmesh **out, const double *xy, uint32_t nv,
   for (i = 0; i < m->nv; i++) m->vps[i + 1] += m->vps[i];
   for (h = 0; h < nh; h++) m->vpl[m->vps[m->hv[h]]++] = m->hpoly[h];
   for (i = m->nv; i > 0; i--) m->vps[i] = m->vps[i - 1];
+  for (p = 0; p < np; p++) {
+    m->pport[p] = 0;
+    for (h = start[p]; h < start[p + 1]; h++) m->pport[p] += m->hn[h] != NONE;
+  }
   m->vps[0] = 0;
   m->nwall = nw;
   m->phe = (uint32_t *)astar__alloc(&m->mem, (m->nport ? m->nport : 1) * sizeof(uint32_t));
@@ -503,6 +510,7 @@ void astar_navmesh_set_cost(astar_navmesh *m, uint32_t p, double cost) {
 
 void astar_navmesh_set_flags(astar_navmesh *m, uint32_t p, uint32_t flags) {
   m->flags[p] = flags;
+  m->fstale = 1;
   m->version++;
 }
 
@@ -519,3 +527,15 @@ double astar__nm_mincost(astar_navmesh *m) {
   return m->mincost;
 }
 
+
+/* Does every polygon pass the flags inc/exc? (A yes is certain; a no means
+** perhaps not: each polygon must then be asked.) */
+int astar__nm_allallowed(astar_navmesh *m, uint32_t inc, uint32_t exc) {
+  if (m->fstale) {
+    uint32_t p;
+    m->flor = 0; m->fland = ALLFLAGS;
+    for (p = 0; p < m->np; p++) { m->flor |= m->flags[p]; m->fland &= m->flags[p]; }
+    m->fstale = 0;
+  }
+  return (m->fland & inc) != 0 && (m->flor & exc) == 0;
+}

@@ -31,7 +31,8 @@ static int pless(const pnode *a, const pnode *b) {
 static int pheap(astar_navmesh_query *q, uint32_t r) {
   pnode *pn = PN(q);
   size_t i;
-  if (astar__reserve(&q->w->mem, (void **)&q->w->heap, &q->w->cheap, q->w->nheap + 1,
+  if (q->w->nheap >= q->w->cheap &&
+      astar__reserve(&q->w->mem, (void **)&q->w->heap, &q->w->cheap, q->w->nheap + 1,
                      sizeof(uint32_t)))
     return ASTAR_ENOMEM;
   i = q->w->nheap++;
@@ -47,7 +48,8 @@ static int pheap(astar_navmesh_query *q, uint32_t r) {
 ** children in def, which exact_step puts on the heap afterwards. */
 static int ppush(astar_navmesh_query *q, const pnode *n) {
   uint32_t r;
-  if (astar__reserve(&q->w->mem, &q->w->pn, &q->w->cpn, q->w->npn + 1, sizeof(pnode)))
+  if (q->w->npn >= q->w->cpn &&
+      astar__reserve(&q->w->mem, &q->w->pn, &q->w->cpn, q->w->npn + 1, sizeof(pnode)))
     return ASTAR_ENOMEM;
   r = (uint32_t)q->w->npn++;
   PN(q)[r] = *n;
@@ -99,20 +101,13 @@ static int seenwhole(astar_navmesh_query *q, uint32_t slot, double g, int mark) 
   return 0;
 }
 
-/* How many neighbours polygon p has (portals, whatever the flags say). */
-static uint32_t portals(const astar_navmesh *m, uint32_t p) {
-  uint32_t h, k = 0;
-  for (h = m->pstart[p]; h < m->pstart[p + 1]; h++) k += m->hn[h] != NONE;
-  return k;
-}
-
 /* Polyanya's dead-end pruning: an interval into a polygon whose only
 ** neighbour is the one it came from, with neither the goal nor a link's
 ** start in it, has nowhere to go. (With partial paths it is still kept, off
 ** the heap, in case it comes nearest the goal: see pchild.) */
 static int deadend(const astar_navmesh_query *q, uint32_t p) {
   const astar_navmesh *m = q->mesh;
-  return portals(m, p) == 1 && !ingoal(q, p) && (m->lks == NULL || m->lks[p] == m->lks[p + 1]);
+  return m->pport[p] == 1 && !ingoal(q, p) && (m->lks == NULL || m->lks[p] == m->lks[p + 1]);
 }
 
 static void keepbest(astar_navmesh_query *q, uint32_t ni);
@@ -122,13 +117,13 @@ static int pchild(astar_navmesh_query *q, uint32_t parent, double rx, double ry,
                   uint32_t root, double g, uint32_t he, double tl, double tr) {
   const astar_navmesh *m = q->mesh;
   pnode n;
-  double x, y, w = q->params.algorithm == ASTAR_ALG_DIJKSTRA ? 0 : q->params.weight;
+  double x, y, h, w = q->params.algorithm == ASTAR_ALG_DIJKSTRA ? 0 : q->params.weight;
   if (tl < 1e-9) tl = 0;                           /* ends at a vertex: exactly */
   if (tr > 1 - 1e-9) tr = 1;
   astar__nm_portalpoint(m, he, tl, tr, rx, ry, q->w->gx, q->w->gy, &x, &y);
   n.rx = rx; n.ry = ry; n.g = g;
-  n.f = g + w * astar__nm_link_h(q, rx, ry,
-                                 len2d(x - rx, y - ry) + len2d(q->w->gx - x, q->w->gy - y));
+  h = len2d(x - rx, y - ry) + len2d(q->w->gx - x, q->w->gy - y);
+  n.f = g + w * (q->w->lkK < h ? astar__nm_link_h(q, rx, ry, h) : h);   /* links: maybe less */
   if (n.f > q->params.max_cost) return 0;
   n.tl = tl; n.tr = tr; n.root = root; n.he = he; n.poly = m->hpoly[he]; n.parent = parent;
   n.kind = PN_INTERVAL;
@@ -143,11 +138,17 @@ static int pchild(astar_navmesh_query *q, uint32_t parent, double rx, double ry,
   return ppush(q, &n);
 }
 
-/* Which way may the edge h of the polygon be entered from the node? */
-static int open_edge(const astar_navmesh_query *q, uint32_t h) {
+/* May the edge h of the polygon be crossed? (allok: no polygon to ask.) */
+static inline int open_edge(const astar_navmesh_query *q, uint32_t h) {
   uint32_t n = q->mesh->hn[h];
-  return n != NONE && astar__nm_allowed(q->mesh, n, q->include, q->exclude) &&
+  return n != NONE && (q->w->allok || astar__nm_allowed(q->mesh, n, q->include, q->exclude)) &&
          !(q->w->nban > 0 && astar__nm_banned(q, q->mesh->hp[h]));
+}
+
+/* Is vertex v a corner a way may bend at (on a wall, or by a polygon the
+** flags keep out)? */
+static int corner(const astar_navmesh_query *q, uint32_t v) {
+  return q->w->allok ? q->mesh->vwall[v] : astar__nm_wallvertex(q, v);
 }
 
 /* The polygons around corner z that polygon P reaches by turning around z
@@ -311,7 +312,7 @@ static int palong(astar_navmesh_query *q, uint32_t parent, double x, double y, u
   double dp = len2d(VX(m, p) - x, VY(m, p) - y), dw = len2d(VX(m, w) - x, VY(m, w) - y);
   z = dp <= dw ? p : w;
   if (z == at) return pcorner(q, parent, z, g, P, 0);   /* the bend is at the edge's end */
-  if (!astar__nm_wallvertex(q, z)) return 0;
+  if (!corner(q, z)) return 0;
   if (at != NONE && at != z && at != PN(q)[parent].root &&      /* the bend at 'at' */
       (parent = pway(q, parent, x, y, at, g, P)) == NONE)
     return ASTAR_ENOMEM;
@@ -412,21 +413,20 @@ static int pexpand_links(astar_navmesh_query *q, uint32_t ni, const pnode *n, vi
 static int pexpand(astar_navmesh_query *q, uint32_t ni) {
   const astar_navmesh *m = q->mesh;
   pnode n = PN(q)[ni];
-  uint32_t P = n.poly, a0 = m->pstart[P], k = m->pstart[P + 1] - a0, in, j;
+  uint32_t P = n.poly, a0 = m->pstart[P], k = m->pstart[P + 1] - a0, j, h;
   uint32_t u, v;
   double ax, ay, bx, by, ex, ey;
   int cornu, cornv, rc;
   if (n.kind == PN_POINT) return pseen(q, ni, &n);  /* a start or a corner */
   if (n.kind == PN_LINK) return plinkend(q, ni);
-  in = n.he - a0;
   u = m->hv[n.he]; v = m->hv[nexthe(m, n.he)];
   ex = VX(m, v) - VX(m, u); ey = VY(m, v) - VY(m, u);
   ax = VX(m, u) + n.tl * ex; ay = VY(m, u) + n.tl * ey;     /* left end (toward u) */
   bx = VX(m, u) + n.tr * ex; by = VY(m, u) + n.tr * ey;     /* right end (toward v) */
   if (n.tl == 0) ax = VX(m, u), ay = VY(m, u);
   if (n.tr == 1) bx = VX(m, v), by = VY(m, v);
-  cornu = n.tl == 0 && astar__nm_wallvertex(q, u);
-  cornv = n.tr == 1 && astar__nm_wallvertex(q, v);
+  cornu = n.tl == 0 && corner(q, u);
+  cornv = n.tr == 1 && corner(q, v);
   {
     view vw;
     vw.ax = ax; vw.ay = ay; vw.bx = bx; vw.by = by; vw.u = u; vw.v = v;
@@ -436,14 +436,19 @@ static int pexpand(astar_navmesh_query *q, uint32_t ni) {
       return rc;
     if (m->lks != NULL && (rc = pexpand_links(q, ni, &n, &vw)) != 0) return rc;
   }
-  for (j = 1; j < k; j++) {                        /* the far edges, right to left */
-    uint32_t h = a0 + (in + j) % k, p = m->hv[h], w = m->hv[nexthe(m, h)];
-    double px = VX(m, p), py = VY(m, p), wx = VX(m, w), wy = VY(m, w);
-    double A, B, C, D, lo, hi, r0, r1, l0, l1, o0, o1, len = len2d(wx - px, wy - py);
+  for (j = 1, h = n.he; j < k; j++) {              /* the far edges, right to left */
+    uint32_t p, w;
+    double px, py, wx, wy, A, B, C, D, lo, hi, r0, r1, l0, l1, o0, o1, e2, c;
+    h = h + 1 < a0 + k ? h + 1 : a0;
     if (!open_edge(q, h)) continue;
-    if (fabs(cross2(wx - px, wy - py, n.rx - px, n.ry - py)) <= m->eps * len) {
+    p = m->hv[h]; w = m->hv[h + 1 < a0 + k ? h + 1 : a0];
+    px = VX(m, p); py = VY(m, p); wx = VX(m, w); wy = VY(m, w);
+    /* |cross| <= eps |edge|, squared: no square root for the edges that are not */
+    e2 = m->eps * m->eps * ((wx - px) * (wx - px) + (wy - py) * (wy - py));
+    c = cross2(wx - px, wy - py, n.rx - px, n.ry - py);
+    if (c * c <= e2) {
       int nearp = len2d(px - n.rx, py - n.ry) <= len2d(wx - n.rx, wy - n.ry);
-      double zx = nearp ? px : wx, zy = nearp ? py : wy;
+      double zx = nearp ? px : wx, zy = nearp ? py : wy, len = len2d(wx - px, wy - py);
       if (cross2(bx - n.rx, by - n.ry, zx - n.rx, zy - n.ry) >= -m->eps * len &&
           cross2(ax - n.rx, ay - n.ry, zx - n.rx, zy - n.ry) <= m->eps * len) {
         if ((nearp ? p : w) != n.root &&
@@ -460,7 +465,8 @@ static int pexpand(astar_navmesh_query *q, uint32_t ni) {
     D = -cross2(ax - n.rx, ay - n.ry, wx - n.rx, wy - n.ry);
     halfrange(A, B, &r0, &r1);                     /* where the edge is inside each ray */
     halfrange(C, D, &l0, &l1);
-    lo = fmax(r0, l0); hi = fmin(r1, l1);
+    lo = r0 > l0 ? r0 : l0;                        /* not fmax/fmin: calls, and */
+    hi = r1 < l1 ? r1 : l1;                        /* no NaN can come here */
     /* in the twin half-edge (w -> p) fractions are 1 - s */
     if (hi - lo > 1e-12 &&
         (rc = pchild(q, ni, n.rx, n.ry, n.root, n.g, m->htw[h], 1 - hi, 1 - lo)) != 0)
@@ -468,14 +474,16 @@ static int pexpand(astar_navmesh_query *q, uint32_t ni) {
     /* outside the cone: the path bends at the interval's end, if it is a corner; an
     ** edge on a line through that corner needs all its polygons (pcorner) */
     if (cornv && outside(r0, r1, &o0, &o1)) {
-      if (fabs(cross2(wx - px, wy - py, bx - px, by - py)) <= m->eps * len) {
+      c = cross2(wx - px, wy - py, bx - px, by - py);
+      if (c * c <= e2) {
         if ((rc = palong(q, ni, bx, by, v, n.g + len2d(bx - n.rx, by - n.ry), h, P)) != 0)
           return rc;
       } else if ((rc = pturn(q, ni, v, n.g + len2d(bx - n.rx, by - n.ry), P, m->htw[h],
                            1 - o1, 1 - o0)) != 0) return rc;
     }
     if (cornu && outside(l0, l1, &o0, &o1)) {
-      if (fabs(cross2(wx - px, wy - py, ax - px, ay - py)) <= m->eps * len) {
+      c = cross2(wx - px, wy - py, ax - px, ay - py);
+      if (c * c <= e2) {
         if ((rc = palong(q, ni, ax, ay, u, n.g + len2d(ax - n.rx, ay - n.ry), h, P)) != 0)
           return rc;
       } else if ((rc = pturn(q, ni, u, n.g + len2d(ax - n.rx, ay - n.ry), P, m->htw[h],
@@ -528,6 +536,7 @@ int astar__nm_exact_begin(astar_navmesh_query *q) {
     q->w->stamp = 0;
   }
   q->w->stamp++;
+  q->w->allok = astar__nm_allallowed(m, q->include, q->exclude);
   if ((rc = astar__nm_links_begin(q, 1 / astar__nm_mincost(m), 1)) != 0) return rc;
   q->w->nsp = astar__nm_holders(m, q->w->sx, q->w->sy, 1, q->include, q->exclude, q->w->sp, 8);
   q->w->ngp = astar__nm_holders(m, q->w->gx, q->w->gy, 1, q->include, q->exclude, q->w->gp, 8);
@@ -564,7 +573,7 @@ static int exact_path(astar_navmesh_query *q, uint32_t last, double ex, double e
 static int intermediate(const astar_navmesh_query *q, uint32_t c) {
   const astar_navmesh *m = q->mesh;
   const pnode *n = &PN(q)[c];
-  return n->kind == PN_INTERVAL && portals(m, n->poly) == 2 && !ingoal(q, n->poly) &&
+  return n->kind == PN_INTERVAL && m->pport[n->poly] == 2 && !ingoal(q, n->poly) &&
          (m->lks == NULL || m->lks[n->poly] == m->lks[n->poly + 1]);
 }
 

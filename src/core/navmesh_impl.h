@@ -28,8 +28,11 @@ struct astar_navmesh {
   uint32_t *hp;          /* nh: its portal, or NONE */
   uint32_t *hpoly;       /* nh: its polygon */
   uint32_t *htw;         /* nh: the same edge in the polygon across, or NONE */
+  uint32_t *pport;       /* np: how many of the polygon's edges are portals */
   double *cost;          /* np */
   uint32_t *flags;       /* np */
+  uint32_t flor, fland;  /* every polygon's flags or'ed, and'ed (fstale: to recompute) */
+  int fstale;
   double mincost, maxcost;
   int minstale, maxstale;
   uint32_t *phe;         /* nport: the half-edge of each portal in its first polygon */
@@ -141,6 +144,7 @@ struct astar_nm_work {
   uint32_t *heap; size_t cheap, nheap;
   double *vg; uint32_t *vs; size_t cvg, cvs;  /* best g of each vertex as a root */
   uint32_t stamp;
+  int allok;                    /* the exact search: every polygon allowed by the flags */
   uint32_t *ppos; size_t cppos; /* a polygon's place in the corridor (NONE: not in it) */
   uint32_t def[NM_DEFER];       /* the children of the node being expanded, */
   int ndef;                     /* how many (-1: push straight onto the heap) */
@@ -164,6 +168,7 @@ struct astar_nm_work {
 void astar__nm_brange(const astar_navmesh *m, double x0, double y0, double x1, double y1,
                       uint32_t *bx0, uint32_t *by0, uint32_t *bx1, uint32_t *by1);
 double astar__nm_mincost(astar_navmesh *m);
+int astar__nm_allallowed(astar_navmesh *m, uint32_t inc, uint32_t exc);
 
 /* navmesh_locate.c */
 int astar__nm_allowed(const astar_navmesh *m, uint32_t p, uint32_t inc, uint32_t exc);
