@@ -813,6 +813,27 @@ describe("navmesh:find", function()
     assert.is_true(near(18, p:cost()))
   end)
 
+  it("a search after set_flags sees the change (the exact search asks the flags only when some polygon may be refused)", function()
+    local t = CORRIDOR()
+    local m, M = build(t), model(t)
+    local p = assert(m:find(2, 5, 20, 5))          -- every polygon allowed: flags not asked
+    assert.is_true(near(18, p:cost()))
+    m:set_flags(2, 0)
+    local _, _, code = m:find(2, 5, 20, 5)
+    assert.are.equal("no_path", code)
+    m:set_flags(2, 6)
+    p = assert(m:find(2, 5, 20, 5))
+    check_path(m, M, p, 2, 5, 20, 5)
+    _, _, code = m:find(2, 5, 20, 5, { exclude = 4 })
+    assert.are.equal("no_path", code)
+    _, _, code = m:find(2, 5, 20, 5, { include = 1 })
+    assert.are.equal("no_path", code)
+    p = assert(m:find(2, 5, 20, 5, { include = 3 }))
+    assert.is_true(near(18, p:cost()))
+    m:set_flags(2, 1)
+    assert.is_true(near(18, assert(m:find(2, 5, 20, 5, { exclude = 4 })):cost()))
+  end)
+
   -- BUG: a polygon with flags 0 disappears from locate and nearest (they use the flag filter
   -- with include = all bits, and 0 & anything == 0), so find reports a start on it as off the
   -- mesh, and nearest moves a point that is on the mesh:
