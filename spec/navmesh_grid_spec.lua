@@ -662,6 +662,31 @@ describe("navmesh.from_grid", function()
     assert.are.equal("no_path", code)
   end)
 
+  it("makes one polygon per room and per door of a map of rooms joined by doors one cell wide",
+    function()
+      -- 3 x 3 rooms of 7 x 7 cells inside walls one cell thick; doors in walls across and
+      -- along, some at a room's first row or column (where a door once became a strip of
+      -- cells down the whole room behind it, cutting that room in three)
+      local n, s = 3, 8
+      local W = n * s + 1
+      local cells = {}
+      for y = 1, W do
+        cells[y] = {}
+        for x = 1, W do
+          cells[y][x] = ((x - 1) % s ~= 0 and (y - 1) % s ~= 0) and 1 or false
+        end
+      end
+      local doors = { { 9, 2 }, { 17, 8 }, { 9, 12 }, { 3, 9 }, { 12, 17 }, { 18, 9 },
+        { 20, 17 }, { 25 - 8, 23 }, { 9, 24 } }
+      for _, d in ipairs(doors) do
+        assert.is_false(cells[d[2]][d[1]])
+        cells[d[2]][d[1]] = 1
+      end
+      local mesh = astar.navmesh.from_grid(grid_of(cells, W, W))
+      assert.are.same({}, check_partition(mesh, cells, W, W))
+      assert.are.equal(n * n + #doors, mesh:stats().polygons)
+    end)
+
   it("scales the mesh by 'tile'", function()
     local rng = H.rng(5)
     for _ = 1, 10 do

@@ -813,7 +813,7 @@ describe("navmesh:find", function()
     assert.is_true(near(18, p:cost()))
   end)
 
-  it("a search after set_flags sees the change (the exact search asks the flags only when some polygon may be refused)", function()
+  it("a search after set_flags sees the change (flags are asked only when some polygon may be refused)", function()
     local t = CORRIDOR()
     local m, M = build(t), model(t)
     local p = assert(m:find(2, 5, 20, 5))          -- every polygon allowed: flags not asked

@@ -1,6 +1,7 @@
 /*
 ** navmesh_grid.c - a navmesh of a grid's walkable cells: greedy rectangles of
-** equal cost, with the corners of their neighbours on their sides.
+** equal cost (two ways, the one with fewer kept), with the corners of their
+** neighbours on their sides.
 */
 #include "navmesh_impl.h"
 
@@ -9,6 +10,50 @@
 /* ------------------------------------------------------------------ */
 
 typedef struct grect { int x, y, w, h; double c; } grect;
+
+/* May cell (x, y) join a rectangle of cost c (same cost, not yet taken)? */
+static int takes(const astar_grid *g, const uint32_t *own, int x, int y, double c) {
+  int W = astar_grid_width(g);
+  return x >= 0 && x < W && y >= 0 && y < astar_grid_height(g) &&
+         own[(size_t)y * W + x] == NONE && astar_grid_get(g, x, y) == c;
+}
+
+/* Greedy rectangles of equal cost: from each cell not yet taken, as wide as
+** the row allows, then as tall as possible; with 'narrow', a rectangle also
+** stops above a row whose run of such cells around it is more than twice
+** (plus two) as wide: a door one cell wide then stays a cell, not a strip
+** down the middle of the room behind it. Fills own (NONE first) and *r. */
+static int greedy(const astar_grid *g, uint32_t *own, int narrow, astar_mem *a, grect **r,
+                  size_t *nr, size_t *cr) {
+  int W = astar_grid_width(g), H = astar_grid_height(g), x, y;
+  memset(own, 0xff, (size_t)W * H * sizeof(uint32_t));
+  *nr = 0;
+  for (y = 0; y < H; y++)
+    for (x = 0; x < W; x++) {
+      double c = astar_grid_get(g, x, y);
+      int w = 1, h = 1, j;
+      if (c == 0 || own[(size_t)y * W + x] != NONE) continue;
+      while (takes(g, own, x + w, y, c)) w++;
+      for (; y + h < H; h++) {
+        int lo = x, hi = x + w - 1;
+        for (j = 0; j < w && takes(g, own, x + j, y + h, c); j++) {}
+        if (j < w) break;
+        if (!narrow) continue;
+        while (takes(g, own, lo - 1, y + h, c) && hi - lo + 1 <= 2 * w + 2) lo--;
+        while (takes(g, own, hi + 1, y + h, c) && hi - lo + 1 <= 2 * w + 2) hi++;
+        if (hi - lo + 1 > 2 * w + 2) break;
+      }
+      if (*nr >= UINT32_MAX - 1) return ASTAR_EINVAL;
+      if (astar__reserve(a, (void **)r, cr, *nr + 1, sizeof **r)) return ASTAR_ENOMEM;
+      (*r)[*nr].x = x; (*r)[*nr].y = y; (*r)[*nr].w = w; (*r)[*nr].h = h; (*r)[*nr].c = c;
+      for (j = 0; j < h; j++) {
+        int t;
+        for (t = 0; t < w; t++) own[(size_t)(y + j) * W + x + t] = (uint32_t)*nr;
+      }
+      ++*nr;
+    }
+  return 0;
+}
 
 int astar_navmesh_from_grid(astar_navmesh **out, const astar_grid *g, const astar_frame *frame,
                             uint32_t *cell_poly, astar_alloc alloc, void *ud) {
@@ -31,33 +76,20 @@ int astar_navmesh_from_grid(astar_navmesh **out, const astar_grid *g, const asta
     return ASTAR_ENOMEM;
   vid = (uint32_t *)astar__alloc(&a, lat * sizeof(uint32_t));
   if (vid == NULL) { rc = ASTAR_ENOMEM; goto done; }
-  memset(own, 0xff, cells * sizeof(uint32_t));
+  /* the narrow rule helps maps of rooms and doors and costs polygons on open
+  ** ones: both, and the one with fewer rectangles (the plain one on a tie) */
+  if ((rc = greedy(g, own, 1, &a, &r, &nr, &cr)) != 0) goto done;
+  {
+    size_t n1 = nr;
+    if ((rc = greedy(g, own, 0, &a, &r, &nr, &cr)) != 0) goto done;
+    if (n1 < nr && (rc = greedy(g, own, 1, &a, &r, &nr, &cr)) != 0) goto done;
+  }
   memset(vid, 0xff, lat * sizeof(uint32_t));
-  /* greedy rectangles: as wide as the row allows, then as tall as possible */
-  for (y = 0; y < H; y++)
-    for (x = 0; x < W; x++) {
-      double c = astar_grid_get(g, x, y);
-      int w = 1, h = 1, j;
-      if (c == 0 || own[(size_t)y * W + x] != NONE) continue;
-      while (x + w < W && astar_grid_get(g, x + w, y) == c && own[(size_t)y * W + x + w] == NONE)
-        w++;
-      for (; y + h < H; h++) {
-        for (j = 0; j < w; j++)
-          if (astar_grid_get(g, x + j, y + h) != c || own[(size_t)(y + h) * W + x + j] != NONE)
-            break;
-        if (j < w) break;
-      }
-      if (nr >= UINT32_MAX - 1) { rc = ASTAR_EINVAL; goto done; }
-      if (astar__reserve(&a, (void **)&r, &cr, nr + 1, sizeof *r)) { rc = ASTAR_ENOMEM; goto done; }
-      r[nr].x = x; r[nr].y = y; r[nr].w = w; r[nr].h = h; r[nr].c = c;
-      for (j = 0; j < h; j++) {
-        int t;
-        for (t = 0; t < w; t++) own[(size_t)(y + j) * W + x + t] = (uint32_t)nr;
-      }
-      vid[(size_t)y * (W + 1) + x] = vid[(size_t)y * (W + 1) + x + w] = 0;
-      vid[(size_t)(y + h) * (W + 1) + x] = vid[(size_t)(y + h) * (W + 1) + x + w] = 0;
-      nr++;
-    }
+  for (i = 0; i < nr; i++) {
+    int x0 = r[i].x, y0 = r[i].y, x1 = x0 + r[i].w, y1 = y0 + r[i].h;
+    vid[(size_t)y0 * (W + 1) + x0] = vid[(size_t)y0 * (W + 1) + x1] = 0;
+    vid[(size_t)y1 * (W + 1) + x0] = vid[(size_t)y1 * (W + 1) + x1] = 0;
+  }
   if (nr == 0) { rc = ASTAR_EINVAL; goto done; }
   for (i = 0; i < lat; i++) if (vid[i] == 0) nv++;
   xy = (double *)astar__alloc(&a, 2 * (size_t)nv * sizeof(double));

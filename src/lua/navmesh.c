@@ -345,7 +345,10 @@ static int mesh_new(lua_State *L) {
 
 /***
 A mesh of a grid's walkable cells, merged into rectangles of equal cost. Each row run is as
-wide as it goes, then as tall as it stays the same; rectangles get the corners of their
+wide as it goes, then as tall as it stays the same; this is done twice, the second time with
+each rectangle also stopping above a row whose run around it is more than twice as wide (a
+door one cell wide then stays one cell, not a strip down the room behind it), and the way
+with fewer rectangles is kept. Rectangles get the corners of their
 neighbours on their sides as extra vertices, so there are no T-junctions. The mesh is in the
 grid's world coordinates (@{Grid:set_world}): cell `(x, y)` covers the rectangle whose centre
 is `grid:to_world(x, y)`; with the default frame that is `[x-1, x] x [y-1, y]`, centre
