@@ -189,11 +189,12 @@ static uint32_t sideslot(const astar_navmesh_query *q, uint32_t z, uint32_t P) {
   return slot;
 }
 
-/* A bend at corner z of polygon P (cost g), seen on through half-edge he. */
+/* A bend at corner z of polygon P (cost g), seen on through half-edge he;
+** *slot: z's side (NONE until the first bend at z of an expansion finds it). */
 static int pturn(astar_navmesh_query *q, uint32_t parent, uint32_t z, double g, uint32_t P,
-                 uint32_t he, double tl, double tr) {
+                 uint32_t he, double tl, double tr, uint32_t *slotp) {
   const astar_navmesh *m = q->mesh;
-  uint32_t slot = sideslot(q, z, P);
+  uint32_t slot = *slotp != NONE ? *slotp : (*slotp = sideslot(q, z, P));
   if (seenwhole(q, slot, g, 0) || !fresh(q, slot, g)) return 0;
   return pchild(q, parent, VX(m, z), VY(m, z), z, g, he, tl, tr);
 }
@@ -410,11 +411,51 @@ static int pexpand_links(astar_navmesh_query *q, uint32_t ni, const pnode *n, vi
   return 0;
 }
 
+/* Which side of the ray from node n's root through s the start of half-edge
+** h is: > 0 left of it, < 0 right (the cross product). */
+static double side(const astar_navmesh *m, const pnode *n, const double *s, uint32_t h) {
+  uint32_t x = m->hv[h];
+  return cross2(s[0] - n->rx, s[1] - n->ry, VX(m, x) - n->rx, VY(m, x) - n->ry);
+}
+
+/* The far edges of polygon P that can give an interval node anything. Far
+** edge j (1 <= j < k) runs from vertex V(j) to V(j + 1) of P, counted from
+** the node's edge e (V(1) its right end, V(k) its left). An edge clearly
+** right of the right ray (r to b) lies outside the cone, where only a bend at
+** b would see it, and b is no corner then (a corner is a vertex, b = V(1) on
+** the ray, and nothing is clearly right): it gives nothing, no part of it in
+** the cone and, its ends more than eps times any edge's length from the ray's
+** line, no way along it either (pexpand's tests). Likewise left of the left
+** ray. The far chain of a convex polygon crosses a line at most twice, and
+** once if V(1) is clearly right (the line then also crosses edge e): the
+** vertices clearly right come first, and bisection finds where they end.
+** Returns the first such edge in *lo and the last in *hi. */
+static void far_range(const astar_navmesh *m, const pnode *n, uint32_t a0, uint32_t k,
+                      const double *a, const double *b, uint32_t *lo, uint32_t *hi) {
+  uint32_t e = n->he - a0, l, r;
+  double t = m->eps * ((m->box[2] - m->box[0]) + (m->box[3] - m->box[1]));   /* >= any edge */
+  *lo = 1; *hi = k - 1;
+  if (side(m, n, b, a0 + (e + 1) % k) < -t) {   /* V(1) clearly right */
+    for (l = 1, r = k - 1; l < r;) {            /* the first j with V(j + 1) not so */
+      uint32_t mid = l + (r - l) / 2;
+      if (side(m, n, b, a0 + (e + mid + 1) % k) < -t) l = mid + 1; else r = mid;
+    }
+    *lo = l;
+  }
+  if (side(m, n, a, a0 + e) > t) {              /* V(k) clearly left */
+    for (l = *lo, r = k - 1; l < r;) {          /* the last j with V(j) not so */
+      uint32_t mid = l + (r - l + 1) / 2;
+      if (side(m, n, a, a0 + (e + mid) % k) > t) r = mid - 1; else l = mid;
+    }
+    *hi = l;
+  }
+}
+
 static int pexpand(astar_navmesh_query *q, uint32_t ni) {
   const astar_navmesh *m = q->mesh;
   pnode n = PN(q)[ni];
-  uint32_t P = n.poly, a0 = m->pstart[P], k = m->pstart[P + 1] - a0, j, h;
-  uint32_t u, v;
+  uint32_t P = n.poly, a0 = m->pstart[P], k = m->pstart[P + 1] - a0, j, jlo, jhi, h;
+  uint32_t u, v, slotu = NONE, slotv = NONE;
   double ax, ay, bx, by, ex, ey;
   int cornu, cornv, rc;
   if (n.kind == PN_POINT) return pseen(q, ni, &n);  /* a start or a corner */
@@ -436,7 +477,13 @@ static int pexpand(astar_navmesh_query *q, uint32_t ni) {
       return rc;
     if (m->lks != NULL && (rc = pexpand_links(q, ni, &n, &vw)) != 0) return rc;
   }
-  for (j = 1, h = n.he; j < k; j++) {              /* the far edges, right to left */
+  {
+    double av[2], bv[2];
+    av[0] = ax; av[1] = ay; bv[0] = bx; bv[1] = by;
+    far_range(m, &n, a0, k, av, bv, &jlo, &jhi);
+  }
+  h = a0 + (n.he - a0 + jlo - 1) % k;               /* far edge jlo - 1 */
+  for (j = jlo; j <= jhi; j++) {                    /* the far edges, right to left */
     uint32_t p, w;
     double px, py, wx, wy, A, B, C, D, lo, hi, r0, r1, l0, l1, o0, o1, e2, c;
     h = h + 1 < a0 + k ? h + 1 : a0;
@@ -479,7 +526,7 @@ static int pexpand(astar_navmesh_query *q, uint32_t ni) {
         if ((rc = palong(q, ni, bx, by, v, n.g + len2d(bx - n.rx, by - n.ry), h, P)) != 0)
           return rc;
       } else if ((rc = pturn(q, ni, v, n.g + len2d(bx - n.rx, by - n.ry), P, m->htw[h],
-                           1 - o1, 1 - o0)) != 0) return rc;
+                           1 - o1, 1 - o0, &slotv)) != 0) return rc;
     }
     if (cornu && outside(l0, l1, &o0, &o1)) {
       c = cross2(wx - px, wy - py, ax - px, ay - py);
@@ -487,7 +534,7 @@ static int pexpand(astar_navmesh_query *q, uint32_t ni) {
         if ((rc = palong(q, ni, ax, ay, u, n.g + len2d(ax - n.rx, ay - n.ry), h, P)) != 0)
           return rc;
       } else if ((rc = pturn(q, ni, u, n.g + len2d(ax - n.rx, ay - n.ry), P, m->htw[h],
-                           0 + (1 - o1), 1 - o0)) != 0) return rc;
+                           1 - o1, 1 - o0, &slotu)) != 0) return rc;
     }
   }
   return 0;
@@ -563,17 +610,18 @@ static int exact_path(astar_navmesh_query *q, uint32_t last, double ex, double e
 ** portal side (tools/navmesh_sweep.lua prints the largest ratio). */
 #define NODE_CAP(m) (256 * ((size_t)(m)->nh + (size_t)(m)->nv + (size_t)(m)->nlk + 64))
 
-/* Polyanya's intermediate pruning: a node that is its parent's only child
-** and looks into a polygon of two neighbours (the one behind it and one
-** ahead), with neither the goal nor a link's start in it, is expanded at once
-** instead of going through the heap: it would be next or nearly so, and most
-** of the nodes of a search are such (45-60 % on the Moving AI meshes). The
-** result is the same: A* may expand a node early; it still ends only when
-** the goal's node is the cheapest on the heap. */
+/* Polyanya's intermediate pruning: an interval node that is its parent's
+** only child, looking into a polygon with neither the goal nor a link's
+** start in it, is expanded at once instead of going through the heap: it
+** would be next or nearly so. The result is the same: A* may expand a node
+** early (nothing is closed but roots, and a root reached again at a smaller
+** g is searched again); it still ends only when the goal's node is the
+** cheapest on the heap. (Asking also that the polygon have two neighbours,
+** as this did before, kept a node in four on the heap on Polyanya's meshes.) */
 static int intermediate(const astar_navmesh_query *q, uint32_t c) {
   const astar_navmesh *m = q->mesh;
   const pnode *n = &PN(q)[c];
-  return n->kind == PN_INTERVAL && m->pport[n->poly] == 2 && !ingoal(q, n->poly) &&
+  return n->kind == PN_INTERVAL && !ingoal(q, n->poly) &&
          (m->lks == NULL || m->lks[n->poly] == m->lks[n->poly + 1]);
 }
 
