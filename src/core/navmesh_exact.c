@@ -23,24 +23,26 @@
 
 #define PN(q) ((pnode *)(q)->w->pn)
 
-static int pless(const pnode *a, const pnode *b) {
+static int pless(const struct nm_hent *a, const struct nm_hent *b) {
   return a->f < b->f || (a->f == b->f && a->g > b->g);
 }
 
 /* Puts record r on the open heap. */
 static int pheap(astar_navmesh_query *q, uint32_t r) {
-  pnode *pn = PN(q);
+  struct nm_hent e, *hp;
   size_t i;
   if (q->w->nheap >= q->w->cheap &&
       astar__reserve(&q->w->mem, (void **)&q->w->heap, &q->w->cheap, q->w->nheap + 1,
-                     sizeof(uint32_t)))
+                     sizeof *q->w->heap))
     return ASTAR_ENOMEM;
+  hp = q->w->heap;
+  e.f = PN(q)[r].f; e.g = PN(q)[r].g; e.r = r;
   i = q->w->nheap++;
-  while (i > 0 && pless(&pn[r], &pn[q->w->heap[(i - 1) / 2]])) {
-    q->w->heap[i] = q->w->heap[(i - 1) / 2];
+  while (i > 0 && pless(&e, &hp[(i - 1) / 2])) {
+    hp[i] = hp[(i - 1) / 2];
     i = (i - 1) / 2;
   }
-  q->w->heap[i] = r;
+  hp[i] = e;
   return 0;
 }
 
@@ -62,18 +64,18 @@ static int ppush(astar_navmesh_query *q, const pnode *n) {
 }
 
 static uint32_t ppop(astar_navmesh_query *q) {
-  pnode *pn = PN(q);
-  uint32_t top = q->w->heap[0], last = q->w->heap[--q->w->nheap];
+  struct nm_hent *hp = q->w->heap, last = hp[--q->w->nheap];
+  uint32_t top = hp[0].r;
   size_t i = 0, n = q->w->nheap;
   for (;;) {
     size_t c = 2 * i + 1;
     if (c >= n) break;
-    if (c + 1 < n && pless(&pn[q->w->heap[c + 1]], &pn[q->w->heap[c]])) c++;
-    if (!pless(&pn[q->w->heap[c]], &pn[last])) break;
-    q->w->heap[i] = q->w->heap[c];
+    if (c + 1 < n && pless(&hp[c + 1], &hp[c])) c++;
+    if (!pless(&hp[c], &last)) break;
+    hp[i] = hp[c];
     i = c;
   }
-  if (n > 0) q->w->heap[i] = last;
+  if (n > 0) hp[i] = last;
   return top;
 }
 
@@ -632,7 +634,7 @@ int astar__nm_exact_step(astar_navmesh_query *q, uint64_t budget) {
   while (q->w->nheap > 0 || q->w->pend != NONE) {
     uint32_t ni = q->w->pend;
     if (q->w->npn > NODE_CAP(q->mesh)) return ASTAR_EINTERNAL;
-    if (ni == NONE && PN(q)[q->w->heap[0]].kind == PN_FINAL)         /* the goal */
+    if (ni == NONE && PN(q)[q->w->heap[0].r].kind == PN_FINAL)         /* the goal */
       return exact_path(q, ppop(q), q->w->gx, q->w->gy, 1);
     if (q->w->st.expanded >= q->params.max_expansions) return ASTAR_LIMIT;
     if (q->w->st.expanded >= stop) return ASTAR_RUNNING;

@@ -117,6 +117,10 @@ static inline uint32_t nexthe(const astar_navmesh *m, uint32_t h) {
   return h + 1 < m->pstart[p + 1] ? h + 1 : m->pstart[p];
 }
 
+/* An open node of the exact search: its keys beside its index, so that the
+** heap's compares do not load the nodes. */
+struct nm_hent { double f, g; uint32_t r; };
+
 /* A query's scratch (astar_navmesh_query.w), private to the core. */
 #define NM_DEFER 64
 struct astar_nm_work {
@@ -141,7 +145,7 @@ struct astar_nm_work {
   double *ctr; size_t cctr;     /* funnel scratch */
   astar_stats st;               /* its statistics */
   void *pn; size_t cpn, npn;    /* its nodes */
-  uint32_t *heap; size_t cheap, nheap;
+  struct nm_hent *heap; size_t cheap, nheap;   /* the exact search's open nodes */
   double *vg; uint32_t *vs; size_t cvg, cvs;  /* best g of each vertex as a root */
   uint32_t stamp;
   int allok;                    /* the exact search: every polygon allowed by the flags */
