@@ -347,7 +347,10 @@ static int pseen(astar_navmesh_query *q, uint32_t ni, const pnode *np) {
   pnode n = *np;
   uint32_t P = n.poly, a0 = m->pstart[P], k = m->pstart[P + 1] - a0, j;
   int rc;
-  if (ingoal(q, P) && (rc = pfinal(q, ni, n.rx, n.ry, n.root, n.g, P)) != 0) return rc;
+  if (ingoal(q, P)) {
+    if ((rc = pfinal(q, ni, n.rx, n.ry, n.root, n.g, P)) != 0) return rc;
+    if (m->nlk == 0) return 0;                     /* straight there: nothing is shorter */
+  }
   if ((rc = plinks_from(q, ni, n.rx, n.ry, n.root, n.g, P)) != 0) return rc;
   for (j = 0; j < k; j++) {
     uint32_t h = a0 + j, p = m->hv[h], w = m->hv[nexthe(m, h)];
@@ -474,9 +477,11 @@ static int pexpand(astar_navmesh_query *q, uint32_t ni) {
     view vw;
     vw.ax = ax; vw.ay = ay; vw.bx = bx; vw.by = by; vw.u = u; vw.v = v;
     vw.cornu = cornu; vw.cornv = cornv;
-    if (ingoal(q, P) && reach(m, &n, &vw, q->w->gx, q->w->gy) &&
-        (rc = pfinal(q, ni, vw.rx, vw.ry, vw.root, vw.g, P)) != 0)
-      return rc;
+    if (ingoal(q, P) && reach(m, &n, &vw, q->w->gx, q->w->gy)) {
+      if ((rc = pfinal(q, ni, vw.rx, vw.ry, vw.root, vw.g, P)) != 0) return rc;
+      /* the root sees the goal: every other way on from it is longer */
+      if (vw.root == n.root && vw.g == n.g && m->nlk == 0) return 0;
+    }
     if (m->lks != NULL && (rc = pexpand_links(q, ni, &n, &vw)) != 0) return rc;
   }
   {
