@@ -8,7 +8,8 @@
 #
 # POLYANYA_DIR is the directory holding Polyanya's structs/ search/ helpers/ utils/ (the C++
 # implementation; nothing of it is in this project and this script fetches nothing). Build it
-# first: `make all` there (objects; this script links bench/polyanya_driver.cpp against them) and
+# first: `make fast` there (objects at -O3 -DNDEBUG; its `make all` alone builds them with no
+# optimisation at all, 5-7x slower; this script links bench/polyanya_driver.cpp against them) and
 # `utils/bin/gridmap2rects` (`make -C utils gridmap2rects`; built here if missing). Some copies
 # (xiangzebo/Polyanya) carry an unused `int cur_polygon;` in structs/searchnode.h that shifts the
 # positional initialisers (`g` lands in `f`): delete that field before building.
