@@ -93,6 +93,14 @@ static int fresh(astar_navmesh_query *q, uint32_t slot, double g) {
   return 1;
 }
 
+/* Was node n's root reached again, since n was made, at a smaller g? Then
+** everything n would give comes cheaper from there (Polyanya's pruning of a
+** root's dominated nodes, when they leave the heap). */
+static int stale(const astar_navmesh_query *q, const pnode *n) {
+  uint32_t s = n->slot;
+  return s != NONE && q->w->vs[s] == q->w->stamp && n->g > q->w->vg[s] * (1 + 1e-12) + 1e-12;
+}
+
 /* Was the corner side 'slot' already seen whole (pcorner) at a cost at most
 ** g? Then nothing rooted there at g can add to it. Kept in the upper half
 ** of vs/vg (slots number the incidences, fewer than nh). */
@@ -114,9 +122,10 @@ static int deadend(const astar_navmesh_query *q, uint32_t p) {
 
 static void keepbest(astar_navmesh_query *q, uint32_t ni);
 
-/* Pushes the node (root, interval on half-edge he of polygon Q) with its f. */
-static int pchild(astar_navmesh_query *q, uint32_t parent, double rx, double ry,
-                  uint32_t root, double g, uint32_t he, double tl, double tr) {
+/* Pushes the node (root, at cost g, its best g kept at 'slot'; interval on
+** half-edge he of polygon Q) with its f. */
+static int pchild(astar_navmesh_query *q, uint32_t parent, double rx, double ry, uint32_t root,
+                  uint32_t slot, double g, uint32_t he, double tl, double tr) {
   const astar_navmesh *m = q->mesh;
   pnode n;
   double x, y, h, w = q->params.algorithm == ASTAR_ALG_DIJKSTRA ? 0 : q->params.weight;
@@ -128,7 +137,7 @@ static int pchild(astar_navmesh_query *q, uint32_t parent, double rx, double ry,
   n.f = g + w * (q->w->lkK < h ? astar__nm_link_h(q, rx, ry, h) : h);   /* links: maybe less */
   if (n.f > q->params.max_cost) return 0;
   n.tl = tl; n.tr = tr; n.root = root; n.he = he; n.poly = m->hpoly[he]; n.parent = parent;
-  n.kind = PN_INTERVAL;
+  n.slot = slot; n.kind = PN_INTERVAL;
   if (deadend(q, n.poly)) {
     if (!q->params.partial) return 0;
     if (astar__reserve(&q->w->mem, &q->w->pn, &q->w->cpn, q->w->npn + 1, sizeof(pnode)))
@@ -153,52 +162,61 @@ static int corner(const astar_navmesh_query *q, uint32_t v) {
   return q->w->allok ? q->mesh->vwall[v] : astar__nm_wallvertex(q, v);
 }
 
+/* The half-edge before h in its polygon. */
+static uint32_t prevhe(const astar_navmesh *m, uint32_t h) {
+  uint32_t p = m->hpoly[h];
+  return h > m->pstart[p] ? h - 1 : m->pstart[p + 1] - 1;
+}
+
 /* The polygons around corner z that polygon P reaches by turning around z
-** through portals (at most FAN): fan[0] = P; from[i] is the half-edge of
-** fan[i] it was entered by and via[i] the fan index it came from. Returns
-** how many, and in *slot the incidence (z, polygon) that names this side of
-** z (its smallest polygon): roots are pruned per side, as two regions that
-** only touch at z are apart. */
+** through portals (at most FAN), where h0 is P's half-edge that starts at z:
+** fan[0] = P; from[i] is the half-edge of fan[i] it was entered by and via[i]
+** the fan index it came from. The walk goes round z one way, across each
+** polygon's half-edge leaving z (twin's successor: the next one's), then the
+** other way, across the half-edge arriving at z (twin: the next one's leaving
+** half-edge), each until a wall, a polygon the flags refuse, or P again: a
+** step per polygon, none scanning a polygon's sides. Returns how many, and in
+** *slot the half-edge leaving z of its smallest polygon, which names this
+** side of z: roots are pruned per side, as two regions that only touch at z
+** are apart. */
 #define FAN 32
-static int fan(const astar_navmesh_query *q, uint32_t z, uint32_t P, uint32_t *fanp,
-               uint32_t *from, int *via, uint32_t *slot) {
+static int fan(const astar_navmesh_query *q, uint32_t h0, uint32_t *fanp, uint32_t *from,
+               int *via, uint32_t *slot) {
   const astar_navmesh *m = q->mesh;
-  uint32_t rep = P, s;
-  int nf = 1, i;
-  fanp[0] = P; from[0] = NONE; via[0] = -1;
-  for (i = 0; i < nf; i++) {
-    uint32_t Q = fanp[i], h;
-    for (h = m->pstart[Q]; h < m->pstart[Q + 1]; h++) {
-      uint32_t R;
-      int j;
-      if ((m->hv[h] != z && m->hv[nexthe(m, h)] != z) || !open_edge(q, h)) continue;
-      R = m->hn[h];
-      for (j = 0; j < nf && fanp[j] != R; j++) {}
-      if (j < nf || nf == FAN) continue;
-      fanp[nf] = R; from[nf] = m->htw[h]; via[nf] = i; nf++;
-      if (R < rep) rep = R;
+  uint32_t P = m->hpoly[h0], rep = P;
+  int nf = 1, dir;
+  fanp[0] = P; from[0] = NONE; via[0] = -1; *slot = h0;
+  for (dir = 0; dir < 2; dir++) {
+    uint32_t h = h0;                               /* leaves z in the last polygon */
+    int at = 0;
+    while (nf < FAN) {
+      uint32_t x = dir == 0 ? h : prevhe(m, h), R;
+      if (!open_edge(q, x)) break;
+      if ((R = m->hn[x]) == P) return nf;           /* all the way round */
+      h = dir == 0 ? nexthe(m, m->htw[x]) : m->htw[x];
+      fanp[nf] = R; from[nf] = m->htw[x]; via[nf] = at; at = nf++;
+      if (R < rep) { rep = R; *slot = h; }
     }
   }
-  for (s = m->vps[z]; s < m->vps[z + 1] && m->vpl[s] != rep; s++) {}
-  *slot = s;
   return nf;
 }
 
-static uint32_t sideslot(const astar_navmesh_query *q, uint32_t z, uint32_t P) {
+static uint32_t sideslot(const astar_navmesh_query *q, uint32_t h0) {
   uint32_t fanp[FAN], from[FAN], slot;
   int via[FAN];
-  fan(q, z, P, fanp, from, via, &slot);
+  fan(q, h0, fanp, from, via, &slot);
   return slot;
 }
 
-/* A bend at corner z of polygon P (cost g), seen on through half-edge he;
-** *slot: z's side (NONE until the first bend at z of an expansion finds it). */
-static int pturn(astar_navmesh_query *q, uint32_t parent, uint32_t z, double g, uint32_t P,
-                 uint32_t he, double tl, double tr, uint32_t *slotp) {
+/* A bend at corner z, where half-edge hz of polygon P leaves it (cost g),
+** seen on through half-edge he; *slot: z's side (NONE until the first bend at
+** z of an expansion finds it). */
+static int pturn(astar_navmesh_query *q, uint32_t parent, uint32_t hz, double g, uint32_t he,
+                 double tl, double tr, uint32_t *slotp) {
   const astar_navmesh *m = q->mesh;
-  uint32_t slot = *slotp != NONE ? *slotp : (*slotp = sideslot(q, z, P));
+  uint32_t z = m->hv[hz], slot = *slotp != NONE ? *slotp : (*slotp = sideslot(q, hz));
   if (seenwhole(q, slot, g, 0) || !fresh(q, slot, g)) return 0;
-  return pchild(q, parent, VX(m, z), VY(m, z), z, g, he, tl, tr);
+  return pchild(q, parent, VX(m, z), VY(m, z), z, slot, g, he, tl, tr);
 }
 
 static int pfinal(astar_navmesh_query *q, uint32_t parent, double rx, double ry,
@@ -206,7 +224,7 @@ static int pfinal(astar_navmesh_query *q, uint32_t parent, double rx, double ry,
   pnode n;
   n.rx = rx; n.ry = ry; n.root = root; n.g = g + len2d(q->w->gx - rx, q->w->gy - ry);
   n.f = n.g; n.tl = n.tr = 0; n.he = NONE; n.poly = poly; n.parent = parent;
-  n.kind = PN_FINAL;
+  n.slot = NONE; n.kind = PN_FINAL;
   if (n.f > q->params.max_cost) return 0;
   return ppush(q, &n);
 }
@@ -218,7 +236,7 @@ static uint32_t pway(astar_navmesh_query *q, uint32_t parent, double x, double y
                      uint32_t root, double g, uint32_t P) {
   pnode n;
   n.rx = x; n.ry = y; n.g = n.f = g; n.tl = n.tr = 0; n.root = root; n.he = NONE;
-  n.poly = P; n.parent = parent; n.kind = PN_WAY;
+  n.poly = P; n.parent = parent; n.slot = NONE; n.kind = PN_WAY;
   if (astar__reserve(&q->w->mem, &q->w->pn, &q->w->cpn, q->w->npn + 1, sizeof(pnode)))
     return NONE;
   PN(q)[q->w->npn] = n;
@@ -240,7 +258,7 @@ static int plink(astar_navmesh_query *q, uint32_t parent, double rx, double ry,
   n.rx = k[2]; n.ry = k[3]; n.root = NONE; n.he = i; n.poly = P; n.parent = parent;
   n.g = g + len2d(k[0] - rx, k[1] - ry) + q->w->lkmul * k[4];
   n.f = n.g + w * astar__nm_link_h(q, n.rx, n.ry, len2d(q->w->gx - n.rx, q->w->gy - n.ry));
-  n.tl = n.tr = 0; n.kind = PN_LINK;
+  n.tl = n.tr = 0; n.slot = NONE; n.kind = PN_LINK;
   if (n.f > q->params.max_cost) return 0;
   return ppush(q, &n);
 }
@@ -250,12 +268,12 @@ static int plink(astar_navmesh_query *q, uint32_t parent, double rx, double ry,
 static int plinkend(astar_navmesh_query *q, uint32_t ni) {
   const astar_navmesh *m = q->mesh;
   pnode n = PN(q)[ni];
-  uint32_t hold[LK_HOLD];
+  uint32_t hold[LK_HOLD], slot = 2 * m->nh + n.he;
   int k, nh, rc;
-  if (!fresh(q, 2 * m->nh + n.he, n.g)) return 0;
+  if (!fresh(q, slot, n.g)) return 0;
   nh = astar__nm_holders(m, n.rx, n.ry, 1, q->include, q->exclude, hold, LK_HOLD);
   for (k = 0; k < nh; k++) {
-    n.poly = hold[k]; n.he = NONE; n.parent = ni; n.kind = PN_POINT;
+    n.poly = hold[k]; n.he = NONE; n.parent = ni; n.slot = slot; n.kind = PN_POINT;
     if ((rc = ppush(q, &n)) != 0) return rc;
   }
   return 0;
@@ -276,24 +294,23 @@ static int plinks_from(astar_navmesh_query *q, uint32_t ni, double rx, double ry
 }
 
 /* A bend at corner z (a wall vertex of polygon P, which the node 'parent'
-** looks into) reached at cost g: z sees the whole of every polygon around
+** looks into; hz: P's half-edge leaving z) reached at cost g: z sees the whole of every polygon around
 ** it that can be reached from P by turning around z through portals (not
 ** across a wall: two regions that only touch at z stay apart). Each gets a
 ** node rooted at z that sees all of it; P itself not if 'skip0' (the way
 ** came to z through P along a wall line, and a taut way does not turn back
 ** into it: on the Moving AI maps seeing P again tripled the nodes). */
-static int pcorner(astar_navmesh_query *q, uint32_t parent, uint32_t z, double g, uint32_t P,
-                   int skip0) {
+static int pcorner(astar_navmesh_query *q, uint32_t parent, uint32_t hz, double g, int skip0) {
   const astar_navmesh *m = q->mesh;
-  uint32_t fanp[FAN], from[FAN], idx[FAN], slot;
-  int via[FAN], nf = fan(q, z, P, fanp, from, via, &slot), i, rc;
+  uint32_t fanp[FAN], from[FAN], idx[FAN], slot, z = m->hv[hz];
+  int via[FAN], nf = fan(q, hz, fanp, from, via, &slot), i, rc;
   double w = q->params.algorithm == ASTAR_ALG_DIJKSTRA ? 0 : q->params.weight;
   if (seenwhole(q, slot, g, 0) || !fresh(q, slot, g)) return 0;
   seenwhole(q, slot, g, 1);
   for (i = 0; i < nf; i++) {                       /* parents: the way round, for the corridor */
     pnode n;
     n.rx = VX(m, z); n.ry = VY(m, z); n.g = g; n.root = z; n.he = from[i]; n.poly = fanp[i];
-    n.tl = n.tr = 0; n.parent = i > 0 ? idx[via[i]] : parent; n.kind = PN_POINT;
+    n.tl = n.tr = 0; n.parent = i > 0 ? idx[via[i]] : parent; n.slot = slot; n.kind = PN_POINT;
     n.f = g + w * astar__nm_link_h(q, n.rx, n.ry, len2d(q->w->gx - n.rx, q->w->gy - n.ry));
     if (n.f > q->params.max_cost) return 0;
     if (i == 0 && skip0) { idx[0] = parent; continue; }
@@ -311,17 +328,18 @@ static int pcorner(astar_navmesh_query *q, uint32_t parent, uint32_t z, double g
 static int palong(astar_navmesh_query *q, uint32_t parent, double x, double y, uint32_t at,
                   double g, uint32_t h, uint32_t P) {
   const astar_navmesh *m = q->mesh;
-  uint32_t p = m->hv[h], w = m->hv[nexthe(m, h)], z;
+  uint32_t p = m->hv[h], w = m->hv[nexthe(m, h)], z, hz;
   double dp = len2d(VX(m, p) - x, VY(m, p) - y), dw = len2d(VX(m, w) - x, VY(m, w) - y);
   z = dp <= dw ? p : w;
-  if (z == at) return pcorner(q, parent, z, g, P, 0);   /* the bend is at the edge's end */
+  hz = z == p ? h : nexthe(m, h);                  /* P's half-edge leaving z */
+  if (z == at) return pcorner(q, parent, hz, g, 0);  /* the bend is at the edge's end */
   if (!corner(q, z)) return 0;
   if (at != NONE && at != z && at != PN(q)[parent].root &&      /* the bend at 'at' */
       (parent = pway(q, parent, x, y, at, g, P)) == NONE)
     return ASTAR_ENOMEM;
   /* z turns the way into every polygon round it, not only the one across h:
   ** the goal may lie in one that shares no edge with P (issue 15) */
-  return pcorner(q, parent, z, g + fmin(dp, dw), P, 1);
+  return pcorner(q, parent, hz, g + fmin(dp, dw), 1);
 }
 
 /* Where A + s (B - A) >= 0 for s in [0, 1]: [*lo, *hi] (empty: lo > hi). */
@@ -365,7 +383,7 @@ static int pseen(astar_navmesh_query *q, uint32_t ni, const pnode *np) {
         return rc;
       continue;
     }
-    if ((rc = pchild(q, ni, n.rx, n.ry, n.root, n.g, m->htw[h], 0, 1)) != 0) return rc;
+    if ((rc = pchild(q, ni, n.rx, n.ry, n.root, n.slot, n.g, m->htw[h], 0, 1)) != 0) return rc;
   }
   return 0;
 }
@@ -477,10 +495,13 @@ static int pexpand(astar_navmesh_query *q, uint32_t ni) {
     view vw;
     vw.ax = ax; vw.ay = ay; vw.bx = bx; vw.by = by; vw.u = u; vw.v = v;
     vw.cornu = cornu; vw.cornv = cornv;
-    if (ingoal(q, P) && reach(m, &n, &vw, q->w->gx, q->w->gy)) {
-      if ((rc = pfinal(q, ni, vw.rx, vw.ry, vw.root, vw.g, P)) != 0) return rc;
-      /* the root sees the goal: every other way on from it is longer */
-      if (vw.root == n.root && vw.g == n.g && m->nlk == 0) return 0;
+    if (ingoal(q, P)) {
+      if (reach(m, &n, &vw, q->w->gx, q->w->gy) &&
+          (rc = pfinal(q, ni, vw.rx, vw.ry, vw.root, vw.g, P)) != 0)
+        return rc;
+      /* a way that goes on out of the goal's polygon is longer than from
+      ** where it enters straight to the goal (the polygon is convex) */
+      if (m->nlk == 0) return 0;
     }
     if (m->lks != NULL && (rc = pexpand_links(q, ni, &n, &vw)) != 0) return rc;
   }
@@ -523,7 +544,7 @@ static int pexpand(astar_navmesh_query *q, uint32_t ni) {
     hi = r1 < l1 ? r1 : l1;                        /* no NaN can come here */
     /* in the twin half-edge (w -> p) fractions are 1 - s */
     if (hi - lo > 1e-12 &&
-        (rc = pchild(q, ni, n.rx, n.ry, n.root, n.g, m->htw[h], 1 - hi, 1 - lo)) != 0)
+        (rc = pchild(q, ni, n.rx, n.ry, n.root, n.slot, n.g, m->htw[h], 1 - hi, 1 - lo)) != 0)
       return rc;
     /* outside the cone: the path bends at the interval's end, if it is a corner; an
     ** edge on a line through that corner needs all its polygons (pcorner) */
@@ -532,7 +553,7 @@ static int pexpand(astar_navmesh_query *q, uint32_t ni) {
       if (c * c <= e2) {
         if ((rc = palong(q, ni, bx, by, v, n.g + len2d(bx - n.rx, by - n.ry), h, P)) != 0)
           return rc;
-      } else if ((rc = pturn(q, ni, v, n.g + len2d(bx - n.rx, by - n.ry), P, m->htw[h],
+      } else if ((rc = pturn(q, ni, nexthe(m, n.he), n.g + len2d(bx - n.rx, by - n.ry), m->htw[h],
                            1 - o1, 1 - o0, &slotv)) != 0) return rc;
     }
     if (cornu && outside(l0, l1, &o0, &o1)) {
@@ -540,7 +561,7 @@ static int pexpand(astar_navmesh_query *q, uint32_t ni) {
       if (c * c <= e2) {
         if ((rc = palong(q, ni, ax, ay, u, n.g + len2d(ax - n.rx, ay - n.ry), h, P)) != 0)
           return rc;
-      } else if ((rc = pturn(q, ni, u, n.g + len2d(ax - n.rx, ay - n.ry), P, m->htw[h],
+      } else if ((rc = pturn(q, ni, n.he, n.g + len2d(ax - n.rx, ay - n.ry), m->htw[h],
                            1 - o1, 1 - o0, &slotu)) != 0) return rc;
     }
   }
@@ -597,7 +618,8 @@ int astar__nm_exact_begin(astar_navmesh_query *q) {
   for (i = 0; i < q->w->nsp; i++) {                   /* start nodes, expanded at once */
     pnode n;
     n.rx = q->w->sx; n.ry = q->w->sy; n.g = 0; n.f = 0; n.tl = n.tr = 0;
-    n.root = NONE; n.he = NONE; n.poly = q->w->sp[i]; n.parent = NONE; n.kind = PN_POINT;
+    n.root = NONE; n.he = NONE; n.poly = q->w->sp[i]; n.parent = NONE; n.slot = NONE;
+    n.kind = PN_POINT;
     if ((rc = ppush(q, &n)) != 0) return rc;
   }
   if (q->w->npn > 0) keepbest(q, 0);                  /* a partial path is at least the start */
@@ -647,6 +669,7 @@ int astar__nm_exact_step(astar_navmesh_query *q, uint64_t budget) {
     q->w->pend = NONE;
     for (;;) {
       int nc, k;
+      if (stale(q, &PN(q)[ni])) break;
       q->w->st.expanded++;
       if (q->params.partial && PN(q)[ni].kind != PN_WAY && PN(q)[ni].kind != PN_LINK)
         keepbest(q, ni);                           /* a link's end: its polygons' nodes */

@@ -103,6 +103,7 @@ struct pnode {
   uint32_t he;         /* half-edge of 'poly'; NONE: a start or final node */
   uint32_t poly;       /* the polygon the node looks into */
   uint32_t parent;
+  uint32_t slot;       /* where the root's best g is kept (navmesh_exact.c: fresh) */
   int kind;            /* PN_* */
 };
 enum { PN_INTERVAL, PN_POINT, PN_FINAL, PN_WAY, PN_LINK };
