@@ -80,7 +80,7 @@ for m in $MAPS; do
 done
 
 echo
-echo "| map | queries | polygons Polyanya / from_grid | Polyanya µs | Polyanya pops | astar from_grid µs | expansions | astar on Polyanya's mesh µs | expansions | time from_grid / Polyanya | time same mesh / Polyanya | expansions from_grid / pops | expansions same mesh / pops | lengths differing (from_grid, same mesh) |"
+echo "| map | queries | polygons Polyanya / from_grid | Polyanya µs | Polyanya expansions (heap pops) | astar from_grid µs | expansions | astar on Polyanya's mesh µs | expansions | time from_grid / Polyanya | time same mesh / Polyanya | expansions from_grid / Polyanya's | expansions same mesh / Polyanya's | lengths differing (from_grid, same mesh) |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
-awk '{ printf "| %s | %s | %s / %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s, %s |\n",
-  $2, $3, $5, $7, $8, $9, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20 }' "$ROWS"
+awk '{ printf "| %s | %s | %s / %s | %s | %s (%s) | %s | %s | %s | %s | %s | %s | %s | %s | %s, %s |\n",
+  $2, $3, $5, $7, $8, $10, $9, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20 }' "$ROWS"

@@ -112,11 +112,11 @@ local p_us, p_pops, p_exp = tonumber(summary[3]), tonumber(summary[4]), tonumber
 local st = own:stats()
 -- row: name queries | Polyanya mesh V P | from_grid V P | Polyanya us pops expanded |
 --      astar-own us exp | astar-theirs us exp | ratios (time own, time same mesh, expansions
---      own / pops, same mesh / pops) | disagreements own, same mesh | Polyanya failures |
+--      own / Polyanya's, same mesh / Polyanya's) | disagreements own, same mesh | Polyanya failures |
 --      Polyanya's own timer (search(), untimed first pass)
 print(("row %s %d %d %d %d %d %.1f %.0f %.0f %.1f %.0f %.1f %.0f %.2f %.2f %.2f %.2f %d %d %d %.1f")
   :format(name, n, nv, np, st.vertices, st.polygons, p_us, p_pops, p_exp, own_us, own_exp,
-  their_us, their_exp, own_us / p_us, their_us / p_us, own_exp / p_pops, their_exp / p_pops,
+  their_us, their_exp, own_us / p_us, their_us / p_us, own_exp / p_exp, their_exp / p_exp,
   own_bad, their_bad, tonumber(summary[7]), tonumber(summary[6])))
 own:close()
 theirs:close()
