@@ -131,6 +131,7 @@ static int pchild(astar_navmesh_query *q, uint32_t parent, double rx, double ry,
   double x, y, h, w = q->params.algorithm == ASTAR_ALG_DIJKSTRA ? 0 : q->params.weight;
   if (tl < 1e-9) tl = 0;                           /* ends at a vertex: exactly */
   if (tr > 1 - 1e-9) tr = 1;
+  if (!q->params.partial && deadend(q, m->hpoly[he])) return 0;
   astar__nm_portalpoint(m, he, tl, tr, rx, ry, q->w->gx, q->w->gy, &x, &y);
   n.rx = rx; n.ry = ry; n.g = g;
   h = len2d(x - rx, y - ry) + len2d(q->w->gx - x, q->w->gy - y);
@@ -138,8 +139,7 @@ static int pchild(astar_navmesh_query *q, uint32_t parent, double rx, double ry,
   if (n.f > q->params.max_cost) return 0;
   n.tl = tl; n.tr = tr; n.root = root; n.he = he; n.poly = m->hpoly[he]; n.parent = parent;
   n.slot = slot; n.kind = PN_INTERVAL;
-  if (deadend(q, n.poly)) {
-    if (!q->params.partial) return 0;
+  if (q->params.partial && deadend(q, n.poly)) {
     if (astar__reserve(&q->w->mem, &q->w->pn, &q->w->cpn, q->w->npn + 1, sizeof(pnode)))
       return ASTAR_ENOMEM;
     PN(q)[q->w->npn] = n;
@@ -445,30 +445,45 @@ static double side(const astar_navmesh *m, const pnode *n, const double *s, uint
 ** edge j (1 <= j < k) runs from vertex V(j) to V(j + 1) of P, counted from
 ** the node's edge e (V(1) its right end, V(k) its left). An edge clearly
 ** right of the right ray (r to b) lies outside the cone, where only a bend at
-** b would see it, and b is no corner then (a corner is a vertex, b = V(1) on
-** the ray, and nothing is clearly right): it gives nothing, no part of it in
-** the cone and, its ends more than eps times any edge's length from the ray's
-** line, no way along it either (pexpand's tests). Likewise left of the left
-** ray. The far chain of a convex polygon crosses a line at most twice, and
-** once if V(1) is clearly right (the line then also crosses edge e): the
-** vertices clearly right come first, and bisection finds where they end.
-** Returns the first such edge in *lo and the last in *hi. */
+** b would see it: it gives nothing, no part of it in the cone and, its ends
+** more than eps times any edge's length from the ray's line, no way along it
+** either (pexpand's tests), unless b is a corner. Such edges come first: if
+** V(1) is clearly right (then b is inside e, no corner), the far chain of the
+** convex polygon crosses the ray's line once, and the vertices clearly right
+** are a prefix; if b = V(1) (on the line) is no corner and V(2) is clearly
+** right, the distance from the line falls from V(1) into one valley and the
+** vertices clearly right are a prefix from V(2), edge 1 with them (V(1) lies
+** on the ray: the edge touches the cone only there). Bisection finds where
+** they end. Likewise left of the left ray. Returns the first edge that may
+** give something in *lo and the last in *hi. */
+/* The half-edge of the polygon (first half-edge a0, k sides) that starts at
+** V(j), counted from its half-edge a0 + e (0 <= e < k, 0 <= j <= k): no '%',
+** which is a division. */
+static inline uint32_t vat(uint32_t a0, uint32_t e, uint32_t k, uint32_t j) {
+  return a0 + (e + j >= k ? e + j - k : e + j);
+}
+
 static void far_range(const astar_navmesh *m, const pnode *n, uint32_t a0, uint32_t k,
-                      const double *a, const double *b, uint32_t *lo, uint32_t *hi) {
-  uint32_t e = n->he - a0, l, r;
+                      const double *a, const double *b, int cornu, int cornv, uint32_t *lo,
+                      uint32_t *hi) {
+  uint32_t e = n->he - a0, l, r, s;
   double t = m->eps * ((m->box[2] - m->box[0]) + (m->box[3] - m->box[1]));   /* >= any edge */
   *lo = 1; *hi = k - 1;
-  if (side(m, n, b, a0 + (e + 1) % k) < -t) {   /* V(1) clearly right */
-    for (l = 1, r = k - 1; l < r;) {            /* the first j with V(j + 1) not so */
+  s = side(m, n, b, vat(a0, e, k, 1)) < -t ? 1                       /* V(1) clearly right */
+      : !cornv && side(m, n, b, vat(a0, e, k, 2)) < -t ? 2 : 0;   /* or V(2) */
+  if (s > 0) {
+    for (l = s, r = k - 1; l < r;) {           /* the first j with V(j + 1) not so */
       uint32_t mid = l + (r - l) / 2;
-      if (side(m, n, b, a0 + (e + mid + 1) % k) < -t) l = mid + 1; else r = mid;
+      if (side(m, n, b, vat(a0, e, k, mid + 1)) < -t) l = mid + 1; else r = mid;
     }
     *lo = l;
   }
-  if (side(m, n, a, a0 + e) > t) {              /* V(k) clearly left */
-    for (l = *lo, r = k - 1; l < r;) {          /* the last j with V(j) not so */
+  s = side(m, n, a, a0 + e) > t ? k - 1                              /* V(k) clearly left */
+      : !cornu && side(m, n, a, vat(a0, e, k, k - 1)) > t ? k - 2 : 0;   /* V(k-1) */
+  if (s > 0 && s >= *lo) {
+    for (l = *lo, r = s; l < r;) {              /* the last j with V(j) not so */
       uint32_t mid = l + (r - l + 1) / 2;
-      if (side(m, n, a, a0 + (e + mid) % k) > t) r = mid - 1; else l = mid;
+      if (side(m, n, a, vat(a0, e, k, mid)) > t) r = mid - 1; else l = mid;
     }
     *hi = l;
   }
@@ -508,9 +523,9 @@ static int pexpand(astar_navmesh_query *q, uint32_t ni) {
   {
     double av[2], bv[2];
     av[0] = ax; av[1] = ay; bv[0] = bx; bv[1] = by;
-    far_range(m, &n, a0, k, av, bv, &jlo, &jhi);
+    far_range(m, &n, a0, k, av, bv, cornu, cornv, &jlo, &jhi);
   }
-  h = a0 + (n.he - a0 + jlo - 1) % k;               /* far edge jlo - 1 */
+  h = vat(a0, n.he - a0, k, jlo - 1);              /* far edge jlo - 1 */
   for (j = jlo; j <= jhi; j++) {                    /* the far edges, right to left */
     uint32_t p, w;
     double px, py, wx, wy, A, B, C, D, lo, hi, r0, r1, l0, l1, o0, o1, e2, c;
@@ -522,7 +537,8 @@ static int pexpand(astar_navmesh_query *q, uint32_t ni) {
     e2 = m->eps * m->eps * ((wx - px) * (wx - px) + (wy - py) * (wy - py));
     c = cross2(wx - px, wy - py, n.rx - px, n.ry - py);
     if (c * c <= e2) {
-      int nearp = len2d(px - n.rx, py - n.ry) <= len2d(wx - n.rx, wy - n.ry);
+      int nearp = (px - n.rx) * (px - n.rx) + (py - n.ry) * (py - n.ry) <=
+                  (wx - n.rx) * (wx - n.rx) + (wy - n.ry) * (wy - n.ry);
       double zx = nearp ? px : wx, zy = nearp ? py : wy, len = len2d(wx - px, wy - py);
       if (cross2(bx - n.rx, by - n.ry, zx - n.rx, zy - n.ry) >= -m->eps * len &&
           cross2(ax - n.rx, ay - n.ry, zx - n.rx, zy - n.ry) <= m->eps * len) {
