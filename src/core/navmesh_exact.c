@@ -122,19 +122,40 @@ static int deadend(const astar_navmesh_query *q, uint32_t p) {
 
 static void keepbest(astar_navmesh_query *q, uint32_t ni);
 
+/* The length of the shortest way from (rx, ry) through the interval [tl, tr]
+** of half-edge he to (gx, gy), the h of a node (the portal search's
+** astar__nm_portalpoint, without the point): straight when the line to the
+** goal, mirrored across the edge if on the root's side, crosses the interval
+** (one square root), else by the interval's nearer end. Lengths along the edge
+** are kept times its squared length l2, so that one division remains. */
+static double through(const astar_navmesh *m, uint32_t he, double tl, double tr, double rx,
+                      double ry, double gx, double gy) {
+  uint32_t u = m->hv[he], v = m->hv[nexthe(m, he)];
+  double ax = VX(m, u), ay = VY(m, u), dx = VX(m, v) - ax, dy = VY(m, v) - ay;
+  double l2 = dx * dx + dy * dy, sp = cross2(dx, dy, rx - ax, ry - ay);
+  double sg = cross2(dx, dy, gx - ax, gy - ay), x, y, t;
+  double dp = (rx - ax) * dx + (ry - ay) * dy, dg = (gx - ax) * dx + (gy - ay) * dy;
+  if ((sp > 0 && sg > 0) || (sp < 0 && sg < 0)) sg = -sg;   /* same side: mirror the goal */
+  t = sp != sg ? dp + (dg - dp) * sp / (sp - sg) : (dp + dg) / 2;   /* where it crosses */
+  if (t > tl * l2 && t < tr * l2)
+    return sqrt(((dg - dp) * (dg - dp) + (sp - sg) * (sp - sg)) / l2);
+  t = t > tl * l2 ? tr : tl;                       /* NaN: tl, as portalpoint */
+  x = ax + t * dx; y = ay + t * dy;
+  return len2d(x - rx, y - ry) + len2d(gx - x, gy - y);
+}
+
 /* Pushes the node (root, at cost g, its best g kept at 'slot'; interval on
 ** half-edge he of polygon Q) with its f. */
 static int pchild(astar_navmesh_query *q, uint32_t parent, double rx, double ry, uint32_t root,
                   uint32_t slot, double g, uint32_t he, double tl, double tr) {
   const astar_navmesh *m = q->mesh;
   pnode n;
-  double x, y, h, w = q->params.algorithm == ASTAR_ALG_DIJKSTRA ? 0 : q->params.weight;
+  double h, w = q->params.algorithm == ASTAR_ALG_DIJKSTRA ? 0 : q->params.weight;
   if (tl < 1e-9) tl = 0;                           /* ends at a vertex: exactly */
   if (tr > 1 - 1e-9) tr = 1;
   if (!q->params.partial && deadend(q, m->hpoly[he])) return 0;
-  astar__nm_portalpoint(m, he, tl, tr, rx, ry, q->w->gx, q->w->gy, &x, &y);
+  h = through(m, he, tl, tr, rx, ry, q->w->gx, q->w->gy);
   n.rx = rx; n.ry = ry; n.g = g;
-  h = len2d(x - rx, y - ry) + len2d(q->w->gx - x, q->w->gy - y);
   n.f = g + w * (q->w->lkK < h ? astar__nm_link_h(q, rx, ry, h) : h);   /* links: maybe less */
   if (n.f > q->params.max_cost) return 0;
   n.tl = tl; n.tr = tr; n.root = root; n.he = he; n.poly = m->hpoly[he]; n.parent = parent;
