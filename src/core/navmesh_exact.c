@@ -85,10 +85,16 @@ static int ingoal(const astar_navmesh_query *q, uint32_t p) {
   return 0;
 }
 
-/* May the corner at incidence 'slot' (vertex, polygon) be a root at cost g
-** (not reached before at less)? */
+/* Was the root kept at 'slot' (a corner side, named by a half-edge leaving
+** the corner: see fan; or 2 nh + a link, for the link's end) reached at less
+** than g? */
+static int beaten(const astar_navmesh_query *q, uint32_t slot, double g) {
+  return q->w->vs[slot] == q->w->stamp && g > q->w->vg[slot] * (1 + 1e-12) + 1e-12;
+}
+
+/* May the root at 'slot' be a root at cost g (not reached before at less)? */
 static int fresh(astar_navmesh_query *q, uint32_t slot, double g) {
-  if (q->w->vs[slot] == q->w->stamp && g > q->w->vg[slot] * (1 + 1e-12) + 1e-12) return 0;
+  if (beaten(q, slot, g)) return 0;
   q->w->vs[slot] = q->w->stamp; q->w->vg[slot] = g;
   return 1;
 }
@@ -97,13 +103,12 @@ static int fresh(astar_navmesh_query *q, uint32_t slot, double g) {
 ** everything n would give comes cheaper from there (Polyanya's pruning of a
 ** root's dominated nodes, when they leave the heap). */
 static int stale(const astar_navmesh_query *q, const pnode *n) {
-  uint32_t s = n->slot;
-  return s != NONE && q->w->vs[s] == q->w->stamp && n->g > q->w->vg[s] * (1 + 1e-12) + 1e-12;
+  return n->slot != NONE && beaten(q, n->slot, n->g);
 }
 
 /* Was the corner side 'slot' already seen whole (pcorner) at a cost at most
 ** g? Then nothing rooted there at g can add to it. Kept in the upper half
-** of vs/vg (slots number the incidences, fewer than nh). */
+** of vs/vg (slots are half-edges, fewer than nh). */
 static int seenwhole(astar_navmesh_query *q, uint32_t slot, double g, int mark) {
   uint32_t k = slot + q->mesh->nh;
   if (q->w->vs[k] == q->w->stamp && g >= q->w->vg[k] * (1 - 1e-12) - 1e-12) return 1;
@@ -123,24 +128,17 @@ static int deadend(const astar_navmesh_query *q, uint32_t p) {
 static void keepbest(astar_navmesh_query *q, uint32_t ni);
 
 /* The length of the shortest way from (rx, ry) through the interval [tl, tr]
-** of half-edge he to (gx, gy), the h of a node (the portal search's
-** astar__nm_portalpoint, without the point): straight when the line to the
-** goal, mirrored across the edge if on the root's side, crosses the interval
-** (one square root), else by the interval's nearer end. Lengths along the edge
-** are kept times its squared length l2, so that one division remains. */
+** of half-edge he to (gx, gy), the h of a node: straight when the line to the
+** goal (nm_crossing) crosses the interval (one square root), else by the
+** interval's nearer end. */
 static double through(const astar_navmesh *m, uint32_t he, double tl, double tr, double rx,
                       double ry, double gx, double gy) {
-  uint32_t u = m->hv[he], v = m->hv[nexthe(m, he)];
-  double ax = VX(m, u), ay = VY(m, u), dx = VX(m, v) - ax, dy = VY(m, v) - ay;
-  double l2 = dx * dx + dy * dy, sp = cross2(dx, dy, rx - ax, ry - ay);
-  double sg = cross2(dx, dy, gx - ax, gy - ay), x, y, t;
-  double dp = (rx - ax) * dx + (ry - ay) * dy, dg = (gx - ax) * dx + (gy - ay) * dy;
-  if ((sp > 0 && sg > 0) || (sp < 0 && sg < 0)) sg = -sg;   /* same side: mirror the goal */
-  t = sp != sg ? dp + (dg - dp) * sp / (sp - sg) : (dp + dg) / 2;   /* where it crosses */
-  if (t > tl * l2 && t < tr * l2)
-    return sqrt(((dg - dp) * (dg - dp) + (sp - sg) * (sp - sg)) / l2);
-  t = t > tl * l2 ? tr : tl;                       /* NaN: tl, as portalpoint */
-  x = ax + t * dx; y = ay + t * dy;
+  nm_cross c;
+  double x, y, t;
+  nm_crossing(m, he, rx, ry, gx, gy, &c);
+  if (c.t > tl * c.l2 && c.t < tr * c.l2) return sqrt(c.d2 / c.l2);
+  t = c.t > tl * c.l2 ? tr : tl;                   /* NaN: tl, as astar__nm_portalpoint */
+  x = c.ax + t * c.dx; y = c.ay + t * c.dy;
   return len2d(x - rx, y - ry) + len2d(gx - x, gy - y);
 }
 
@@ -315,8 +313,9 @@ static int plinks_from(astar_navmesh_query *q, uint32_t ni, double rx, double ry
 }
 
 /* A bend at corner z (a wall vertex of polygon P, which the node 'parent'
-** looks into; hz: P's half-edge leaving z) reached at cost g: z sees the whole of every polygon around
-** it that can be reached from P by turning around z through portals (not
+** looks into; hz: P's half-edge leaving z) reached at cost g: z sees the
+** whole of every polygon around it that can be reached from P by turning
+** around z through portals (not
 ** across a wall: two regions that only touch at z stay apart). Each gets a
 ** node rooted at z that sees all of it; P itself not if 'skip0' (the way
 ** came to z through P along a wall line, and a taut way does not turn back
@@ -462,6 +461,13 @@ static double side(const astar_navmesh *m, const pnode *n, const double *s, uint
   return cross2(s[0] - n->rx, s[1] - n->ry, VX(m, x) - n->rx, VY(m, x) - n->ry);
 }
 
+/* The half-edge of the polygon (first half-edge a0, k sides) that starts at
+** V(j), counted from its half-edge a0 + e (0 <= e < k, 0 <= j <= k): no '%',
+** which is a division. */
+static inline uint32_t vat(uint32_t a0, uint32_t e, uint32_t k, uint32_t j) {
+  return a0 + (e + j >= k ? e + j - k : e + j);
+}
+
 /* The far edges of polygon P that can give an interval node anything. Far
 ** edge j (1 <= j < k) runs from vertex V(j) to V(j + 1) of P, counted from
 ** the node's edge e (V(1) its right end, V(k) its left). An edge clearly
@@ -477,13 +483,6 @@ static double side(const astar_navmesh *m, const pnode *n, const double *s, uint
 ** on the ray: the edge touches the cone only there). Bisection finds where
 ** they end. Likewise left of the left ray. Returns the first edge that may
 ** give something in *lo and the last in *hi. */
-/* The half-edge of the polygon (first half-edge a0, k sides) that starts at
-** V(j), counted from its half-edge a0 + e (0 <= e < k, 0 <= j <= k): no '%',
-** which is a division. */
-static inline uint32_t vat(uint32_t a0, uint32_t e, uint32_t k, uint32_t j) {
-  return a0 + (e + j >= k ? e + j - k : e + j);
-}
-
 static void far_range(const astar_navmesh *m, const pnode *n, uint32_t a0, uint32_t k,
                       const double *a, const double *b, int cornu, int cornv, uint32_t *lo,
                       uint32_t *hi) {
@@ -590,8 +589,8 @@ static int pexpand(astar_navmesh_query *q, uint32_t ni) {
       if (c * c <= e2) {
         if ((rc = palong(q, ni, bx, by, v, n.g + len2d(bx - n.rx, by - n.ry), h, P)) != 0)
           return rc;
-      } else if ((rc = pturn(q, ni, nexthe(m, n.he), n.g + len2d(bx - n.rx, by - n.ry), m->htw[h],
-                           1 - o1, 1 - o0, &slotv)) != 0) return rc;
+      } else if ((rc = pturn(q, ni, nexthe(m, n.he), n.g + len2d(bx - n.rx, by - n.ry),
+                             m->htw[h], 1 - o1, 1 - o0, &slotv)) != 0) return rc;
     }
     if (cornu && outside(l0, l1, &o0, &o1)) {
       c = cross2(wx - px, wy - py, ax - px, ay - py);

@@ -118,6 +118,28 @@ static inline uint32_t nexthe(const astar_navmesh *m, uint32_t h) {
   return h + 1 < m->pstart[p + 1] ? h + 1 : m->pstart[p];
 }
 
+/* Where the straight way from p to g crosses the line of half-edge h, g
+** mirrored across that line when on p's side (the way must cross it): the
+** edge's start (ax, ay) and direction (dx, dy), l2 = |(dx, dy)|^2, and, both
+** times l2 so that no division is made for them, the crossing's fraction
+** along the edge (t) and the way's squared length (d2). Shared by the portal
+** search's point on a portal and the exact search's h. */
+typedef struct nm_cross { double ax, ay, dx, dy, l2, t, d2; } nm_cross;
+static inline void nm_crossing(const astar_navmesh *m, uint32_t h, double px, double py,
+                               double gx, double gy, nm_cross *c) {
+  uint32_t u = m->hv[h], v = m->hv[nexthe(m, h)];
+  double sp, sg, dp, dg;
+  c->ax = VX(m, u); c->ay = VY(m, u); c->dx = VX(m, v) - c->ax; c->dy = VY(m, v) - c->ay;
+  c->l2 = c->dx * c->dx + c->dy * c->dy;
+  sp = cross2(c->dx, c->dy, px - c->ax, py - c->ay);
+  sg = cross2(c->dx, c->dy, gx - c->ax, gy - c->ay);
+  dp = (px - c->ax) * c->dx + (py - c->ay) * c->dy;
+  dg = (gx - c->ax) * c->dx + (gy - c->ay) * c->dy;
+  if ((sp > 0 && sg > 0) || (sp < 0 && sg < 0)) sg = -sg;   /* same side: mirror g */
+  c->t = sp != sg ? dp + (dg - dp) * sp / (sp - sg) : (dp + dg) / 2;
+  c->d2 = (dg - dp) * (dg - dp) + (sp - sg) * (sp - sg);
+}
+
 /* An open node of the exact search: its keys beside its index, so that the
 ** heap's compares do not load the nodes. */
 struct nm_hent { double f, g; uint32_t r; };

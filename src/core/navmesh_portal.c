@@ -132,18 +132,13 @@ static int fits(const astar_navmesh_query *q, uint32_t p, uint32_t in, uint32_t 
 ** from p to it and on to g. */
 void astar__nm_portalpoint(const astar_navmesh *m, uint32_t h, double lo, double hi,
                         double px, double py, double gx, double gy, double *x, double *y) {
-  uint32_t u = m->hv[h], v = m->hv[nexthe(m, h)];
-  double ax = VX(m, u), ay = VY(m, u), dx = VX(m, v) - ax, dy = VY(m, v) - ay;
-  double l2 = dx * dx + dy * dy, sp, sg, tp, tg, t;
-  sp = cross2(dx, dy, px - ax, py - ay);
-  sg = cross2(dx, dy, gx - ax, gy - ay);
-  tp = ((px - ax) * dx + (py - ay) * dy) / l2;
-  tg = ((gx - ax) * dx + (gy - ay) * dy) / l2;
-  if ((sp > 0 && sg > 0) || (sp < 0 && sg < 0)) sg = -sg;   /* same side: mirror g */
-  t = sp != sg ? tp + (tg - tp) * sp / (sp - sg) : (tp + tg) / 2;
+  nm_cross c;
+  double t;
+  nm_crossing(m, h, px, py, gx, gy, &c);
+  t = c.t / c.l2;
   if (!(t > lo)) t = lo;
   if (t > hi) t = hi;
-  *x = ax + t * dx; *y = ay + t * dy;
+  *x = c.ax + t * c.dx; *y = c.ay + t * c.dy;
 }
 
 int astar__nm_banned(const astar_navmesh_query *q, uint32_t portal) {
