@@ -985,6 +985,17 @@ describe("navmesh:find", function()
     assert.is_true(near(20, assert(m:find(5, 15, 25, 15, { max_cost = 25 })):cost()))
   end)
 
+  it("lengths beyond a float's range (3.4e38) search as small ones", function()
+    -- the open heap breaks ties of f by g kept as a float: such g must not overflow it
+    local t = DIAMOND()
+    for i = 1, #t.vertices do t.vertices[i] = t.vertices[i] * 1e40 end
+    local m = build(t)
+    local p = assert(m:find(5e40, 15e40, 25e40, 15e40))
+    assert.is_true(math.abs(p:cost() - 20e40) <= 1e-9 * 20e40)
+    p = assert(m:find(5e40, 5e40, 25e40, 25e40))
+    assert.is_true(math.abs(p:cost() - 2 * math.sqrt(2) * 10e40) <= 1e-9 * 30e40)
+  end)
+
   describe("radius", function()
     it("start or goal closer than the radius to a wall: 'blocked'", function()
       local m = build(CORRIDOR())

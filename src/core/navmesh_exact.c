@@ -36,7 +36,8 @@ static int pheap(astar_navmesh_query *q, uint32_t r) {
                      sizeof *q->w->heap))
     return ASTAR_ENOMEM;
   hp = q->w->heap;
-  e.f = PN(q)[r].f; e.g = PN(q)[r].g; e.r = r;
+  e.f = PN(q)[r].f; e.r = r;
+  e.g = PN(q)[r].g < FLT_MAX ? (float)PN(q)[r].g : FLT_MAX;   /* beyond: no float holds it */
   i = q->w->nheap++;
   while (i > 0 && pless(&e, &hp[(i - 1) / 2])) {
     hp[i] = hp[(i - 1) / 2];
@@ -47,8 +48,9 @@ static int pheap(astar_navmesh_query *q, uint32_t r) {
 }
 
 /* A new node: on the heap, or while a node is expanded (ndef >= 0) among its
-** children in def, which exact_step puts on the heap afterwards. */
-static int ppush(astar_navmesh_query *q, const pnode *n) {
+** children in def, which exact_step puts on the heap afterwards (pflush).
+** 'e': an interval node's edge, whose h is left for then (NULL: none). */
+static int pdefer(astar_navmesh_query *q, const pnode *n, const double *e) {
   uint32_t r;
   if (q->w->npn >= q->w->cpn &&
       astar__reserve(&q->w->mem, &q->w->pn, &q->w->cpn, q->w->npn + 1, sizeof(pnode)))
@@ -57,23 +59,32 @@ static int ppush(astar_navmesh_query *q, const pnode *n) {
   PN(q)[r] = *n;
   q->w->st.generated++;
   if (q->w->ndef >= 0 && q->w->ndef < NM_DEFER) {
-    q->w->def[q->w->ndef++] = r;
+    struct nm_def *d = &q->w->def[q->w->ndef++];
+    d->r = r; d->later = e != NULL;
+    if (e != NULL) memcpy(d->e, e, sizeof d->e);
     return 0;
   }
   return pheap(q, r);
 }
 
+static int ppush(astar_navmesh_query *q, const pnode *n) { return pdefer(q, n, NULL); }
+
+/* Takes the top off the heap: the hole it leaves goes down the smaller
+** children to a leaf (one compare a level), then the last entry climbs back
+** from there (seldom more than a level): fewer compares than sifting the
+** last entry down from the top. */
 static uint32_t ppop(astar_navmesh_query *q) {
   struct nm_hent *hp = q->w->heap, last = hp[--q->w->nheap];
   uint32_t top = hp[0].r;
-  size_t i = 0, n = q->w->nheap;
-  for (;;) {
-    size_t c = 2 * i + 1;
-    if (c >= n) break;
+  size_t i = 0, c, n = q->w->nheap;
+  while ((c = 2 * i + 1) < n) {
     if (c + 1 < n && pless(&hp[c + 1], &hp[c])) c++;
-    if (!pless(&hp[c], &last)) break;
     hp[i] = hp[c];
     i = c;
+  }
+  while (i > 0 && pless(&last, &hp[(i - 1) / 2])) {
+    hp[i] = hp[(i - 1) / 2];
+    i = (i - 1) / 2;
   }
   if (n > 0) hp[i] = last;
   return top;
@@ -128,37 +139,60 @@ static int deadend(const astar_navmesh_query *q, uint32_t p) {
 static void keepbest(astar_navmesh_query *q, uint32_t ni);
 
 /* The length of the shortest way from (rx, ry) through the interval [tl, tr]
-** of half-edge he to (gx, gy), the h of a node: straight when the line to the
-** goal (nm_crossing) crosses the interval (one square root), else by the
-** interval's nearer end. */
-static double through(const astar_navmesh *m, uint32_t he, double tl, double tr, double rx,
-                      double ry, double gx, double gy) {
+** of the edge from e[0], e[1] to e[2], e[3] to (gx, gy), the h of a node:
+** straight when the line to the goal (nm_crossing) crosses the interval (one
+** square root), else by the interval's nearer end. */
+static double through(const double *e, double tl, double tr, double rx, double ry, double gx,
+                      double gy) {
   nm_cross c;
   double x, y, t;
-  nm_crossing(m, he, rx, ry, gx, gy, &c);
+  nm_crossing_xy(e[0], e[1], e[2], e[3], rx, ry, gx, gy, &c);
   if (c.t > tl * c.l2 && c.t < tr * c.l2) return sqrt(c.d2 / c.l2);
   t = c.t > tl * c.l2 ? tr : tl;                   /* NaN: tl, as astar__nm_portalpoint */
   x = c.ax + t * c.dx; y = c.ay + t * c.dy;
   return len2d(x - rx, y - ry) + len2d(gx - x, gy - y);
 }
 
-/* Pushes the node (root, at cost g, its best g kept at 'slot'; interval on
-** half-edge he of polygon Q) with its f. */
+/* A child's interval: on half-edge he of polygon Q, which runs from (e[0],
+** e[1]) to (e[2], e[3]) (the caller has them: no loads of Q's records). */
+typedef struct cedge { uint32_t he, Q; double e[4]; } cedge;
+
+/* The child across edge h of the polygon (from p to w), which is its twin's. */
+static void across(const astar_navmesh *m, uint32_t h, double px, double py, double wx,
+                   double wy, cedge *c) {
+  c->he = m->htw[h]; c->Q = m->hn[h];
+  c->e[0] = wx; c->e[1] = wy; c->e[2] = px; c->e[3] = py;
+}
+
+/* Interval node n's f, its interval on the edge from (e[0], e[1]) to (e[2],
+** e[3]); 0 if that is beyond max_cost. */
+static int pfinish(const astar_navmesh_query *q, pnode *n, const double *e) {
+  double w = q->params.algorithm == ASTAR_ALG_DIJKSTRA ? 0 : q->params.weight;
+  double h = through(e, n->tl, n->tr, n->rx, n->ry, q->w->gx, q->w->gy);
+  n->f = n->g + w * (q->w->lkK < h ? astar__nm_link_h(q, n->rx, n->ry, h) : h);  /* links */
+  return n->f <= q->params.max_cost;
+}
+
+/* Pushes the node (root, at cost g, its best g kept at 'slot'; interval [tl,
+** tr] of the edge c). Its h waits while it is a child to defer (pdefer): a
+** node expanded at once past the heap (exact_step's intermediate pruning)
+** never needs one, as Polyanya's do not; but under a max_cost each node's f
+** is checked as it is made, so that none beyond it is expanded (and none
+** becomes a partial path's end). */
 static int pchild(astar_navmesh_query *q, uint32_t parent, double rx, double ry, uint32_t root,
-                  uint32_t slot, double g, uint32_t he, double tl, double tr) {
-  const astar_navmesh *m = q->mesh;
+                  uint32_t slot, double g, const cedge *c, double tl, double tr) {
   pnode n;
-  double h, w = q->params.algorithm == ASTAR_ALG_DIJKSTRA ? 0 : q->params.weight;
+  int dead = deadend(q, c->Q);
+  if (dead && !q->params.partial) return 0;
   if (tl < 1e-9) tl = 0;                           /* ends at a vertex: exactly */
   if (tr > 1 - 1e-9) tr = 1;
-  if (!q->params.partial && deadend(q, m->hpoly[he])) return 0;
-  h = through(m, he, tl, tr, rx, ry, q->w->gx, q->w->gy);
-  n.rx = rx; n.ry = ry; n.g = g;
-  n.f = g + w * (q->w->lkK < h ? astar__nm_link_h(q, rx, ry, h) : h);   /* links: maybe less */
-  if (n.f > q->params.max_cost) return 0;
-  n.tl = tl; n.tr = tr; n.root = root; n.he = he; n.poly = m->hpoly[he]; n.parent = parent;
+  n.rx = rx; n.ry = ry; n.g = n.f = g;
+  n.tl = tl; n.tr = tr; n.root = root; n.he = c->he; n.poly = c->Q; n.parent = parent;
   n.slot = slot; n.kind = PN_INTERVAL;
-  if (q->params.partial && deadend(q, n.poly)) {
+  if (!dead && !(q->params.max_cost < HUGE_VAL) && q->w->ndef >= 0 && q->w->ndef < NM_DEFER)
+    return pdefer(q, &n, c->e);
+  if (!pfinish(q, &n, c->e)) return 0;
+  if (dead) {                                      /* partial paths: only maybe nearest */
     if (astar__reserve(&q->w->mem, &q->w->pn, &q->w->cpn, q->w->npn + 1, sizeof(pnode)))
       return ASTAR_ENOMEM;
     PN(q)[q->w->npn] = n;
@@ -166,6 +200,13 @@ static int pchild(astar_navmesh_query *q, uint32_t parent, double rx, double ry,
     return 0;
   }
   return ppush(q, &n);
+}
+
+/* Puts a child the expansion deferred on the heap, with its f if it waited;
+** not if that f is beyond max_cost. */
+static int pflush(astar_navmesh_query *q, const struct nm_def *d) {
+  if (d->later && !pfinish(q, &PN(q)[d->r], d->e)) return 0;
+  return pheap(q, d->r);
 }
 
 /* May the edge h of the polygon be crossed? (allok: no polygon to ask.) */
@@ -228,14 +269,14 @@ static uint32_t sideslot(const astar_navmesh_query *q, uint32_t h0) {
 }
 
 /* A bend at corner z, where half-edge hz of polygon P leaves it (cost g),
-** seen on through half-edge he; *slot: z's side (NONE until the first bend at
-** z of an expansion finds it). */
-static int pturn(astar_navmesh_query *q, uint32_t parent, uint32_t hz, double g, uint32_t he,
+** seen on the interval [tl, tr] of edge c; *slot: z's side (NONE until the
+** first bend at z of an expansion finds it). */
+static int pturn(astar_navmesh_query *q, uint32_t parent, uint32_t hz, double g, const cedge *c,
                  double tl, double tr, uint32_t *slotp) {
   const astar_navmesh *m = q->mesh;
   uint32_t z = m->hv[hz], slot = *slotp != NONE ? *slotp : (*slotp = sideslot(q, hz));
   if (seenwhole(q, slot, g, 0) || !fresh(q, slot, g)) return 0;
-  return pchild(q, parent, VX(m, z), VY(m, z), z, slot, g, he, tl, tr);
+  return pchild(q, parent, VX(m, z), VY(m, z), z, slot, g, c, tl, tr);
 }
 
 static int pfinal(astar_navmesh_query *q, uint32_t parent, double rx, double ry,
@@ -391,8 +432,9 @@ static int pseen(astar_navmesh_query *q, uint32_t ni, const pnode *np) {
   }
   if ((rc = plinks_from(q, ni, n.rx, n.ry, n.root, n.g, P)) != 0) return rc;
   for (j = 0; j < k; j++) {
-    uint32_t h = a0 + j, p = m->hv[h], w = m->hv[nexthe(m, h)];
+    uint32_t h = a0 + j, p = m->hv[h], w = m->hv[j + 1 < k ? h + 1 : a0];
     double dx = VX(m, w) - VX(m, p), dy = VY(m, w) - VY(m, p);
+    cedge ce;
     if (!open_edge(q, h)) continue;
     if (fabs(cross2(dx, dy, n.rx - VX(m, p), n.ry - VY(m, p))) <= m->eps * len2d(dx, dy)) {
       /* on the edge's line: along it to its nearer end, a corner to turn at */
@@ -403,7 +445,8 @@ static int pseen(astar_navmesh_query *q, uint32_t ni, const pnode *np) {
         return rc;
       continue;
     }
-    if ((rc = pchild(q, ni, n.rx, n.ry, n.root, n.slot, n.g, m->htw[h], 0, 1)) != 0) return rc;
+    across(m, h, VX(m, p), VY(m, p), VX(m, w), VY(m, w), &ce);
+    if ((rc = pchild(q, ni, n.rx, n.ry, n.root, n.slot, n.g, &ce, 0, 1)) != 0) return rc;
   }
   return 0;
 }
@@ -513,12 +556,13 @@ static int pexpand(astar_navmesh_query *q, uint32_t ni) {
   const astar_navmesh *m = q->mesh;
   pnode n = PN(q)[ni];
   uint32_t P = n.poly, a0 = m->pstart[P], k = m->pstart[P + 1] - a0, j, jlo, jhi, h;
-  uint32_t u, v, slotu = NONE, slotv = NONE;
+  uint32_t u, v, hv1, slotu = NONE, slotv = NONE;
   double ax, ay, bx, by, ex, ey;
   int cornu, cornv, rc;
   if (n.kind == PN_POINT) return pseen(q, ni, &n);  /* a start or a corner */
   if (n.kind == PN_LINK) return plinkend(q, ni);
-  u = m->hv[n.he]; v = m->hv[nexthe(m, n.he)];
+  hv1 = vat(a0, n.he - a0, k, 1);                  /* the edge's next: P's leaving v */
+  u = m->hv[n.he]; v = m->hv[hv1];
   ex = VX(m, v) - VX(m, u); ey = VY(m, v) - VY(m, u);
   ax = VX(m, u) + n.tl * ex; ay = VY(m, u) + n.tl * ey;     /* left end (toward u) */
   bx = VX(m, u) + n.tr * ex; by = VY(m, u) + n.tr * ey;     /* right end (toward v) */
@@ -549,6 +593,7 @@ static int pexpand(astar_navmesh_query *q, uint32_t ni) {
   for (j = jlo; j <= jhi; j++) {                    /* the far edges, right to left */
     uint32_t p, w;
     double px, py, wx, wy, A, B, C, D, lo, hi, r0, r1, l0, l1, o0, o1, e2, c;
+    cedge ce;
     h = h + 1 < a0 + k ? h + 1 : a0;
     if (!open_edge(q, h)) continue;
     p = m->hv[h]; w = m->hv[h + 1 < a0 + k ? h + 1 : a0];
@@ -574,13 +619,14 @@ static int pexpand(astar_navmesh_query *q, uint32_t ni) {
     B = cross2(bx - n.rx, by - n.ry, wx - n.rx, wy - n.ry);
     C = -cross2(ax - n.rx, ay - n.ry, px - n.rx, py - n.ry);   /* >= 0: right of left ray */
     D = -cross2(ax - n.rx, ay - n.ry, wx - n.rx, wy - n.ry);
+    across(m, h, px, py, wx, wy, &ce);
     halfrange(A, B, &r0, &r1);                     /* where the edge is inside each ray */
     halfrange(C, D, &l0, &l1);
     lo = r0 > l0 ? r0 : l0;                        /* not fmax/fmin: calls, and */
     hi = r1 < l1 ? r1 : l1;                        /* no NaN can come here */
     /* in the twin half-edge (w -> p) fractions are 1 - s */
     if (hi - lo > 1e-12 &&
-        (rc = pchild(q, ni, n.rx, n.ry, n.root, n.slot, n.g, m->htw[h], 1 - hi, 1 - lo)) != 0)
+        (rc = pchild(q, ni, n.rx, n.ry, n.root, n.slot, n.g, &ce, 1 - hi, 1 - lo)) != 0)
       return rc;
     /* outside the cone: the path bends at the interval's end, if it is a corner; an
     ** edge on a line through that corner needs all its polygons (pcorner) */
@@ -589,15 +635,15 @@ static int pexpand(astar_navmesh_query *q, uint32_t ni) {
       if (c * c <= e2) {
         if ((rc = palong(q, ni, bx, by, v, n.g + len2d(bx - n.rx, by - n.ry), h, P)) != 0)
           return rc;
-      } else if ((rc = pturn(q, ni, nexthe(m, n.he), n.g + len2d(bx - n.rx, by - n.ry),
-                             m->htw[h], 1 - o1, 1 - o0, &slotv)) != 0) return rc;
+      } else if ((rc = pturn(q, ni, hv1, n.g + len2d(bx - n.rx, by - n.ry),
+                             &ce, 1 - o1, 1 - o0, &slotv)) != 0) return rc;
     }
     if (cornu && outside(l0, l1, &o0, &o1)) {
       c = cross2(wx - px, wy - py, ax - px, ay - py);
       if (c * c <= e2) {
         if ((rc = palong(q, ni, ax, ay, u, n.g + len2d(ax - n.rx, ay - n.ry), h, P)) != 0)
           return rc;
-      } else if ((rc = pturn(q, ni, n.he, n.g + len2d(ax - n.rx, ay - n.ry), m->htw[h],
+      } else if ((rc = pturn(q, ni, n.he, n.g + len2d(ax - n.rx, ay - n.ry), &ce,
                            1 - o1, 1 - o0, &slotu)) != 0) return rc;
     }
   }
@@ -714,14 +760,14 @@ int astar__nm_exact_step(astar_navmesh_query *q, uint64_t budget) {
       nc = q->w->ndef;
       q->w->ndef = -1;
       if (rc != 0) return rc;
-      if (nc == 1 && intermediate(q, q->w->def[0])) {   /* on at once, past the heap */
-        ni = q->w->def[0];
+      if (nc == 1 && intermediate(q, q->w->def[0].r)) {   /* on at once, past the heap */
+        ni = q->w->def[0].r;
         if (q->w->st.expanded < stop && q->w->st.expanded < q->params.max_expansions) continue;
         q->w->pend = ni;                           /* the next step starts there: steps of */
         break;                                     /* any size make the same search */
       }
       for (k = 0; k < nc; k++)
-        if ((rc = pheap(q, q->w->def[k])) != 0) return rc;
+        if ((rc = pflush(q, &q->w->def[k])) != 0) return rc;
       break;
     }
   }

@@ -9,6 +9,7 @@
 #ifndef ASTAR_NAVMESH_IMPL_H
 #define ASTAR_NAVMESH_IMPL_H
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 #include "core.h"
@@ -125,11 +126,11 @@ static inline uint32_t nexthe(const astar_navmesh *m, uint32_t h) {
 ** along the edge (t) and the way's squared length (d2). Shared by the portal
 ** search's point on a portal and the exact search's h. */
 typedef struct nm_cross { double ax, ay, dx, dy, l2, t, d2; } nm_cross;
-static inline void nm_crossing(const astar_navmesh *m, uint32_t h, double px, double py,
-                               double gx, double gy, nm_cross *c) {
-  uint32_t u = m->hv[h], v = m->hv[nexthe(m, h)];
+/* The same for the edge from (ax, ay) to (bx, by), when its ends are at hand. */
+static inline void nm_crossing_xy(double ax, double ay, double bx, double by, double px,
+                                  double py, double gx, double gy, nm_cross *c) {
   double sp, sg, dp, dg;
-  c->ax = VX(m, u); c->ay = VY(m, u); c->dx = VX(m, v) - c->ax; c->dy = VY(m, v) - c->ay;
+  c->ax = ax; c->ay = ay; c->dx = bx - ax; c->dy = by - ay;
   c->l2 = c->dx * c->dx + c->dy * c->dy;
   sp = cross2(c->dx, c->dy, px - c->ax, py - c->ay);
   sg = cross2(c->dx, c->dy, gx - c->ax, gy - c->ay);
@@ -139,10 +140,16 @@ static inline void nm_crossing(const astar_navmesh *m, uint32_t h, double px, do
   c->t = sp != sg ? dp + (dg - dp) * sp / (sp - sg) : (dp + dg) / 2;
   c->d2 = (dg - dp) * (dg - dp) + (sp - sg) * (sp - sg);
 }
+static inline void nm_crossing(const astar_navmesh *m, uint32_t h, double px, double py,
+                               double gx, double gy, nm_cross *c) {
+  uint32_t u = m->hv[h], v = m->hv[nexthe(m, h)];
+  nm_crossing_xy(VX(m, u), VY(m, u), VX(m, v), VY(m, v), px, py, gx, gy, c);
+}
 
 /* An open node of the exact search: its keys beside its index, so that the
-** heap's compares do not load the nodes. */
-struct nm_hent { double f, g; uint32_t r; };
+** heap's compares do not load the nodes; 16 bytes (g only breaks ties of f,
+** which float does as well as double: any order of equal f is exact). */
+struct nm_hent { double f; float g; uint32_t r; };
 
 /* A query's scratch (astar_navmesh_query.w), private to the core. */
 #define NM_DEFER 64
@@ -173,7 +180,11 @@ struct astar_nm_work {
   uint32_t stamp;
   int allok;                    /* the exact search: every polygon allowed by the flags */
   uint32_t *ppos; size_t cppos; /* a polygon's place in the corridor (NONE: not in it) */
-  uint32_t def[NM_DEFER];       /* the children of the node being expanded, */
+  struct nm_def {               /* the children of the node being expanded: */
+    uint32_t r;                 /* the node; */
+    int later;                  /* an interval node whose h waits (f = g till then) */
+    double e[4];                /* for it: its edge's ends */
+  } def[NM_DEFER];
   int ndef;                     /* how many (-1: push straight onto the heap) */
   uint32_t pend;                /* an intermediate node the last step left to expand next */
   uint32_t sp[8], gp[8];        /* polygons holding the start, the goal */
