@@ -4,7 +4,8 @@
 # meshes and Moving AI scenarios in one run (these machines are shared and noisy: only ratios
 # from one run mean much).
 #
-#   POLYANYA_DIR=<built Polyanya checkout> sh bench/polyanya.sh [--every N] [--repeat R] [set/name ...]
+#   POLYANYA_DIR=<built Polyanya checkout> sh bench/polyanya.sh [--every N] [--repeat R] [--rounds K]
+#     [set/name ...]
 #
 # POLYANYA_DIR is the directory holding Polyanya's structs/ search/ helpers/ utils/ (the C++
 # implementation; nothing of it is in this project and this script fetches nothing). Build it
@@ -21,6 +22,9 @@
 # on astar's own navmesh.from_grid mesh and on Polyanya's mesh loaded with astar.navmesh{...},
 # checks every length against Polyanya's (1e-6) and times the whole call from Lua, fastest of R.
 # Times are mean µs per query; Polyanya's is set_start_goal + search + get_path_points.
+# With --rounds K (default 1) the two sides take turns K times per map, each turn R passes, and
+# each side's fastest turn counts: on a machine whose speed drifts over minutes, a ratio of
+# numbers taken minutes apart says more about the drift than about the searches.
 # CXX (default g++) and CXXFLAGS (default -O2) build the driver; ASTAR_VM=luajit runs astar's
 # side on LuaJIT (default lua5.4). Maps come from $ASTAR_MOVINGAI (default
 # ../shared/benchmarks/movingai).
@@ -31,10 +35,12 @@ P=$POLYANYA_DIR
 MAI=${ASTAR_MOVINGAI:-../shared/benchmarks/movingai}
 EVERY=1
 REP=3
+ROUNDS=1
 while [ $# -gt 0 ]; do
   case $1 in
     --every) EVERY=$2; shift 2 ;;
     --repeat) REP=$2; shift 2 ;;
+    --rounds) ROUNDS=$2; shift 2 ;;
     *) break ;;
   esac
 done
@@ -66,17 +72,29 @@ export ASTAR_MOVINGAI="$MAI"
 
 echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(uname -m), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
 echo "# Polyanya: $P ($(git -C "$P" rev-parse --short HEAD 2>/dev/null || echo 'not a git checkout')); astar: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src lua || echo ' + local changes'), $VM"
-echo "# every $EVERY-th scenario, fastest of $REP passes, mean µs per query (whole call)"
+echo "# every $EVERY-th scenario, fastest of $REP passes in each of $ROUNDS turns, mean µs per query (whole call)"
 ROWS=$WORK/rows
 : > "$ROWS"
 for m in $MAPS; do
   n=$(echo "$m" | tr / _)
   "$RECTS" < "$MAI/$m.map" > "$WORK/$n.mesh"
-  "$WORK/driver" "$WORK/$n.mesh" "$MAI/$m.map.scen" "$REP" "$EVERY" > "$WORK/$n.out"
-  "$VM" bench/polyanya_bench.lua --every "$EVERY" --repeat "$REP" "$m" "$WORK/$n.mesh" \
-    "$WORK/$n.out" > "$WORK/$n.lua"
-  grep -v '^row ' "$WORK/$n.lua" || true
-  grep '^row ' "$WORK/$n.lua" | tee -a "$ROWS"
+  : > "$WORK/$n.rows"
+  r=0
+  while [ "$r" -lt "$ROUNDS" ]; do
+    "$WORK/driver" "$WORK/$n.mesh" "$MAI/$m.map.scen" "$REP" "$EVERY" > "$WORK/$n.out"
+    "$VM" bench/polyanya_bench.lua --every "$EVERY" --repeat "$REP" "$m" "$WORK/$n.mesh" \
+      "$WORK/$n.out" > "$WORK/$n.lua"
+    grep -v '^row ' "$WORK/$n.lua" || true
+    grep '^row ' "$WORK/$n.lua" >> "$WORK/$n.rows"
+    r=$((r + 1))
+  done
+  # each side's fastest turn (fields 8, 11, 13: Polyanya, from_grid, same mesh), the ratios anew
+  awk '{ if (NR == 1) { for (i = 1; i <= NF; i++) row[i] = $i; next }
+         for (i = 8; i <= 13; i += 3 - (i == 11)) if ($i + 0 < row[i] + 0) row[i] = $i
+         for (i = 19; i <= 21; i++) if ($i + 0 > row[i] + 0) row[i] = $i }
+       END { row[15] = sprintf("%.2f", row[11] / row[8]); row[16] = sprintf("%.2f", row[13] / row[8])
+         s = row[1]; for (i = 2; i <= NF; i++) s = s " " row[i]; print s }' "$WORK/$n.rows" |
+    tee -a "$ROWS"
 done
 
 echo
