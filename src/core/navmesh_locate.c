@@ -13,11 +13,12 @@ int astar__nm_allowed(const astar_navmesh *m, uint32_t p, uint32_t inc, uint32_t
 }
 
 static int inpoly(const astar_navmesh *m, uint32_t p, double x, double y) {
-  uint32_t h;
-  for (h = m->pstart[p]; h < m->pstart[p + 1]; h++) {
-    uint32_t u = m->hv[h], v = m->hv[nexthe(m, h)];
+  uint32_t h, a = m->pstart[p], b = m->pstart[p + 1];
+  for (h = a; h < b; h++) {
+    uint32_t u = m->hv[h], v = m->hv[h + 1 < b ? h + 1 : a];
     double dx = VX(m, v) - VX(m, u), dy = VY(m, v) - VY(m, u);
-    if (cross2(dx, dy, x - VX(m, u), y - VY(m, u)) < -m->eps * hypot(dx, dy)) return 0;
+    double c = cross2(dx, dy, x - VX(m, u), y - VY(m, u));
+    if (c < 0 && c < -m->eps * hypot(dx, dy)) return 0;   /* the length only when it matters */
   }
   return 1;
 }
