@@ -47,6 +47,8 @@ static int pheap(astar_navmesh_query *q, uint32_t r) {
   return 0;
 }
 
+static int pfinish(const astar_navmesh_query *q, pnode *n, const double *e);
+
 /* A new node: on the heap, or while a node is expanded (ndef >= 0) among its
 ** children in def, which exact_step puts on the heap afterwards (pflush).
 ** 'e': an interval node's edge, whose h is left for then (NULL: none). */
@@ -64,6 +66,7 @@ static int pdefer(astar_navmesh_query *q, const pnode *n, const double *e) {
     if (e != NULL) memcpy(d->e, e, sizeof d->e);
     return 0;
   }
+  if (e != NULL && !pfinish(q, &PN(q)[r], e)) return 0;   /* no room to wait: f now */
   return pheap(q, r);
 }
 
@@ -140,7 +143,7 @@ static void keepbest(astar_navmesh_query *q, uint32_t ni);
 
 /* The length of the shortest way from (rx, ry) through the interval [tl, tr]
 ** of the edge from e[0], e[1] to e[2], e[3] to (gx, gy), the h of a node:
-** straight when the line to the goal (nm_crossing) crosses the interval (one
+** straight when the line to the goal (nm_crossing_xy) crosses the interval (one
 ** square root), else by the interval's nearer end. */
 static double through(const double *e, double tl, double tr, double rx, double ry, double gx,
                       double gy) {
@@ -170,7 +173,7 @@ static int pfinish(const astar_navmesh_query *q, pnode *n, const double *e) {
   double w = q->params.algorithm == ASTAR_ALG_DIJKSTRA ? 0 : q->params.weight;
   double h = through(e, n->tl, n->tr, n->rx, n->ry, q->w->gx, q->w->gy);
   n->f = n->g + w * (q->w->lkK < h ? astar__nm_link_h(q, n->rx, n->ry, h) : h);  /* links */
-  return n->f <= q->params.max_cost;
+  return !(n->f > q->params.max_cost);           /* as the other nodes: NaN is no limit */
 }
 
 /* Pushes the node (root, at cost g, its best g kept at 'slot'; interval [tl,
@@ -189,8 +192,7 @@ static int pchild(astar_navmesh_query *q, uint32_t parent, double rx, double ry,
   n.rx = rx; n.ry = ry; n.g = n.f = g;
   n.tl = tl; n.tr = tr; n.root = root; n.he = c->he; n.poly = c->Q; n.parent = parent;
   n.slot = slot; n.kind = PN_INTERVAL;
-  if (!dead && !(q->params.max_cost < HUGE_VAL) && q->w->ndef >= 0 && q->w->ndef < NM_DEFER)
-    return pdefer(q, &n, c->e);
+  if (!dead && !(q->params.max_cost < HUGE_VAL)) return pdefer(q, &n, c->e);
   if (!pfinish(q, &n, c->e)) return 0;
   if (dead) {                                      /* partial paths: only maybe nearest */
     if (astar__reserve(&q->w->mem, &q->w->pn, &q->w->cpn, q->w->npn + 1, sizeof(pnode)))

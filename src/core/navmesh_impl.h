@@ -98,7 +98,8 @@ static inline double segseg(double ax, double ay, double bx, double by,
 typedef struct pnode pnode;
 struct pnode {
   double rx, ry;       /* the root */
-  double g, f;         /* the root's g; f = g + weight * h */
+  double g, f;         /* the root's g; f = g + weight * h (f = g in a node expanded
+                       ** past the heap, which needs none: navmesh_exact.c) */
   double tl, tr;       /* the interval on half-edge 'he': fractions from its start */
   uint32_t root;       /* the root's vertex, NONE for the start */
   uint32_t he;         /* half-edge of 'poly'; NONE: a start or final node */
@@ -147,8 +148,10 @@ static inline void nm_crossing(const astar_navmesh *m, uint32_t h, double px, do
 }
 
 /* An open node of the exact search: its keys beside its index, so that the
-** heap's compares do not load the nodes; 16 bytes (g only breaks ties of f,
-** which float does as well as double: any order of equal f is exact). */
+** heap's compares do not load the nodes; 16 bytes: g only breaks ties of f
+** (larger first), and a float may merge g values a few 1e-8 apart; any
+** order of equal f keeps the search exact (only which of equal-cost paths,
+** and how many expansions, may differ). */
 struct nm_hent { double f; float g; uint32_t r; };
 
 /* A query's scratch (astar_navmesh_query.w), private to the core. */
