@@ -49,16 +49,22 @@ static int pheap(astar_navmesh_query *q, uint32_t r) {
 
 static int pfinish(const astar_navmesh_query *q, pnode *n, const double *e);
 
+/* Keeps a copy of node n among the query's nodes: its index, or NONE (out of
+** memory). */
+static uint32_t pstore(astar_navmesh_query *q, const pnode *n) {
+  if (q->w->npn >= q->w->cpn &&
+      astar__reserve(&q->w->mem, &q->w->pn, &q->w->cpn, q->w->npn + 1, sizeof(pnode)))
+    return NONE;
+  PN(q)[q->w->npn] = *n;
+  return (uint32_t)q->w->npn++;
+}
+
 /* A new node: on the heap, or while a node is expanded (ndef >= 0) among its
 ** children in def, which exact_step puts on the heap afterwards (pflush).
 ** 'e': an interval node's edge, whose h is left for then (NULL: none). */
 static int pdefer(astar_navmesh_query *q, const pnode *n, const double *e) {
-  uint32_t r;
-  if (q->w->npn >= q->w->cpn &&
-      astar__reserve(&q->w->mem, &q->w->pn, &q->w->cpn, q->w->npn + 1, sizeof(pnode)))
-    return ASTAR_ENOMEM;
-  r = (uint32_t)q->w->npn++;
-  PN(q)[r] = *n;
+  uint32_t r = pstore(q, n);
+  if (r == NONE) return ASTAR_ENOMEM;
   q->w->st.generated++;
   if (q->w->ndef >= 0 && q->w->ndef < NM_DEFER) {
     struct nm_def *d = &q->w->def[q->w->ndef++];
@@ -195,10 +201,9 @@ static int pchild(astar_navmesh_query *q, uint32_t parent, double rx, double ry,
   if (!dead && !(q->params.max_cost < HUGE_VAL)) return pdefer(q, &n, c->e);
   if (!pfinish(q, &n, c->e)) return 0;
   if (dead) {                                      /* partial paths: only maybe nearest */
-    if (astar__reserve(&q->w->mem, &q->w->pn, &q->w->cpn, q->w->npn + 1, sizeof(pnode)))
-      return ASTAR_ENOMEM;
-    PN(q)[q->w->npn] = n;
-    keepbest(q, (uint32_t)q->w->npn++);
+    uint32_t r = pstore(q, &n);
+    if (r == NONE) return ASTAR_ENOMEM;
+    keepbest(q, r);
     return 0;
   }
   return ppush(q, &n);
@@ -299,10 +304,7 @@ static uint32_t pway(astar_navmesh_query *q, uint32_t parent, double x, double y
   pnode n;
   n.rx = x; n.ry = y; n.g = n.f = g; n.tl = n.tr = 0; n.root = root; n.he = NONE;
   n.poly = P; n.parent = parent; n.slot = NONE; n.kind = PN_WAY;
-  if (astar__reserve(&q->w->mem, &q->w->pn, &q->w->cpn, q->w->npn + 1, sizeof(pnode)))
-    return NONE;
-  PN(q)[q->w->npn] = n;
-  return (uint32_t)q->w->npn++;
+  return pstore(q, &n);
 }
 
 /* A way to link i's start from (rx, ry) (a root or a corner, vertex 'root')
@@ -358,8 +360,8 @@ static int plinks_from(astar_navmesh_query *q, uint32_t ni, double rx, double ry
 /* A bend at corner z (a wall vertex of polygon P, which the node 'parent'
 ** looks into; hz: P's half-edge leaving z) reached at cost g: z sees the
 ** whole of every polygon around it that can be reached from P by turning
-** around z through portals (not
-** across a wall: two regions that only touch at z stay apart). Each gets a
+** around z through portals (not across a wall: two regions that only touch
+** at z stay apart). Each gets a
 ** node rooted at z that sees all of it; P itself not if 'skip0' (the way
 ** came to z through P along a wall line, and a taut way does not turn back
 ** into it: on the Moving AI maps seeing P again tripled the nodes). */
