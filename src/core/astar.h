@@ -382,6 +382,26 @@ double astar_grid_move_cost(const astar_grid *g, int diagonal, int x0, int y0, i
 **   corners where the string wraps both ends of a wall: the arrays have room
 **   for 'cap' points (cap >= n). 'dirty' is scratch of cap bytes.
 */
+/*
+** astar_grid_taut (src/core/grid_pull.c): for r = 0 on a grid of one cost,
+**   the path of n >= 2 cells, given by their centres v (cell (i, j)'s at
+**   (i + 0.5 + shift, j + 0.5 + shift): shift 0.5 for Lua's numbering), each
+**   a king's move from the one before (no links), pulled taut in one go: the
+**   shortest way from its first point to its last with every wall on the
+**   same side as the path has it, by the funnel through the runs of free
+**   cells it crosses, whose bends are the wall corners it wraps (each 1e-7
+**   out along its diagonal, as astar_grid_pull puts them); then where a
+**   straight line from a bend passes a wall the path went round on its other
+**   side, the wall goes and the string is pulled taut again. Sets *pts to
+**   the points (grid units, in scratch the grid keeps until the next call)
+**   and returns how many; 0 if the path is not such a path (a blocked cell,
+**   a step that is not a king's move, a diagonal between two blocked cells),
+**   a segment is not clear, or memory ran out: the caller then smooths it
+**   another way. Time linear in the path's steps and in the cells of the
+**   rows it crosses, plus the funnel's and the line tests'.
+*/
+size_t astar_grid_taut(astar_grid *g, const double *v, size_t n, double shift,
+                       const double **pts);
 size_t astar_grid_pull(const astar_grid *g, double *xy, size_t n, size_t cap, double r,
                        unsigned char *link, double *price, unsigned char *dirty);
 int astar_grid_line_clear(const astar_grid *g, double ax, double ay, double bx, double by,

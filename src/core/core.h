@@ -38,6 +38,15 @@ static inline uint64_t astar__hash64(uint64_t k) {
   return k ^ (k >> 33);
 }
 
+/* funnel.c: the string pulled taut through a corridor of np + 1 portals,
+** l[k] and r[k] the left and right ends of portal k as the traveller sees
+** them (portal 0 the start, np the goal, each a single point). Writes the
+** corners it bends round to out (room for np + 2), as codes 2 k (left end of
+** portal k) and 2 k + 1 (right end), from the start (code 0) to the goal
+** (code 2 np), and returns how many. Collinear ends pass as they come: the
+** nearer of two on one ray becomes the corner. */
+size_t astar__funnel(const double (*l)[2], const double (*r)[2], size_t np, uint32_t *out);
+
 /* The padded cell array of a grid (grid.c), for dstar.c. */
 const double *astar__grid_cells(const astar_grid *g);
 

@@ -85,6 +85,8 @@ int astar_grid_new(astar_grid **out, int w, int h, double cost,
   g->fit_clock = 0;
   g->cmap = NULL;
   g->ncmap = 0;
+  g->taut = NULL;
+  g->ctaut = 0;
   g->hex = 0;
   g->wrap = 0;
   memset(g->cell, 0, ncell * sizeof(double));
@@ -112,6 +114,7 @@ void astar_grid_free(astar_grid *g) {
   astar__grid_links_free(g);
   astar__grid_fit_free(g);
   astar__grid_class_free(g);
+  astar__free(&m, g->taut, g->ctaut * sizeof(double));
   astar__free(&m, g->cell, g->ncell * sizeof(double));
   astar__free(&m, g, sizeof *g);
 }

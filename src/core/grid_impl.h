@@ -79,6 +79,9 @@ struct astar_grid {
   ** follows, cost here), sorted by the first; NULL for a plain grid */
   double *cmap;
   size_t ncmap;
+  /* scratch of astar_grid_taut (grid_pull.c), kept for the next call */
+  double *taut;
+  size_t ctaut;
   int hex;             /* ASTAR_HEX_*: 0 square, else a hexagonal layout */
   int wrap;            /* ASTAR_WRAP_* bits: the axes that wrap around */
 };
@@ -168,6 +171,16 @@ HOT int astar__lowbit(uint64_t v) {
 #else
   int i = 0;
   while (!(v & 1)) { v >>= 1; i++; }
+  return i;
+#endif
+}
+/* The index of the highest set bit of v (v != 0). */
+HOT int astar__highbit(uint64_t v) {
+#if defined(__GNUC__) || defined(__clang__)
+  return 63 - __builtin_clzll(v);
+#else
+  int i = 63;
+  while (!(v >> 63)) { v <<= 1; i--; }
   return i;
 #endif
 }

@@ -538,3 +538,186 @@ size_t astar_grid_pull(const astar_grid *g, double *xy, size_t n, size_t cap, do
   }
   return n;
 }
+
+/* ------------------------------------------------------------------ */
+/* The whole path at once: the funnel through the runs of free cells    */
+/* ------------------------------------------------------------------ */
+
+/* Seen as a navmesh, the free cells of each row fall into runs (maximal
+** horizontal stretches of free cells), each a rectangle, and two runs of
+** neighbouring rows meet along a portal: the stretch of the line between
+** the rows where both cells are free. Both ends of a portal are wall corners
+** (or the border), so each portal cuts the walkable plane in two; the runs a
+** path crosses, less the crossings it takes back at once, are then the only
+** corridor that holds the shortest way with the walls on the path's sides,
+** and the funnel through their portals (funnel.c) is that way. */
+
+/* Is cell (i, j) of frame f free? */
+static int cell_free(const astar_grid *g, int f, long i, long j) {
+  return !astar__frame_blocked(g, f, i, j);
+}
+
+/* The portal crossed at column c between rows j and j + 1 of frame f (both
+** cells free): the stretch [*x0, *x1] (grid units) of the line y = j + 1
+** where the cells on either side are free. From the bit lines of jump point
+** search when the grid has them (56 cells a load), else cell by cell. */
+static void portal_at(const astar_grid *g, int f, long c, long j, long *x0, long *x1) {
+  if (g->rows != NULL) {
+    size_t lw = f ? g->cw : g->rw;
+    const uint64_t *la = (f ? g->cols : g->rows) + (size_t)(j + 1) * lw, *lb = la + lw;
+    const uint64_t below = ((uint64_t)1 << (ASTAR_WIN - 1)) - 1;   /* bits under cell c */
+    long i;
+    for (i = c;; i -= ASTAR_WIN - 1) {       /* bit ASTAR_WIN - 1 of the window: cell i */
+      long s = i - (ASTAR_WIN - 1);
+      uint64_t m = ~(astar__window(la, s + 1) & astar__window(lb, s + 1)) & below;
+      if (m != 0) { *x0 = s + astar__highbit(m) + 1; break; }
+    }
+    for (i = c;; i += ASTAR_WIN - 1) {       /* bit 0: cell i */
+      uint64_t m = ~(astar__window(la, i + 1) & astar__window(lb, i + 1)) & (below << 1);
+      if (m != 0) { *x1 = i + astar__lowbit(m); break; }
+    }
+    return;
+  }
+  for (*x0 = c; cell_free(g, f, *x0 - 1, j) && cell_free(g, f, *x0 - 1, j + 1); --*x0) {}
+  for (*x1 = c + 1; cell_free(g, f, *x1, j) && cell_free(g, f, *x1, j + 1); ++*x1) {}
+}
+
+/* Lattice point (X, Y) moved MARGIN away from the blocked cells among the
+** four around it, into q: along the diagonal from a convex corner's one
+** cell, square off a straight wall. */
+static void off_corner(const astar_grid *g, long X, long Y, double *q) {
+  int k, sx = 0, sy = 0;
+  for (k = 0; k < 4; k++)             /* cells (X-1, Y-1), (X, Y-1), (X-1, Y), (X, Y) */
+    if (astar__grid_blocked(g, X - 1 + (k & 1), Y - 1 + (k >> 1))) {
+      sx += k & 1 ? -1 : 1;
+      sy += k >> 1 ? -1 : 1;
+    }
+  q[0] = (double)X + (sx > 0 ? MARGIN : sx < 0 ? -MARGIN : 0);
+  q[1] = (double)Y + (sy > 0 ? MARGIN : sy < 0 ? -MARGIN : 0);
+}
+
+/* Portal of the step from cell (x0, y0) to (x1, y1) of frame f (a king's
+** move, both free) into l, r (as the traveller sees them, in frame f); 0 if
+** the step stays in its row, 1 if it made one, -1 if it cannot be: a
+** diagonal between two blocked cells, which no line may take. */
+static int step_portal(const astar_grid *g, int f, long x0, long y0, long x1, long y1,
+                       double *l, double *r) {
+  long c = x0, j = y0 < y1 ? y0 : y1, a, b;
+  if (y0 == y1) return 0;
+  if (x1 != x0) {                      /* along the row first, or across it first */
+    if (cell_free(g, f, x1, y0)) c = x1;
+    else if (!cell_free(g, f, x0, y1)) return -1;
+  }
+  portal_at(g, f, c, j, &a, &b);
+  l[1] = r[1] = (double)(j + 1);
+  l[0] = (double)(y1 > y0 ? a : b);    /* going up (y grows), the left end has the lower x */
+  r[0] = (double)(y1 > y0 ? b : a);
+  return 1;
+}
+
+/* Is the segment from point a to point b of xy clear (for r = 0, SEGMARGIN)? */
+static int seg_clear(const astar_grid *g, const double *xy, size_t a, size_t b) {
+  return astar_grid_line_clear(g, xy[2 * a], xy[2 * a + 1], xy[2 * b], xy[2 * b + 1], SEGMARGIN);
+}
+
+/* Is the segment from point a to point c of xy clear, where b is the bend
+** between them? First the piece of it within 2 of the point nearest b,
+** where the wall the path bends round usually meets it, then the whole. */
+static int chord_clear(const astar_grid *g, const double *xy, size_t a, size_t b, size_t c) {
+  const double *A = xy + 2 * a, *B = xy + 2 * b, *C = xy + 2 * c;
+  double dx = C[0] - A[0], dy = C[1] - A[1], l2 = dx * dx + dy * dy, t, t0, t1, e;
+  if (l2 > 16) {
+    t = ((B[0] - A[0]) * dx + (B[1] - A[1]) * dy) / l2;
+    e = 2 / sqrt(l2);
+    t0 = t - e < 0 ? 0 : t - e;
+    t1 = t + e > 1 ? 1 : t + e;
+    if (t0 < t1 && !astar_grid_line_clear(g, A[0] + t0 * dx, A[1] + t0 * dy, A[0] + t1 * dx,
+                                          A[1] + t1 * dy, SEGMARGIN))
+      return 0;
+  }
+  return seg_clear(g, xy, a, c);
+}
+
+/* The funnel's n points xy (room for cap) checked and freed of the walls
+** the path went round that a straight line passes on the other side: from
+** each kept point, a corner goes while the segment to the corner after it
+** is clear (Pinter's pass over the corners), and where any went, the string
+** is pulled taut again (astar_grid_pull; 'work': scratch of 2 cap
+** doubles). Returns the number of points, or 0 if a segment of the funnel's
+** is not clear. */
+static size_t islands(const astar_grid *g, double *xy, size_t n, size_t cap, double *work) {
+  size_t i, a = 0, m = 1, gone = 0;
+  int known = 0;                      /* the segment from a to i was found clear */
+  for (i = 1; i < n; i++) {
+    if (i + 1 < n && chord_clear(g, xy, a, i, i + 1)) {
+      known = 1;
+      gone++;
+      continue;
+    }
+    if (i + 2 < n && chord_clear(g, xy, a, i, i + 2)) {   /* two walls in a row */
+      known = 1;
+      gone += 2;
+      i++;
+      continue;
+    }
+    if (!known && !seg_clear(g, xy, a, i)) return 0;
+    xy[2 * m] = xy[2 * i]; xy[2 * m + 1] = xy[2 * i + 1];
+    a = m++;
+    known = 0;
+  }
+  if (gone > 0) {
+    unsigned char *link = (unsigned char *)(work + cap);
+    memset(link, 0, cap);
+    memset(work, 0, cap * sizeof(double));
+    m = astar_grid_pull(g, xy, m, cap, 0, link, work, link + cap);
+  }
+  return m;
+}
+
+size_t astar_grid_taut(astar_grid *g, const double *v, size_t n, double shift,
+                       const double **pts) {
+  double (*l)[2], (*r)[2], *out;
+  uint32_t *code;
+  size_t np = 0, k, nc, across[2] = {0, 0};
+  int f;
+  if (n < 2 || n > ((size_t)-1 / sizeof(double) - 8) / 7 - 2 ||
+      astar__reserve(&g->mem, (void **)&g->taut, &g->ctaut, 7 * (n + 2), sizeof(double)))
+    return 0;
+  out = g->taut;
+  l = (double (*)[2])(out + 2 * (n + 2)); r = l + (n + 1);
+  code = (uint32_t *)(void *)(r + (n + 1));
+  for (k = 1; k < n; k++) {            /* steps that change x, and y */
+    across[0] += v[2 * k] != v[2 * k - 2];
+    across[1] += v[2 * k + 1] != v[2 * k - 1];
+  }
+  f = across[0] < across[1];           /* runs along the axis the path crosses less */
+  l[0][0] = r[0][0] = v[f] - shift; l[0][1] = r[0][1] = v[!f] - shift;
+  for (k = 0; k < n; k++) {
+    long x1 = (long)(v[2 * k + f] - shift), y1 = (long)(v[2 * k + !f] - shift), x0, y0;
+    int made;
+    if (k == 0) continue;
+    x0 = (long)(v[2 * k - 2 + f] - shift); y0 = (long)(v[2 * k - 2 + !f] - shift);
+    if (x1 - x0 < -1 || x1 - x0 > 1 || y1 - y0 < -1 || y1 - y0 > 1) return 0;
+    made = step_portal(g, f, x0, y0, x1, y1, l[np + 1], r[np + 1]);
+    if (made < 0) return 0;
+    if (made == 0) continue;
+    if (np > 0 && l[np][0] == r[np + 1][0] && r[np][0] == l[np + 1][0] &&
+        l[np][1] == l[np + 1][1])
+      np--;                            /* back through the portal it came by */
+    else
+      np++;
+  }
+  np++;                                /* the goal */
+  l[np][0] = r[np][0] = v[2 * n - 2 + f] - shift;
+  l[np][1] = r[np][1] = v[2 * n - 1 - f] - shift;
+  nc = astar__funnel((const double (*)[2])l, (const double (*)[2])r, np, code);
+  for (k = 0; k < nc; k++) {            /* back in the grid's frame */
+    const double *e = code[k] & 1 ? r[code[k] >> 1] : l[code[k] >> 1];
+    if (k == 0 || k + 1 == nc) {
+      out[2 * k] = e[f]; out[2 * k + 1] = e[!f];
+    } else
+      off_corner(g, (long)e[f], (long)e[!f], out + 2 * k);
+  }
+  *pts = out;
+  return islands(g, out, nc, n + 2, (double *)l);
+}

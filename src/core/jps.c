@@ -78,15 +78,7 @@ static void putbit(uint64_t *line, size_t i, int v) {
 
 #define lowbit astar__lowbit
 
-static int highbit(uint64_t v) {
-#if defined(__GNUC__) || defined(__clang__)
-  return 63 - __builtin_clzll(v);
-#else
-  int i = 63;
-  while (!(v >> 63)) { v <<= 1; i--; }
-  return i;
-#endif
-}
+#define highbit astar__highbit
 
 HOT int getbit(const uint64_t *line, size_t i) {
   size_t k = i + 64;

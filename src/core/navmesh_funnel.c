@@ -95,13 +95,6 @@ static int tangent(const fpt *a, const fpt *b, double *dx, double *dy) {
   return 1;
 }
 
-static int samefpt(const fpt *a, const fpt *b) { return a->x == b->x && a->y == b->y; }
-
-/* Is a nearer to o than b is? */
-static int nearer(const fpt *o, const fpt *a, const fpt *b) {
-  return hypot(a->x - o->x, a->y - o->y) < hypot(b->x - o->x, b->y - o->y);
-}
-
 static int pushpt(astar_navmesh_query *q, size_t *n, double x, double y) {
   if (*n > 0 && q->w->out[2 * *n - 2] == x && q->w->out[2 * *n - 1] == y) return 0;
   if (astar__reserve(&q->w->mem, (void **)&q->w->out, &q->w->cout, 2 * *n + 2, sizeof(double)))
@@ -251,73 +244,39 @@ static size_t widen(astar_navmesh_query *q, fpt *c, size_t nc, size_t cap) {
   return nc;
 }
 
-/* The funnel (string pulling) over the corridor; with a radius, widened. */
+/* The funnel (string pulling, funnel.c) over the corridor; with a radius,
+** widened. */
 static long funnel(astar_navmesh_query *q) {
   const astar_navmesh *m = q->mesh;
-  size_t np = q->w->ncorr, i, nc = 0, ai = 0, li = 0, ri = 0;
-  size_t cap = np + 2 + 64, need = (2 * (np + 1) + cap) * sizeof(fpt) / sizeof(double) + 1;
+  size_t np = q->w->ncorr, i, nc, cap = np + 2 + 64;
+  size_t need = (cap * sizeof(fpt) + 4 * (np + 1) * sizeof(double) +
+                 (3 * np + 4) * sizeof(uint32_t)) / sizeof(double) + 1;
   const uint32_t *poly = q->w->corr, *port = q->w->corr + np;
-  fpt *L, *Rt, apex, left, right, *c;
+  double (*L)[2], (*Rt)[2];
+  uint32_t *vid, *code;                       /* per end (2 k left, 2 k + 1 right) */
+  fpt *c;
   if (astar__reserve(&q->w->mem, (void **)&q->w->ctr, &q->w->cctr, need, sizeof(double)))
     return ASTAR_ENOMEM;
-  L = (fpt *)(void *)q->w->ctr; Rt = L + (np + 1); c = Rt + (np + 1);
+  c = (fpt *)(void *)q->w->ctr;
+  L = (double (*)[2])(void *)(c + cap); Rt = L + (np + 1);
+  vid = (uint32_t *)(void *)(Rt + (np + 1)); code = vid + 2 * (np + 1);
   /* portals as (left, right) ends: 0 the start, np the goal */
-  L[0].x = Rt[0].x = q->w->sx; L[0].y = Rt[0].y = q->w->sy;
-  L[np].x = Rt[np].x = q->w->gx; L[np].y = Rt[np].y = q->w->gy;
-  L[0].v = Rt[0].v = L[np].v = Rt[np].v = NONE;
+  L[0][0] = Rt[0][0] = q->w->sx; L[0][1] = Rt[0][1] = q->w->sy;
+  L[np][0] = Rt[np][0] = q->w->gx; L[np][1] = Rt[np][1] = q->w->gy;
+  vid[0] = vid[1] = vid[2 * np] = vid[2 * np + 1] = NONE;
   for (i = 1; i < np; i++) {
     uint32_t p = poly[i - 1], h = m->phe[port[i - 1]], u, v;
     if (m->hpoly[h] != p) h = m->htw[h];               /* the portal's side in p */
     u = m->hv[h]; v = m->hv[nexthe(m, h)];            /* leaving p: v on the left */
-    L[i].x = VX(m, v); L[i].y = VY(m, v); L[i].v = v;
-    Rt[i].x = VX(m, u); Rt[i].y = VY(m, u); Rt[i].v = u;
+    L[i][0] = VX(m, v); L[i][1] = VY(m, v); vid[2 * i] = v;
+    Rt[i][0] = VX(m, u); Rt[i][1] = VY(m, u); vid[2 * i + 1] = u;
   }
-  for (i = 0; i <= np; i++) { L[i].r = Rt[i].r = 0; L[i].side = 1; Rt[i].side = -1; }
-  apex = L[0]; left = L[0]; right = Rt[0];
-  c[nc++] = apex;
-  for (i = 1; i <= np; i++) {
-    double rdx, rdy, ndx, ndy, ldx, ldy;
-    if (!tangent(&apex, &Rt[i], &ndx, &ndy) || samefpt(&right, &Rt[i])) {   /* right side */
-      right = Rt[i]; ri = i;
-    } else {
-      int hasr = !samefpt(&apex, &right) && tangent(&apex, &right, &rdx, &rdy);
-      if (!hasr || cross2(rdx, rdy, ndx, ndy) >= 0) {          /* tightens */
-        int hasl = !samefpt(&apex, &left) && tangent(&apex, &left, &ldx, &ldy);
-        if (!hasl || cross2(ndx, ndy, ldx, ldy) > 0) {
-          right = Rt[i]; ri = i;
-        } else {                                                /* over the left: a corner */
-          if (cross2(ndx, ndy, ldx, ldy) == 0 && nearer(&apex, &Rt[i], &left)) {
-            left = Rt[i]; li = i;                  /* one ray: the nearer end is the corner */
-          }
-          apex = left; c[nc++] = apex; ai = li;
-          left = right = apex; li = ri = ai;
-          i = ai;
-          continue;
-        }
-      }
-    }
-    if (!tangent(&apex, &L[i], &ndx, &ndy) || samefpt(&left, &L[i])) {      /* left side */
-      left = L[i]; li = i;
-    } else {
-      int hasl = !samefpt(&apex, &left) && tangent(&apex, &left, &ldx, &ldy);
-      if (!hasl || cross2(ndx, ndy, ldx, ldy) >= 0) {
-        int hasr = !samefpt(&apex, &right) && tangent(&apex, &right, &rdx, &rdy);
-        if (!hasr || cross2(rdx, rdy, ndx, ndy) > 0) {
-          left = L[i]; li = i;
-        } else {
-          if (cross2(rdx, rdy, ndx, ndy) == 0 && nearer(&apex, &L[i], &right)) {
-            right = L[i]; ri = i;
-          }
-          apex = right; c[nc++] = apex; ai = ri;
-          left = right = apex; li = ri = ai;
-          i = ai;
-          continue;
-        }
-      }
-    }
+  nc = astar__funnel((const double (*)[2])L, (const double (*)[2])Rt, np, code);
+  for (i = 0; i < nc; i++) {
+    const double *e = code[i] & 1 ? Rt[code[i] >> 1] : L[code[i] >> 1];
+    c[i].x = e[0]; c[i].y = e[1]; c[i].r = 0;
+    c[i].v = vid[code[i]]; c[i].side = code[i] & 1 ? -1 : 1;
   }
-  if (!samefpt(&c[nc - 1], &L[np])) c[nc++] = L[np];
-  else c[nc - 1] = L[np];
   if (q->w->R > 0) nc = widen(q, c, nc, cap);
   return emit(q, c, nc);
 }

@@ -85,6 +85,23 @@ static double polyline_cost(const astar_grid *g, const double *xy, size_t n,
   return cost;
 }
 
+/* The path of n cells v (Lua's numbers) pulled taut in one go
+** (astar_grid_taut) as a new Path on the stack, if it can be; else 0 and
+** nothing pushed. */
+static int taut_path(lua_State *L, lgrid *lg, const double *v, size_t n,
+                     const astar_stats *st, long goal) {
+  const double *xy;
+  double cost = 0, *pts;
+  size_t k = astar_grid_taut(lg->g, v, n, 0.5, &xy), i;
+  if (k == 0) return 0;
+  for (i = 1; i < k; i++)
+    cost += astar_grid_line_integral(lg->g, xy[2 * i - 2], xy[2 * i - 1], xy[2 * i],
+                                     xy[2 * i + 1]);
+  pts = astar_newpath(L, k, ASTAR_PATH_MESH, cost, st, "smoothed", goal);
+  for (i = 0; i < 2 * k; i++) pts[i] = xy[i] + 0.5;
+  return 1;
+}
+
 /* path:smooth(grid [, opts]), documented with Path (src/lua/path.c). */
 static int path_smooth(lua_State *L) {
   static const astar_optuse OPTS[] = {{ASTAR_OPT_RADIUS, 0, NULL}, {ASTAR_OPT_PULL, 0, NULL},
@@ -121,6 +138,10 @@ static int path_smooth(lua_State *L) {
       astar_argerror(L, &F_SMOOTH, 2, "the path does not fit this grid");
   astar_path_info(L, 1, &st, &goal);
   diag = *pdiag >= 0 ? *pdiag : ASTAR_DIAG_NO_CORNER_CUTTING;
+  links = astar_grid_link_count(lg->g) > 0;
+  plain = !links && astar_grid_one_cost(lg->g);   /* no prices to compare */
+  if (plain && r == 0 && astar_opt(&o, ASTAR_OPT_PULL, 1) && taut_path(L, lg, v, n, &st, goal))
+    return 1;                           /* the whole path pulled taut at once */
   /* scratch, collected: an error or a finalizer leaves nothing behind; first the path and
   ** Pinter's pass over it: xy, stretch, keep, link */
   cap = n > 0 ? n : 1;
@@ -129,8 +150,6 @@ static int path_smooth(lua_State *L) {
   stretch = xy + 2 * cap;
   keep = (size_t *)(void *)(stretch + cap);
   link = (unsigned char *)(keep + cap);
-  links = astar_grid_link_count(lg->g) > 0;
-  plain = !links && astar_grid_one_cost(lg->g);   /* no prices to compare */
   for (i = 0; i < n; i++) {
     int via = 0;
     double c = 0;
