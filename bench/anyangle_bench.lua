@@ -74,9 +74,10 @@ for _, name in ipairs(names) do
     end
   end
   local function us(x) return ("%.0f"):format(x / n * 1e6) end
+  local function us1(x) return ("%.1f"):format(x / n * 1e6) end
   local function len(x) return ("%.4f"):format(x / n) end
   print(("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |"):format(
     name, n, us(t[1]), len(r[1]), us(t[6]), len(r[5]), us(t[2]), len(r[2]), us(t[3]), len(r[3]),
-    us(t[4]), len(r[4]), us(t[5]), us(t[7]), us(t[8]), us(t[9])))
+    us(t[4]), len(r[4]), us(t[5]), us1(t[7]), us1(t[8]), us1(t[9])))
   grid:close()
 end

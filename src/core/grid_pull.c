@@ -597,16 +597,15 @@ static void off_corner(const astar_grid *g, long X, long Y, double *q) {
 }
 
 /* Portal of the step from cell (x0, y0) to (x1, y1) of frame f (a king's
-** move, both free) into l, r (as the traveller sees them, in frame f); 0 if
-** the step stays in its row, 1 if it made one, -1 if it cannot be: a
-** diagonal between two blocked cells, which no line may take. */
+** move to the next row, both cells free) into l, r (as the traveller sees
+** them, in frame f); 0 if it cannot be: a diagonal between two blocked
+** cells, which no line may take. */
 static int step_portal(const astar_grid *g, int f, long x0, long y0, long x1, long y1,
                        double *l, double *r) {
   long c = x0, j = y0 < y1 ? y0 : y1, a, b;
-  if (y0 == y1) return 0;
   if (x1 != x0) {                      /* along the row first, or across it first */
     if (cell_free(g, f, x1, y0)) c = x1;
-    else if (!cell_free(g, f, x0, y1)) return -1;
+    else if (!cell_free(g, f, x0, y1)) return 0;
   }
   portal_at(g, f, c, j, &a, &b);
   l[1] = r[1] = (double)(j + 1);
@@ -654,12 +653,6 @@ static size_t islands(const astar_grid *g, double *xy, size_t n, size_t cap, dou
       gone++;
       continue;
     }
-    if (i + 2 < n && chord_clear(g, xy, a, i, i + 2)) {   /* two walls in a row */
-      known = 1;
-      gone += 2;
-      i++;
-      continue;
-    }
     if (!known && !seg_clear(g, xy, a, i)) return 0;
     xy[2 * m] = xy[2 * i]; xy[2 * m + 1] = xy[2 * i + 1];
     a = m++;
@@ -679,6 +672,7 @@ size_t astar_grid_taut(astar_grid *g, const double *v, size_t n, double shift,
   double (*l)[2], (*r)[2], *out;
   uint32_t *code;
   size_t np = 0, k, nc, across[2] = {0, 0};
+  double px, py;
   int f;
   if (n < 2 || n > ((size_t)-1 / sizeof(double) - 8) / 7 - 2 ||
       astar__reserve(&g->mem, (void **)&g->taut, &g->ctaut, 7 * (n + 2), sizeof(double)))
@@ -686,21 +680,25 @@ size_t astar_grid_taut(astar_grid *g, const double *v, size_t n, double shift,
   out = g->taut;
   l = (double (*)[2])(out + 2 * (n + 2)); r = l + (n + 1);
   code = (uint32_t *)(void *)(r + (n + 1));
-  for (k = 1; k < n; k++) {            /* steps that change x, and y */
+  for (k = 1; k < n; k += 3) {         /* steps that change x, and y (every third) */
     across[0] += v[2 * k] != v[2 * k - 2];
     across[1] += v[2 * k + 1] != v[2 * k - 1];
   }
   f = across[0] < across[1];           /* runs along the axis the path crosses less */
   l[0][0] = r[0][0] = v[f] - shift; l[0][1] = r[0][1] = v[!f] - shift;
-  for (k = 0; k < n; k++) {
-    long x1 = (long)(v[2 * k + f] - shift), y1 = (long)(v[2 * k + !f] - shift), x0, y0;
-    int made;
-    if (k == 0) continue;
-    x0 = (long)(v[2 * k - 2 + f] - shift); y0 = (long)(v[2 * k - 2 + !f] - shift);
-    if (x1 - x0 < -1 || x1 - x0 > 1 || y1 - y0 < -1 || y1 - y0 > 1) return 0;
-    made = step_portal(g, f, x0, y0, x1, y1, l[np + 1], r[np + 1]);
-    if (made < 0) return 0;
-    if (made == 0) continue;
+  px = v[f]; py = v[!f];
+  for (k = 1; k < n; k++) {
+    double qx = v[2 * k + f], qy = v[2 * k + !f];
+    if (qy == py) {                    /* along the row: one cell */
+      if (fabs(qx - px) != 1) return 0;
+      px = qx;
+      continue;
+    }
+    if (fabs(qy - py) != 1 || fabs(qx - px) > 1 ||
+        !step_portal(g, f, (long)(px - shift), (long)(py - shift), (long)(qx - shift),
+                     (long)(qy - shift), l[np + 1], r[np + 1]))
+      return 0;
+    px = qx; py = qy;
     if (np > 0 && l[np][0] == r[np + 1][0] && r[np][0] == l[np + 1][0] &&
         l[np][1] == l[np + 1][1])
       np--;                            /* back through the portal it came by */
