@@ -63,3 +63,28 @@ t0 = now()
 for _ = 1, 5 do grid:find(s.sx, s.sy, s.gx, s.gy, { algorithm = "astar" }) end
 print(("for scale: grid:find (A*) of that query %.0f us, %d expansions; find itself checks nothing")
   :format((now() - t0) / 5 * 1e6, f:stats().expanded))
+
+-- What a unit of some size may do from each cell (its clearance: `radius` and `size`) is kept
+-- per cell for the last four shapes searched with, and forgotten around each edit: the cells
+-- within reach of the edited one, for each shape (issue 11: at most 50 us after an edit of one
+-- cell on a 1024-cell map). Fill all four, then time edits at walkable cells away from walls.
+local shapes = { { radius = 0.5 }, { radius = 1 }, { radius = 2 }, { size = { 3, 3 } } }
+for _, o in ipairs(shapes) do grid:find(s.sx, s.sy, s.gx, s.gy, o) end
+local cells, rng = {}, 12345
+while #cells < 512 do
+  rng = (rng * 1103515245 + 12345) % 2147483648
+  local x, y = rng % W + 1, math.floor(rng / W) % H + 1
+  if grid:get(x, y) then cells[#cells + 1] = { x, y } end
+end
+N = 20000
+t0 = now()
+for k = 1, N do
+  local c = cells[math.floor((k - 1) / 2) % #cells + 1]
+  grid:set(c[1], c[2], k % 2 == 0 and 1 or false)       -- blocked, then walkable again
+end
+print(("grid:set with four shapes' clearance kept: %.3f us an edit (%d edits)")
+  :format((now() - t0) / N * 1e6, N))
+for _, o in ipairs(shapes) do
+  local p = grid:find(s.sx, s.sy, s.gx, s.gy, o)
+  assert(p, "the longest query with a shape after the edits")
+end

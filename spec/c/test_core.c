@@ -527,6 +527,47 @@ static void test_dstar(void) {
   }
 }
 
+/* astar_grid_taut: a path round the end of a wall comes out as the string
+** round the wall's two corners (lengths worked out by hand); what is not a
+** path of king's moves, or a diagonal no line may take, is refused; the
+** scratch stays with the grid (no allocation when warm, none left after). */
+static void test_taut(void) {
+  static const int P[][2] = {{0, 5}, {1, 4}, {2, 3}, {3, 2}, {4, 1}, {5, 0}, {6, 1}, {7, 2},
+                             {8, 3}, {9, 4}, {10, 5}, {11, 5}};
+  const int n = (int)(sizeof P / sizeof P[0]);
+  double v[2 * 12], len = 0, want = sqrt(2 * 4.5 * 4.5) + 1 + sqrt(5.5 * 5.5 + 4.5 * 4.5);
+  const double *pts;
+  counting c = {0, 0, 0};
+  astar_grid *g;
+  size_t k, i;
+  long calls;
+  int y;
+  CHECK(astar_grid_new(&g, 12, 12, 1.0, test_alloc, &c) == 0);
+  for (y = 1; y <= 10; y++) astar_grid_set(g, 5, y, 0);
+  for (i = 0; i < (size_t)n; i++) { v[2 * i] = P[i][0] + 0.5; v[2 * i + 1] = P[i][1] + 0.5; }
+  k = astar_grid_taut(g, v, (size_t)n, 0, &pts);
+  CHECK(k == 4);
+  for (i = 1; i < k; i++) len += hypot(pts[2 * i] - pts[2 * i - 2], pts[2 * i + 1] - pts[2 * i - 1]);
+  CHECK(fabs(len - want) < 1e-6);
+  CHECK(k == 4 && fabs(pts[2] - 5) < 1e-6 && fabs(pts[3] - 1) < 1e-6);   /* the wall's end */
+  CHECK(k == 4 && fabs(pts[4] - 6) < 1e-6 && fabs(pts[5] - 1) < 1e-6);
+  calls = c.calls;
+  CHECK(astar_grid_taut(g, v, (size_t)n, 0, &pts) == 4 && c.calls == calls);   /* warm */
+  v[2 * 6] += 1;                                   /* a jump of two cells */
+  CHECK(astar_grid_taut(g, v, (size_t)n, 0, &pts) == 0);
+  v[2 * 6] -= 1;
+  astar_grid_set(g, 4, 0, 0);                      /* (4, 1) -> (5, 0) between two walls */
+  CHECK(astar_grid_taut(g, v, (size_t)n, 0, &pts) == 0);
+  astar_grid_free(g);
+  CHECK(c.live == 0);
+  c.calls = 0; c.fail_at = 3;                      /* grid, cells, then the scratch */
+  CHECK(astar_grid_new(&g, 12, 12, 1.0, test_alloc, &c) == 0);
+  CHECK(astar_grid_taut(g, v, (size_t)n, 0, &pts) == 0);
+  CHECK(astar_grid_taut(g, v, (size_t)n, 0, &pts) == 2);   /* no walls: straight */
+  astar_grid_free(g);
+  CHECK(c.live == 0);
+}
+
 int main(void) {
   test_random_against_reference();
   test_stepping();
@@ -538,6 +579,7 @@ int main(void) {
   test_oom(1);
   test_oom(2);
   test_dstar();
+  test_taut();
   printf("%d passed, %d failed\n", checks - failures, failures);
   return failures != 0;
 }

@@ -4,6 +4,8 @@
 -- (5, 1) -> (7, 1) two steps, (7, 1) -> (12, 6) five diagonals: 9 sqrt 2 + 3.
 local astar = require "astar"
 local BEST = 9 * math.sqrt(2) + 3
+-- pulled taut: round the gap's two corners (5.5, 1.5) and (6.5, 1.5)
+local TAUT = math.sqrt(2 * 4.5 ^ 2) + 1 + math.sqrt(5.5 ^ 2 + 4.5 ^ 2)
 local function near(a, b) return math.abs(a - b) < 1e-9 end
 
 local function walled()
@@ -17,6 +19,7 @@ return {
   body = function(s)
     local g = s.g
     s.path = g:find(1, 6, 12, 6)
+    s.smooth = s.path:smooth(g)
     s.jps = g:find(1, 6, 12, 6, { algorithm = "jps" })
     s.q = g:query(1, 6, 12, 6)
     s.q:step(1000000)
@@ -38,6 +41,8 @@ return {
     assert(near(g:find(1, 6, 12, 6):cost(), BEST), "find after the failure")
     assert(not g:walkable(6, 5) and g:walkable(6, 1))
     if s.path then assert(near(s.path:cost(), BEST)) end
+    if s.smooth then assert(math.abs(s.smooth:cost() - TAUT) < 1e-6, "smoothed") end
+    assert(math.abs(g:find(1, 6, 12, 6):smooth(g):cost() - TAUT) < 1e-6, "smooth after the failure")
     if s.jps then assert(near(s.jps:cost(), BEST)) end
     if s.q then
       local st

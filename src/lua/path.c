@@ -455,19 +455,26 @@ static int path_corridor(lua_State *L) {
 }
 
 /***
-Smooths a grid path in two passes. First Marco Pinter's ("Toward More Realistic
-Pathfinding"), over the path's turning points: from each point it keeps, it skips ahead to the
-end of each straight run in turn while @{Grid:walkable_line} says the segment is clear for the
-unit's `radius` and costs no more than the steps it replaces, and into the first run whose end
-it cannot reach as far as bisection finds it can. Then it pulls the string taut. On a grid of
-one cost with `radius = 0` that is exact: each bend gives way to the shortest way round the
-walls inside the triangle it makes with its neighbours, until every bend stands on a wall
-corner (1e-7 off it) and wraps it. Otherwise each bend slides toward the straight line between
-its neighbours, and along its segments, as far as both stay clear and cost no more; bends go
-where the straight line does as well, and for `radius = 0` settle on the wall corners they wrap,
-a bend becoming two where the path wraps both ends of a wall. The result never cuts a corner,
-never passes nearer than `radius` to a blocked cell where it leaves the steps of the path, and
-never costs more than Pinter's pass alone: on weighted terrain it keeps to the roads. It is a
+Smooths a grid path: pulls it taut. On a grid of one cost with `radius = 0` in one go, exactly:
+the free cells of each row (or column) form runs, rectangles whose portals to the next row end
+on wall corners, so the runs the path crosses are the one corridor holding every way with the
+walls on the path's sides, and the funnel through their portals is the shortest of those ways,
+each bend on the wall corner it wraps (1e-7 off it, out along the corner's diagonal); then from
+each bend, where a straight line to the bend after the next is clear, the pillar between changes
+side and the string is pulled again. Time linear in the path's cells; no garbage but the Path.
+Otherwise (terrain costs, a radius, links, or an `"always"` diagonal between two blocked cells)
+in two passes. First Marco Pinter's ("Toward More Realistic Pathfinding"), over the path's
+turning points: from each point it keeps, it skips ahead to the end of each straight run in
+turn while @{Grid:walkable_line} says the segment is clear for the unit's `radius` and costs no
+more than the steps it replaces, and into the first run whose end it cannot reach as far as
+bisection finds it can. Then it pulls the string: each bend slides toward the straight line
+between its neighbours, and along its segments, as far as both stay clear and cost no more;
+bends go where the straight line does as well, and for `radius = 0` settle on the wall corners
+they wrap, a bend becoming two where the path wraps both ends of a wall. The result never cuts
+a corner, never passes nearer than `radius` to a blocked cell where it leaves the steps of the
+path, and never costs more than the path; in two passes, never more than Pinter's pass alone
+either (on weighted terrain it keeps to the roads; a taut string may pass a row of pillars on
+the path's side where Pinter's lines pass them on the other, now and then longer). It is a
 Path of points (numbers: the bends need not be cell centres); `cost()` is priced the
 continuous way (the length inside each cell times its cost, for the steps kept too, so a path
 of one cost keeps its cost exactly), and `stats()` are those of the search that found the
