@@ -362,6 +362,49 @@ describe("path:smooth", function()
       :format(dearer, total))
   end)
 
+  it("smooths any walk (loops, steps back, every policy): its ends, clear lines, never dearer",
+    function()
+    local rng = H.rng(9090)
+    local walks = 0
+    for _ = 1, H.trials(200) do
+      local w, h = rng.int(4, 14), rng.int(4, 14)
+      local cells = H.random_cells(rng, w, h, rng.pick({ 0.1, 0.25, 0.4 }))
+      local open = H.open_cells(cells, w, h)
+      if #open > 1 then
+        local grid = astar.grid.from_table(cells)
+        local pol = rng.pick({ "no_corner_cutting", "never", "one_obstacle", "always" })
+        local c = rng.pick(open)
+        local pts, x, y = { c[1], c[2] }, c[1], c[2]
+        for _ = 1, rng.int(1, 60) do     -- a random walk of the policy's steps
+          local nx, ny = x + rng.int(-1, 1), y + rng.int(-1, 1)
+          local ok, step = pcall(grid.to_path, grid, { x, y, nx, ny }, pol)   -- errs off the map
+          if (nx ~= x or ny ~= y) and ok and step then
+            x, y = nx, ny
+            pts[#pts + 1], pts[#pts + 2] = x, y
+          end
+        end
+        local path = grid:to_path(pts, pol)
+        if #path > 1 then
+          walks = walks + 1
+          local sm = path:smooth(grid)
+          assert.same({ pts[1], pts[2] }, { sm:get(1) })
+          assert.same({ x, y }, { sm:get(#sm) })
+          for i = 2, #sm do
+            local ax, ay = sm:get(i - 1)
+            local bx, by = sm:get(i)
+            local step = abs(bx - ax) <= 1 and abs(by - ay) <= 1 and ax % 1 == 0 and
+              ay % 1 == 0 and bx % 1 == 0 and by % 1 == 0
+            assert.is_true(step or ref_clear(cells, w, h, ax, ay, bx, by, 0) ~= false,
+              ("segment %d cuts a blocked cell"):format(i - 1))
+          end
+          assert.is_true(sm:cost() <= path:cost() * (1 + 1e-9) + 1e-9)
+        end
+        grid:close()
+      end
+    end
+    assert.is_true(walks > H.trials(200) / 2, "walks " .. walks)
+  end)
+
   it("pulls a path taut to the any-angle optimum where every wall reaches the border (one way "
     .. "round everything)", function()
     -- Walls grown from the border by random king's steps: every blocked cell joins the border,
