@@ -107,6 +107,23 @@ local CALLS = {
     function(_, p) assert(near(p:cost(), 45)) end },
   ["grid:find with a size"] = { grid16, function(g) return g:find(1, 1, 15, 15, { size = 2 }) end,
     function(_, p) assert(near(p:cost(), 14 * SQRT2)) end },
+  ["path:smooth"] = {                -- round the top of a wall: two corners; meanwhile a
+    function()                         -- finalizer may smooth another path on the same grid
+      local g = astar.grid(16, 16)
+      for y = 2, 16 do g:set(8, y, false) end
+      return g
+    end,
+    function(g)
+      local other = g:find(1, 1, 16, 1)
+      finalizer(function() pcall(other.smooth, other, g) end)
+      return g:find(1, 16, 16, 16):smooth(g)
+    end,
+    function(_, p)
+      local x, y = p:get(1)
+      assert(#p == 4 and x == 1 and y == 16, "the points of another path")
+      assert(math.abs(p:cost() - (math.sqrt(6.5 ^ 2 + 14.5 ^ 2) + 1 +
+        math.sqrt(7.5 ^ 2 + 14.5 ^ 2))) < 1e-6)
+    end },
   ["grid:stats"] = { grid16, function(g) return g:stats() end,
     function(_, st) assert(type(st.edits) == "number") end },
   ["navmesh.from_grid"] = { grid16, function(g) return astar.navmesh.from_grid(g) end,

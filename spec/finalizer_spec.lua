@@ -12,7 +12,7 @@ local CALLS = {
   "grid:to_path", "grid:replanner and path", "grid:stats", "query:explored", "navmesh.from_grid", "graph:find",
   "graph:distance_field", "mesh:polygons, polygon, vertices, neighbours, stats", "grid:class",
   "mesh:link, find through it and links",
-  "grid:to_field and an overlay", "grid:find with a size",
+  "grid:to_field and an overlay", "grid:find with a size", "path:smooth",
 }
 local INPUTS = { "astar.navmesh", "grid.from_table", "find's goals", "distance_field's sources" }
 

@@ -362,6 +362,54 @@ describe("path:smooth", function()
       :format(dearer, total))
   end)
 
+  it("pulls a path of one cost and no radius in one go: no garbage but the Path", function()
+    local grid = astar.grid(200, 200)
+    for y = 2, 200 do grid:set(100, y, false) end   -- a wall to go round at its top
+    local path = grid:find(1, 150, 200, 150)
+    local sm = path:smooth(grid)                      -- warm: the grid's scratch is made
+    assert.are.equal(4, #sm)                          -- round both corners of the wall's end
+    assert.is_true(#path > 300)
+    collectgarbage()
+    collectgarbage("stop")
+    local before = collectgarbage("count")
+    for _ = 1, 100 do path:smooth(grid) end
+    local per = (collectgarbage("count") - before) * 1024 / 100
+    collectgarbage("restart")
+    -- the other way makes its scratch in userdata: 33 bytes a cell of the path, 10 KB here
+    assert.is_true(per < 1024, ("%.0f bytes a call"):format(per))
+    grid:close()
+  end)
+
+  it("reads long runs of free cells 57 at a load as it reads them cell by cell (wide and tall "
+    .. "grids)", function()
+    local rng = H.rng(5757)
+    for t = 1, H.trials(40) do
+      local long, short = rng.int(60, 150), rng.int(4, 12)
+      local w, h = long, short
+      if t % 2 == 0 then w, h = short, long end      -- runs along columns then
+      local cells = H.random_cells(rng, w, h, rng.pick({ 0.02, 0.05, 0.1 }))
+      local open = H.open_cells(cells, w, h)
+      local grid = astar.grid.from_table(cells)
+      local bare = grid:clone()                       -- no bit lines: cell by cell
+      for _ = 1, 3 do
+        local s, g = rng.pick(open), rng.pick(open)
+        local path = grid:find(s[1], s[2], g[1], g[2])   -- jump point search: bit lines
+        if path and #path > 1 then
+          local sm = path:smooth(grid)
+          assert.same(sm:flat(), path:smooth(bare):flat())
+          assert.is_true(sm:cost() <= path:cost() * (1 + 1e-12))
+          for i = 2, #sm do
+            local ax, ay = sm:get(i - 1)
+            local bx, by = sm:get(i)
+            assert.is_true(ref_clear(cells, w, h, ax, ay, bx, by, 0) ~= false)
+          end
+        end
+      end
+      grid:close()
+      bare:close()
+    end
+  end)
+
   it("smooths any walk (loops, steps back, every policy): its ends, clear lines, never dearer",
     function()
     local rng = H.rng(9090)

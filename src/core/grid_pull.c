@@ -674,7 +674,7 @@ size_t astar_grid_taut(astar_grid *g, const double *v, size_t n, double shift,
   size_t np = 0, k, nc, across[2] = {0, 0};
   double px, py;
   int f;
-  if (n < 2 || n > ((size_t)-1 / sizeof(double) - 8) / 7 - 2 ||
+  if (n < 2 || n > UINT32_MAX / 2 - 2 || n > ((size_t)-1 / sizeof(double) - 8) / 7 - 2 ||
       astar__reserve(&g->mem, (void **)&g->taut, &g->ctaut, 7 * (n + 2), sizeof(double)))
     return 0;
   out = g->taut;

@@ -85,20 +85,35 @@ static double polyline_cost(const astar_grid *g, const double *xy, size_t n,
   return cost;
 }
 
+/* Points a taut path copies to the C stack before the Lua allocation of
+** its Path; longer ones go to a userdata of their own. */
+#define TAUT_LOCAL 256
+
 /* The path of n cells v (Lua's numbers) pulled taut in one go
 ** (astar_grid_taut) as a new Path on the stack, if it can be; else 0 and
-** nothing pushed. */
+** nothing pushed. The points leave the grid's scratch before any Lua
+** allocation: a finalizer that runs there may close the grid, edit it or
+** smooth another path with the same scratch. */
 static int taut_path(lua_State *L, lgrid *lg, const double *v, size_t n,
                      const astar_stats *st, long goal) {
+  double local[2 * TAUT_LOCAL], *src = local, cost = 0, *pts;
   const double *xy;
-  double cost = 0, *pts;
   size_t k = astar_grid_taut(lg->g, v, n, 0.5, &xy), i;
   if (k == 0) return 0;
+  if (k > TAUT_LOCAL) {                 /* after the allocation, again from the grid as it is */
+    src = (double *)lua_newuserdatauv(L, 2 * k * sizeof(double), 0);
+    astar_map_alive(L, &lg->m);
+    if (astar_grid_taut(lg->g, v, n, 0.5, &xy) != k) {
+      lua_pop(L, 1);
+      return 0;
+    }
+  }
+  memcpy(src, xy, 2 * k * sizeof(double));
   for (i = 1; i < k; i++)
-    cost += astar_grid_line_integral(lg->g, xy[2 * i - 2], xy[2 * i - 1], xy[2 * i],
-                                     xy[2 * i + 1]);
+    cost += astar_grid_line_integral(lg->g, src[2 * i - 2], src[2 * i - 1], src[2 * i],
+                                     src[2 * i + 1]);
   pts = astar_newpath(L, k, ASTAR_PATH_MESH, cost, st, "smoothed", goal);
-  for (i = 0; i < 2 * k; i++) pts[i] = xy[i] + 0.5;
+  for (i = 0; i < 2 * k; i++) pts[i] = src[i] + 0.5;
   return 1;
 }
 
