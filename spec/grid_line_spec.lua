@@ -380,6 +380,38 @@ describe("path:smooth", function()
     grid:close()
   end)
 
+  it("stands off every wall corner a taut line meets (a diagonal through a door one cell wide),"
+    .. " in one go", function()
+    -- A wall along y = 5 with a door at x = 5: the line from (1, 1) to (9, 9) touches the door's
+    -- two corners, (4.5, 4.5) and (5.5, 5.5); a line may not touch a wall, so the string bends
+    -- 1e-7 round each: 4 points, 8 sqrt 2 long (to 1e-6)
+    local grid = astar.grid(9, 9)
+    grid:fill(1, 5, 9, 1, false)
+    grid:set(5, 5, 1)
+    local path = grid:find(1, 1, 9, 9)
+    local sm = path:smooth(grid)
+    assert.are.equal(4, #sm)
+    assert.is_true(abs(sm:cost() - 8 * sqrt(2)) < 1e-6, sm:cost())
+    local x2, y2 = sm:get(2)
+    local x3, y3 = sm:get(3)
+    assert.is_true(abs(x2 - 4.5) < 1e-6 and abs(y2 - 4.5) < 1e-6 and abs(x3 - 5.5) < 1e-6 and
+      abs(y3 - 5.5) < 1e-6)
+    for i = 2, #sm do
+      local ax, ay = sm:get(i - 1)
+      local bx, by = sm:get(i)
+      assert.is_true(grid:walkable_line(ax, ay, bx, by))
+    end
+    -- in one go: no scratch of the other way (which makes about 2 KB of garbage here)
+    collectgarbage()
+    collectgarbage("stop")
+    local before = collectgarbage("count")
+    for _ = 1, 100 do path:smooth(grid) end
+    local per = (collectgarbage("count") - before) * 1024 / 100
+    collectgarbage("restart")
+    assert.is_true(per < 1024, ("%.0f bytes a call"):format(per))
+    grid:close()
+  end)
+
   it("reads long runs of free cells 57 at a load as it reads them cell by cell (wide and tall "
     .. "grids)", function()
     local rng = H.rng(5757)

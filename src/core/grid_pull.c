@@ -637,6 +637,32 @@ static int chord_clear(const astar_grid *g, const double *xy, size_t a, size_t b
   return seg_clear(g, xy, a, c);
 }
 
+/* The wall corners that the segment from A to B (each a funnel's point:
+** a lattice point 1e-7 off, or a cell's centre) meets exactly between them,
+** each moved off as the funnel's corners are, into out (room for max; NULL:
+** only counted); returns how many. The funnel keeps a corner in line with the
+** last one only where the string turns, but a string that touches several
+** corners on one line (a diagonal through a door one cell wide) must stand
+** off each of them. */
+static size_t on_line(const astar_grid *g, const double *A, const double *B, double *out,
+                      size_t max) {
+  long ax = (long)floor(2 * A[0] + 0.5), ay = (long)floor(2 * A[1] + 0.5);   /* half cells */
+  long dx = (long)floor(2 * B[0] + 0.5) - ax, dy = (long)floor(2 * B[1] + 0.5) - ay;
+  long u = dx < 0 ? -dx : dx, w = dy < 0 ? -dy : dy, t;
+  size_t k = 0;
+  while (w != 0) { long x = u % w; u = w; w = x; }          /* u = gcd(|dx|, |dy|) */
+  for (t = 1; t < u; t++) {
+    long px = ax + t * (dx / u), py = ay + t * (dy / u), X = px / 2, Y = py / 2;
+    if ((px | py) & 1) continue;                            /* not a lattice point */
+    if (!astar__grid_blocked(g, X - 1, Y - 1) && !astar__grid_blocked(g, X, Y - 1) &&
+        !astar__grid_blocked(g, X - 1, Y) && !astar__grid_blocked(g, X, Y))
+      continue;
+    if (out != NULL && k < max) off_corner(g, X, Y, out + 2 * k);
+    k++;
+  }
+  return k;
+}
+
 /* The funnel's n points xy (room for cap) checked and freed of the walls
 ** the path went round that a straight line passes on the other side: from
 ** each kept point, a corner goes while the segment to the corner after it
@@ -653,7 +679,15 @@ static size_t islands(const astar_grid *g, double *xy, size_t n, size_t cap, dou
       gone++;
       continue;
     }
-    if (!known && !seg_clear(g, xy, a, i)) return 0;
+    if (!known && !seg_clear(g, xy, a, i)) {   /* stand off the corners on the way */
+      size_t add = on_line(g, xy + 2 * a, xy + 2 * i, NULL, 0);
+      if (add == 0 || n + add > cap) return 0;
+      memmove(xy + 2 * (i + add), xy + 2 * i, 2 * (n - i) * sizeof(double));
+      on_line(g, xy + 2 * a, xy + 2 * (i + add), xy + 2 * i, add);
+      n += add;
+      i--;                             /* again from the first of them */
+      continue;
+    }
     xy[2 * m] = xy[2 * i]; xy[2 * m + 1] = xy[2 * i + 1];
     a = m++;
     known = 0;
