@@ -162,6 +162,17 @@ describe("grid:walkable_line", function()
   end)
 end)
 
+-- Bytes of garbage a call of path:smooth(grid) leaves, the collector stopped.
+local function garbage_per_smooth(path, grid)
+  collectgarbage()
+  collectgarbage("stop")
+  local before = collectgarbage("count")
+  for _ = 1, 100 do path:smooth(grid) end
+  local per = (collectgarbage("count") - before) * 1024 / 100
+  collectgarbage("restart")
+  return per
+end
+
 describe("path:smooth", function()
   it("(Pinter's pass, pull = false) never cuts a corner, never narrows below the radius, never "
     .. "costs more", function()
@@ -369,12 +380,7 @@ describe("path:smooth", function()
     local sm = path:smooth(grid)                      -- warm: the grid's scratch is made
     assert.are.equal(4, #sm)                          -- round both corners of the wall's end
     assert.is_true(#path > 300)
-    collectgarbage()
-    collectgarbage("stop")
-    local before = collectgarbage("count")
-    for _ = 1, 100 do path:smooth(grid) end
-    local per = (collectgarbage("count") - before) * 1024 / 100
-    collectgarbage("restart")
+    local per = garbage_per_smooth(path, grid)
     -- the other way makes its scratch in userdata: 33 bytes a cell of the path, 10 KB here
     assert.is_true(per < 1024, ("%.0f bytes a call"):format(per))
     grid:close()
@@ -402,12 +408,7 @@ describe("path:smooth", function()
       assert.is_true(grid:walkable_line(ax, ay, bx, by))
     end
     -- in one go: no scratch of the other way (which makes about 2 KB of garbage here)
-    collectgarbage()
-    collectgarbage("stop")
-    local before = collectgarbage("count")
-    for _ = 1, 100 do path:smooth(grid) end
-    local per = (collectgarbage("count") - before) * 1024 / 100
-    collectgarbage("restart")
+    local per = garbage_per_smooth(path, grid)
     assert.is_true(per < 1024, ("%.0f bytes a call"):format(per))
     grid:close()
   end)
