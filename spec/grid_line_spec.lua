@@ -162,6 +162,15 @@ describe("grid:walkable_line", function()
   end)
 end)
 
+-- Calls f(i, ax, ay, bx, by) for each segment i of a path, from point i to point i + 1.
+local function each_segment(p, f)
+  for i = 2, #p do
+    local ax, ay = p:get(i - 1)
+    local bx, by = p:get(i)
+    f(i - 1, ax, ay, bx, by)
+  end
+end
+
 -- Bytes of garbage a call of path:smooth(grid) leaves, the collector stopped.
 local function garbage_per_smooth(path, grid)
   collectgarbage()
@@ -402,11 +411,9 @@ describe("path:smooth", function()
     local x3, y3 = sm:get(3)
     assert.is_true(abs(x2 - 4.5) < 1e-6 and abs(y2 - 4.5) < 1e-6 and abs(x3 - 5.5) < 1e-6 and
       abs(y3 - 5.5) < 1e-6)
-    for i = 2, #sm do
-      local ax, ay = sm:get(i - 1)
-      local bx, by = sm:get(i)
+    each_segment(sm, function(_, ax, ay, bx, by)
       assert.is_true(grid:walkable_line(ax, ay, bx, by))
-    end
+    end)
     -- in one go: no scratch of the other way (which makes about 2 KB of garbage here)
     local per = garbage_per_smooth(path, grid)
     assert.is_true(per < 1024, ("%.0f bytes a call"):format(per))
@@ -431,11 +438,9 @@ describe("path:smooth", function()
           local sm = path:smooth(grid)
           assert.same(sm:flat(), path:smooth(bare):flat())
           assert.is_true(sm:cost() <= path:cost() * (1 + 1e-12))
-          for i = 2, #sm do
-            local ax, ay = sm:get(i - 1)
-            local bx, by = sm:get(i)
+          each_segment(sm, function(_, ax, ay, bx, by)
             assert.is_true(ref_clear(cells, w, h, ax, ay, bx, by, 0) ~= false)
-          end
+          end)
         end
       end
       grid:close()
@@ -470,14 +475,12 @@ describe("path:smooth", function()
           local sm = path:smooth(grid)
           assert.same({ pts[1], pts[2] }, { sm:get(1) })
           assert.same({ x, y }, { sm:get(#sm) })
-          for i = 2, #sm do
-            local ax, ay = sm:get(i - 1)
-            local bx, by = sm:get(i)
+          each_segment(sm, function(i, ax, ay, bx, by)
             local step = abs(bx - ax) <= 1 and abs(by - ay) <= 1 and ax % 1 == 0 and
               ay % 1 == 0 and bx % 1 == 0 and by % 1 == 0
             assert.is_true(step or ref_clear(cells, w, h, ax, ay, bx, by, 0) ~= false,
-              ("segment %d cuts a blocked cell"):format(i - 1))
-          end
+              ("segment %d cuts a blocked cell"):format(i))
+          end)
           assert.is_true(sm:cost() <= path:cost() * (1 + 1e-9) + 1e-9)
         end
         grid:close()

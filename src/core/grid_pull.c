@@ -61,23 +61,31 @@ static double slide(const astar_grid *g, double r, const double *a, double *p, c
   return best;
 }
 
-/* The convex wall corners (one blocked cell of the four around a grid
-** point) within 'reach' cells of p, each as the point MARGIN out along the
-** corner's diagonal, where a taut string bends round it for r = 0. */
+/* Lattice point (X, Y) moved MARGIN away from the blocked cells among the
+** four around it, into q: along the diagonal from a convex corner's one
+** cell, square off a straight wall. Returns how many of the four are
+** blocked (1: a convex wall corner, where a taut string bends for r = 0). */
+static int off_corner(const astar_grid *g, long X, long Y, double *q) {
+  int k, sx = 0, sy = 0, nb = 0;
+  for (k = 0; k < 4; k++)             /* cells (X-1, Y-1), (X, Y-1), (X-1, Y), (X, Y) */
+    if (astar__grid_blocked(g, X - 1 + (k & 1), Y - 1 + (k >> 1))) {
+      sx += k & 1 ? -1 : 1;
+      sy += k >> 1 ? -1 : 1;
+      nb++;
+    }
+  q[0] = (double)X + (sx > 0 ? MARGIN : sx < 0 ? -MARGIN : 0);
+  q[1] = (double)Y + (sy > 0 ? MARGIN : sy < 0 ? -MARGIN : 0);
+  return nb;
+}
+
+/* The convex wall corners within 'reach' cells of p, each MARGIN out along
+** its diagonal (off_corner). */
 static int corners(const astar_grid *g, const double *p, long reach, double (*out)[2]) {
-  static const int DX[4] = {1, -1, 1, -1}, DY[4] = {1, 1, -1, -1};
   long X0 = (long)floor(p[0] + 0.5), Y0 = (long)floor(p[1] + 0.5), X, Y;
   int n = 0;
   for (Y = Y0 - reach; Y <= Y0 + reach; Y++)
-    for (X = X0 - reach; X <= X0 + reach; X++) {
-      int k, which = -1, nb = 0;
-      for (k = 0; k < 4; k++)             /* cells (X-1, Y-1), (X, Y-1), (X-1, Y), (X, Y) */
-        if (astar__grid_blocked(g, X - 1 + (k & 1), Y - 1 + (k >> 1))) { nb++; which = k; }
-      if (nb != 1) continue;
-      out[n][0] = (double)X + DX[which] * MARGIN;
-      out[n][1] = (double)Y + DY[which] * MARGIN;
-      n++;
-    }
+    for (X = X0 - reach; X <= X0 + reach; X++)
+      if (off_corner(g, X, Y, out[n]) == 1) n++;
   return n;
 }
 
@@ -582,20 +590,6 @@ static void portal_at(const astar_grid *g, int f, long c, long j, long *x0, long
   for (*x1 = c + 1; cell_free(g, f, *x1, j) && cell_free(g, f, *x1, j + 1); ++*x1) {}
 }
 
-/* Lattice point (X, Y) moved MARGIN away from the blocked cells among the
-** four around it, into q: along the diagonal from a convex corner's one
-** cell, square off a straight wall. */
-static void off_corner(const astar_grid *g, long X, long Y, double *q) {
-  int k, sx = 0, sy = 0;
-  for (k = 0; k < 4; k++)             /* cells (X-1, Y-1), (X, Y-1), (X-1, Y), (X, Y) */
-    if (astar__grid_blocked(g, X - 1 + (k & 1), Y - 1 + (k >> 1))) {
-      sx += k & 1 ? -1 : 1;
-      sy += k >> 1 ? -1 : 1;
-    }
-  q[0] = (double)X + (sx > 0 ? MARGIN : sx < 0 ? -MARGIN : 0);
-  q[1] = (double)Y + (sy > 0 ? MARGIN : sy < 0 ? -MARGIN : 0);
-}
-
 /* Portal of the step from cell (x0, y0) to (x1, y1) of frame f (a king's
 ** move to the next row, both cells free) into l, r (as the traveller sees
 ** them, in frame f); 0 if it cannot be: a diagonal between two blocked
@@ -652,12 +646,10 @@ static size_t on_line(const astar_grid *g, const double *A, const double *B, dou
   size_t k = 0;
   while (w != 0) { long x = u % w; u = w; w = x; }          /* u = gcd(|dx|, |dy|) */
   for (t = 1; t < u; t++) {
-    long px = ax + t * (dx / u), py = ay + t * (dy / u), X = px / 2, Y = py / 2;
-    if ((px | py) & 1) continue;                            /* not a lattice point */
-    if (!astar__grid_blocked(g, X - 1, Y - 1) && !astar__grid_blocked(g, X, Y - 1) &&
-        !astar__grid_blocked(g, X - 1, Y) && !astar__grid_blocked(g, X, Y))
-      continue;
-    if (out != NULL && k < max) off_corner(g, X, Y, out + 2 * k);
+    long px = ax + t * (dx / u), py = ay + t * (dy / u);
+    double q[2];
+    if ((px | py) & 1 || off_corner(g, px / 2, py / 2, q) == 0) continue;   /* no wall there */
+    if (out != NULL && k < max) { out[2 * k] = q[0]; out[2 * k + 1] = q[1]; }
     k++;
   }
   return k;
