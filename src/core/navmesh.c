@@ -17,6 +17,7 @@ static void freemesh(astar_navmesh *m) {
   astar__free(a, m->xy, 2 * (size_t)m->nv * sizeof(double));
   astar__free(a, m->pstart, ((size_t)m->np + 1) * sizeof(uint32_t));
   astar__free(a, m->hv, (size_t)m->nh * sizeof(uint32_t));
+  astar__free(a, m->hxy, 2 * (size_t)m->nh * sizeof(double));
   astar__free(a, m->hn, (size_t)m->nh * sizeof(uint32_t));
   astar__free(a, m->hp, (size_t)m->nh * sizeof(uint32_t));
   astar__free(a, m->hpoly, (size_t)m->nh * sizeof(uint32_t));
@@ -374,6 +375,7 @@ int astar_navmesh_new(astar_navmesh **out, const double *xy, uint32_t nv,
   m->xy = (double *)astar__alloc(&m->mem, 2 * (size_t)m->nv * sizeof(double));
   m->pstart = (uint32_t *)astar__alloc(&m->mem, ((size_t)np + 1) * sizeof(uint32_t));
   m->hv = (uint32_t *)astar__alloc(&m->mem, nh * sizeof(uint32_t));
+  m->hxy = (double *)astar__alloc(&m->mem, 2 * nh * sizeof(double));
   m->hn = (uint32_t *)astar__alloc(&m->mem, nh * sizeof(uint32_t));
   m->hp = (uint32_t *)astar__alloc(&m->mem, nh * sizeof(uint32_t));
   m->hpoly = (uint32_t *)astar__alloc(&m->mem, nh * sizeof(uint32_t));
@@ -385,7 +387,7 @@ int astar_navmesh_new(astar_navmesh **out, const double *xy, uint32_t nv,
   m->vps = (uint32_t *)astar__alloc(&m->mem, ((size_t)m->nv + 1) * sizeof(uint32_t));
   m->vpl = (uint32_t *)astar__alloc(&m->mem, nh * sizeof(uint32_t));
   stamp = (uint32_t *)astar__alloc(&m->mem, (size_t)m->nv * sizeof(uint32_t));
-  if (!m->xy || !m->pstart || !m->hv || !m->hn || !m->hp || !m->hpoly || !m->htw || !m->cost ||
+  if (!m->xy || !m->pstart || !m->hv || !m->hxy || !m->hn || !m->hp || !m->hpoly || !m->htw || !m->cost ||
       !m->flags || !m->pport || !m->vwall || !m->vps || !m->vpl || !stamp) { rc = ASTAR_ENOMEM; goto done; }
   for (i = 0; i < nv; i++) {
     m->xy[2 * weld[i]] = xy[2 * i];
@@ -421,6 +423,7 @@ int astar_navmesh_new(astar_navmesh **out, const double *xy, uint32_t nv,
   memset(m->vwall, 0, m->nv);
   memset(m->vps, 0, ((size_t)m->nv + 1) * sizeof(uint32_t));
   for (h = 0; h < nh; h++) {
+    m->hxy[2 * h] = VX(m, m->hv[h]); m->hxy[2 * h + 1] = VY(m, m->hv[h]);   /* final order */
     m->vps[m->hv[h] + 1]++;
     if (m->hn[h] == NONE) { m->vwall[m->hv[h]] = 1; m->vwall[m->hv[nexthe(m, h)]] = 1; nw++; }
   }

@@ -24,7 +24,7 @@
 #define PN(q) ((pnode *)(q)->w->pn)
 
 static int pless(const struct nm_hent *a, const struct nm_hent *b) {
-  return a->f < b->f || (a->f == b->f && a->g > b->g);
+  return (a->f < b->f) | ((a->f == b->f) & (a->g > b->g));   /* no branches: no mispredictions */
 }
 
 /* Puts record r on the open heap. */
@@ -87,7 +87,7 @@ static uint32_t ppop(astar_navmesh_query *q) {
   uint32_t top = hp[0].r;
   size_t i = 0, c, n = q->w->nheap;
   while ((c = 2 * i + 1) < n) {
-    if (c + 1 < n && pless(&hp[c + 1], &hp[c])) c++;
+    c += (c + 1 < n) & pless(&hp[c + 1], &hp[c]);   /* hp[n] is last's old place: readable */
     hp[i] = hp[c];
     i = c;
   }
@@ -109,13 +109,14 @@ static int ingoal(const astar_navmesh_query *q, uint32_t p) {
 ** the corner: see fan; or 2 nh + a link, for the link's end) reached at less
 ** than g? */
 static int beaten(const astar_navmesh_query *q, uint32_t slot, double g) {
-  return q->w->vs[slot] == q->w->stamp && g > q->w->vg[slot] * (1 + 1e-12) + 1e-12;
+  const struct nm_best *b = &q->w->vb[slot];
+  return b->stamp == q->w->stamp && g > b->g * (1 + 1e-12) + 1e-12;
 }
 
 /* May the root at 'slot' be a root at cost g (not reached before at less)? */
 static int fresh(astar_navmesh_query *q, uint32_t slot, double g) {
   if (beaten(q, slot, g)) return 0;
-  q->w->vs[slot] = q->w->stamp; q->w->vg[slot] = g;
+  q->w->vb[slot].stamp = q->w->stamp; q->w->vb[slot].g = g;
   return 1;
 }
 
@@ -128,11 +129,12 @@ static int stale(const astar_navmesh_query *q, const pnode *n) {
 
 /* Was the corner side 'slot' already seen whole (pcorner) at a cost at most
 ** g? Then nothing rooted there at g can add to it. Kept in the upper half
-** of vs/vg (slots are half-edges, fewer than nh). */
+** of vb (slots are half-edges, fewer than nh). */
 static int seenwhole(astar_navmesh_query *q, uint32_t slot, double g, int mark) {
   uint32_t k = slot + q->mesh->nh;
-  if (q->w->vs[k] == q->w->stamp && g >= q->w->vg[k] * (1 - 1e-12) - 1e-12) return 1;
-  if (mark) { q->w->vs[k] = q->w->stamp; q->w->vg[k] = g; }
+  struct nm_best *b = &q->w->vb[k];
+  if (b->stamp == q->w->stamp && g >= b->g * (1 - 1e-12) - 1e-12) return 1;
+  if (mark) { b->stamp = q->w->stamp; b->g = g; }
   return 0;
 }
 
@@ -436,20 +438,20 @@ static int pseen(astar_navmesh_query *q, uint32_t ni, const pnode *np) {
   }
   if ((rc = plinks_from(q, ni, n.rx, n.ry, n.root, n.g, P)) != 0) return rc;
   for (j = 0; j < k; j++) {
-    uint32_t h = a0 + j, p = m->hv[h], w = m->hv[j + 1 < k ? h + 1 : a0];
-    double dx = VX(m, w) - VX(m, p), dy = VY(m, w) - VY(m, p);
+    uint32_t h = a0 + j, hw = j + 1 < k ? h + 1 : a0;
+    double px = HX(m, h), py = HY(m, h), wx = HX(m, hw), wy = HY(m, hw);
+    double dx = wx - px, dy = wy - py;
     cedge ce;
     if (!open_edge(q, h)) continue;
-    if (fabs(cross2(dx, dy, n.rx - VX(m, p), n.ry - VY(m, p))) <= m->eps * len2d(dx, dy)) {
+    if (fabs(cross2(dx, dy, n.rx - px, n.ry - py)) <= m->eps * len2d(dx, dy)) {
       /* on the edge's line: along it to its nearer end, a corner to turn at */
-      double dp = len2d(VX(m, p) - n.rx, VY(m, p) - n.ry);
-      double dw = len2d(VX(m, w) - n.rx, VY(m, w) - n.ry);
+      double dp = len2d(px - n.rx, py - n.ry), dw = len2d(wx - n.rx, wy - n.ry);
       if (fmax(dp, dw) > len2d(dx, dy) + m->eps &&
           (rc = palong(q, ni, n.rx, n.ry, n.root, n.g, h, P)) != 0)
         return rc;
       continue;
     }
-    across(m, h, VX(m, p), VY(m, p), VX(m, w), VY(m, w), &ce);
+    across(m, h, px, py, wx, wy, &ce);
     if ((rc = pchild(q, ni, n.rx, n.ry, n.root, n.slot, n.g, &ce, 0, 1)) != 0) return rc;
   }
   return 0;
@@ -504,8 +506,7 @@ static int pexpand_links(astar_navmesh_query *q, uint32_t ni, const pnode *n, vi
 /* Which side of the ray from node n's root through s the start of half-edge
 ** h is: > 0 left of it, < 0 right (the cross product). */
 static double side(const astar_navmesh *m, const pnode *n, const double *s, uint32_t h) {
-  uint32_t x = m->hv[h];
-  return cross2(s[0] - n->rx, s[1] - n->ry, VX(m, x) - n->rx, VY(m, x) - n->ry);
+  return cross2(s[0] - n->rx, s[1] - n->ry, HX(m, h) - n->rx, HY(m, h) - n->ry);
 }
 
 /* The half-edge of the polygon (first half-edge a0, k sides) that starts at
@@ -567,11 +568,11 @@ static int pexpand(astar_navmesh_query *q, uint32_t ni) {
   if (n.kind == PN_LINK) return plinkend(q, ni);
   hv1 = vat(a0, n.he - a0, k, 1);                  /* the edge's next: P's leaving v */
   u = m->hv[n.he]; v = m->hv[hv1];
-  ex = VX(m, v) - VX(m, u); ey = VY(m, v) - VY(m, u);
-  ax = VX(m, u) + n.tl * ex; ay = VY(m, u) + n.tl * ey;     /* left end (toward u) */
-  bx = VX(m, u) + n.tr * ex; by = VY(m, u) + n.tr * ey;     /* right end (toward v) */
-  if (n.tl == 0) ax = VX(m, u), ay = VY(m, u);
-  if (n.tr == 1) bx = VX(m, v), by = VY(m, v);
+  ex = HX(m, hv1) - HX(m, n.he); ey = HY(m, hv1) - HY(m, n.he);
+  ax = HX(m, n.he) + n.tl * ex; ay = HY(m, n.he) + n.tl * ey;     /* left end (toward u) */
+  bx = HX(m, n.he) + n.tr * ex; by = HY(m, n.he) + n.tr * ey;     /* right end (toward v) */
+  if (n.tl == 0) ax = HX(m, n.he), ay = HY(m, n.he);
+  if (n.tr == 1) bx = HX(m, hv1), by = HY(m, hv1);
   cornu = n.tl == 0 && corner(q, u);
   cornv = n.tr == 1 && corner(q, v);
   {
@@ -595,13 +596,13 @@ static int pexpand(astar_navmesh_query *q, uint32_t ni) {
   }
   h = vat(a0, n.he - a0, k, jlo - 1);              /* far edge jlo - 1 */
   for (j = jlo; j <= jhi; j++) {                    /* the far edges, right to left */
-    uint32_t p, w;
+    uint32_t hw;
     double px, py, wx, wy, A, B, C, D, lo, hi, r0, r1, l0, l1, o0, o1, e2, c;
     cedge ce;
     h = h + 1 < a0 + k ? h + 1 : a0;
     if (!open_edge(q, h)) continue;
-    p = m->hv[h]; w = m->hv[h + 1 < a0 + k ? h + 1 : a0];
-    px = VX(m, p); py = VY(m, p); wx = VX(m, w); wy = VY(m, w);
+    hw = h + 1 < a0 + k ? h + 1 : a0;
+    px = HX(m, h); py = HY(m, h); wx = HX(m, hw); wy = HY(m, hw);
     /* |cross| <= eps |edge|, squared: no square root for the edges that are not */
     e2 = m->eps * m->eps * ((wx - px) * (wx - px) + (wy - py) * (wy - py));
     c = cross2(wx - px, wy - py, n.rx - px, n.ry - py);
@@ -611,7 +612,7 @@ static int pexpand(astar_navmesh_query *q, uint32_t ni) {
       double zx = nearp ? px : wx, zy = nearp ? py : wy, len = len2d(wx - px, wy - py);
       if (cross2(bx - n.rx, by - n.ry, zx - n.rx, zy - n.ry) >= -m->eps * len &&
           cross2(ax - n.rx, ay - n.ry, zx - n.rx, zy - n.ry) <= m->eps * len) {
-        if ((nearp ? p : w) != n.root &&
+        if (m->hv[nearp ? h : hw] != n.root &&
             (rc = palong(q, ni, n.rx, n.ry, n.root, n.g, h, P)) != 0)
           return rc;
         continue;                                  /* along the root's line */
@@ -685,15 +686,14 @@ int astar__nm_exact_begin(astar_navmesh_query *q) {
   q->w->ndef = -1;
   q->w->pend = NONE;
   {
-    size_t old = q->w->cvs;
+    size_t old = q->w->cvb;
     size_t slots = 2 * (size_t)m->nh + m->nlk;     /* corners, corner sides, links */
-    if (astar__reserve(mem, (void **)&q->w->vg, &q->w->cvg, slots, sizeof(double)) ||
-        astar__reserve(mem, (void **)&q->w->vs, &q->w->cvs, slots, sizeof(uint32_t)))
+    if (astar__reserve(mem, (void **)&q->w->vb, &q->w->cvb, slots, sizeof *q->w->vb))
       return ASTAR_ENOMEM;
-    if (q->w->cvs > old) memset(q->w->vs + old, 0, (q->w->cvs - old) * sizeof(uint32_t));
+    if (q->w->cvb > old) memset(q->w->vb + old, 0, (q->w->cvb - old) * sizeof *q->w->vb);
   }
   if (q->w->stamp == 0 || q->w->stamp == UINT32_MAX) {
-    memset(q->w->vs, 0, q->w->cvs * sizeof(uint32_t));
+    memset(q->w->vb, 0, q->w->cvb * sizeof *q->w->vb);
     q->w->stamp = 0;
   }
   q->w->stamp++;

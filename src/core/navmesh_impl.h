@@ -25,6 +25,7 @@ struct astar_navmesh {
   double *xy;            /* nv points */
   uint32_t *pstart;      /* np + 1: polygon p's half-edges are pstart[p] .. pstart[p+1]-1 */
   uint32_t *hv;          /* nh: the vertex a half-edge starts at (counter-clockwise) */
+  double *hxy;           /* 2 nh: that vertex's point, in polygon order (the exact search) */
   uint32_t *hn;          /* nh: the polygon across it, or NONE (a wall) */
   uint32_t *hp;          /* nh: its portal, or NONE */
   uint32_t *hpoly;       /* nh: its polygon */
@@ -114,6 +115,8 @@ enum { PN_INTERVAL, PN_POINT, PN_FINAL, PN_WAY, PN_LINK };
 
 #define VX(m, v) ((m)->xy[2 * (size_t)(v)])
 #define VY(m, v) ((m)->xy[2 * (size_t)(v) + 1])
+#define HX(m, h) ((m)->hxy[2 * (size_t)(h)])
+#define HY(m, h) ((m)->hxy[2 * (size_t)(h) + 1])
 
 static inline uint32_t nexthe(const astar_navmesh *m, uint32_t h) {
   uint32_t p = m->hpoly[h];
@@ -179,7 +182,7 @@ struct astar_nm_work {
   astar_stats st;               /* its statistics */
   void *pn; size_t cpn, npn;    /* its nodes */
   struct nm_hent *heap; size_t cheap, nheap;   /* the exact search's open nodes */
-  double *vg; uint32_t *vs; size_t cvg, cvs;  /* best g of each vertex as a root */
+  struct nm_best { double g; uint32_t stamp; } *vb; size_t cvb;   /* best g of each root slot */
   uint32_t stamp;
   int allok;                    /* the exact search: every polygon allowed by the flags */
   uint32_t *ppos; size_t cppos; /* a polygon's place in the corridor (NONE: not in it) */

@@ -26,8 +26,7 @@ void astar_navmesh_query_free(astar_navmesh_query *q) {
   astar__free(&a, w->ctr, w->cctr * sizeof(double));
   astar__free(&a, w->pn, w->cpn * sizeof(pnode));
   astar__free(&a, w->heap, w->cheap * sizeof *w->heap);
-  astar__free(&a, w->vg, w->cvg * sizeof(double));
-  astar__free(&a, w->vs, w->cvs * sizeof(uint32_t));
+  astar__free(&a, w->vb, w->cvb * sizeof *w->vb);
   astar__free(&a, w->ppos, w->cppos * sizeof(uint32_t));
   astar__free(&a, w->lkok, w->clkok);
   astar__free(&a, w->steps, w->csteps * sizeof(double));
