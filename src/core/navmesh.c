@@ -387,8 +387,11 @@ int astar_navmesh_new(astar_navmesh **out, const double *xy, uint32_t nv,
   m->vps = (uint32_t *)astar__alloc(&m->mem, ((size_t)m->nv + 1) * sizeof(uint32_t));
   m->vpl = (uint32_t *)astar__alloc(&m->mem, nh * sizeof(uint32_t));
   stamp = (uint32_t *)astar__alloc(&m->mem, (size_t)m->nv * sizeof(uint32_t));
-  if (!m->xy || !m->pstart || !m->hv || !m->hxy || !m->hn || !m->hp || !m->hpoly || !m->htw || !m->cost ||
-      !m->flags || !m->pport || !m->vwall || !m->vps || !m->vpl || !stamp) { rc = ASTAR_ENOMEM; goto done; }
+  if (!m->xy || !m->pstart || !m->hv || !m->hxy || !m->hn || !m->hp || !m->hpoly || !m->htw ||
+      !m->cost || !m->flags || !m->pport || !m->vwall || !m->vps || !m->vpl || !stamp) {
+    rc = ASTAR_ENOMEM;
+    goto done;
+  }
   for (i = 0; i < nv; i++) {
     m->xy[2 * weld[i]] = xy[2 * i];
     m->xy[2 * weld[i] + 1] = xy[2 * i + 1];
