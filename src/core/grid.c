@@ -64,6 +64,7 @@ int astar_grid_new(astar_grid **out, int w, int h, double cost,
   g->mem = m;
   g->w = w; g->h = h;
   g->stride = (size_t)w + 2;
+  g->inv_stride = 1.0 / (double)g->stride;
   g->ncell = ncell;
   g->version = 0;
   g->topo = 0;
@@ -224,8 +225,10 @@ uint32_t astar_grid_node(const astar_grid *g, int x, int y) {
 }
 
 void astar_grid_cell(const astar_grid *g, uint32_t node, int *x, int *y) {
-  *y = (int)(node / g->stride) - 1;
-  *x = (int)(node % g->stride) - 1;
+  long px, py;
+  astar__grid_xy(g, node, &px, &py);
+  *x = (int)px - 1;
+  *y = (int)py - 1;
 }
 
 /* The layout: a border of blocked cells around the grid, row by row. */
@@ -373,10 +376,9 @@ static double grid_h(void *self, uint32_t node) {
 /* The common case of grid_h: one goal, the octile heuristic, no range. */
 static double grid_h_octile(void *self, uint32_t node) {
   const astar_grid_query *q = (const astar_grid_query *)self;
-  const size_t stride = q->grid->stride;
-  double dx = fabs((double)(node % stride) - (double)(q->gx + 1));
-  double dy = fabs((double)(node / stride) - (double)(q->gy + 1));
-  return q->hscale * octile(dx, dy);
+  long x, y;
+  astar__grid_xy(q->grid, node, &x, &y);
+  return q->hscale * octile(fabs((double)(x - q->gx - 1)), fabs((double)(y - q->gy - 1)));
 }
 
 /*

@@ -23,6 +23,7 @@ struct astar_grid {
   astar_mem mem;
   int w, h;
   size_t stride;       /* w + 2 */
+  double inv_stride;   /* 1 / stride (astar__grid_xy) */
   size_t ncell;        /* (w + 2) * (h + 2) */
   double *cell;        /* cost, 0 = blocked (the border is blocked) */
   double min_cost;     /* smallest walkable cost, valid unless min_dirty */
@@ -231,6 +232,18 @@ static inline int astar__diag_ok(int policy, int a, int b) {
 /* The index of direction (dx, dy) in a cell's JPS+ jump distances (jps_plus.c):
 ** E, W, S, N (0..3; under NEVER 2 and 3 are the vertical runs), then the
 ** diagonals 4 + (dx < 0) + 2 (dy < 0). */
+/* Padded cell c's column *x and row *y. A division of 64 bits costs 40-90
+** cycles on some machines, and every expansion and heuristic does one: a
+** multiplication by the reciprocal instead, off by at most one (c < 2^32,
+** so the rounding error is below 2^-20), then mended. */
+static inline void astar__grid_xy(const astar_grid *g, size_t c, long *x, long *y) {
+  size_t q = (size_t)((double)c * g->inv_stride);
+  if (q * g->stride > c) q--;
+  else if (c - q * g->stride >= g->stride) q++;
+  *x = (long)(c - q * g->stride);
+  *y = (long)q;
+}
+
 static inline int astar__jt_dir(int dx, int dy) {
   if (dx != 0 && dy != 0) return 4 + (dx < 0) + 2 * (dy < 0);
   return dx != 0 ? dx < 0 : 2 + (dy < 0);

@@ -49,6 +49,7 @@
 ** end, each between boundary cells; the ends expand in every direction (a
 ** node reached by a link has no direction to prune by), plus their links.
 */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include "grid_impl.h"
@@ -374,14 +375,22 @@ static int run_goals(jumper *j, long x, long y, int dx, int dy, long k, long seg
 HOT int sweep_table(jumper *j, long x, long y, const int dx, const int dy) {
   const int four = dx == 0, d = astar__jt_dir(dx, dy);
   const double step = four ? 1.0 : SQRT2;
-  long k = 0;
+  long k = 0, at = 0;     /* steps to where the run meets the one goal's row or column */
   int rc;
   enter(j, x + dx, y + dy);
+  if (j->gx >= 0) {       /* (several goals: each segment asks run_goals) */
+    long ax = (j->gx - x) * dx, ay = (j->gy - y) * dy;
+    at = four ? (ay > 0 ? ay : LONG_MAX) : ax > 0 && ay > 0 ? (ax < ay ? ax : ay) : LONG_MAX;
+  }
   for (;;) {
     long v = j->t[(y * j->stride + x) * j->ts + d], seg = v > 0 ? v : -v;
     int stop = v > 0 && ((j->weighted && on_boundary(j, x + v * dx, y + v * dy)) ||
                          (j->cut && forced_diag(j, x + v * dx, y + v * dy, dx, dy)));
-    if ((rc = run_goals(j, x, y, dx, dy, k, seg, step, stop)) != 0 || v <= 0) return rc;
+    if (k + seg >= at) {
+      if ((rc = run_goals(j, x, y, dx, dy, k, seg, step, stop)) != 0) return rc;
+      if (j->gx >= 0) at = LONG_MAX;                /* passed */
+    }
+    if (v <= 0) return 0;
     x += v * dx;
     y += v * dy;
     k += v;
@@ -636,32 +645,52 @@ static int all_free(const uint64_t *line, long lo, long n) {
   return 1;
 }
 
+/* Are the n steps from padded cell (x, y) along (dx, dy) all legal (a
+** diagonal step cuts no corner)? With JPS+, chained reads of the table:
+** each value is how far the line goes at least (jps_plus.c). */
+static int clear(const jumper *j, long x, long y, int dx, int dy, long n) {
+  const astar_grid *g = j->g;
+  long i;
+  if (j->t != NULL) {
+    const long step = dy * j->stride + dx;
+    const int d = astar__jt_dir(dx, dy);
+    long c = y * j->stride + x;
+    while (n > 0) {
+      long v = j->t[c * j->ts + d];
+      if (v <= 0) return -v >= n;
+      n -= v;
+      c += v * step;
+    }
+    return 1;
+  }
+  if (dx == 0) return all_free(g->cols + (size_t)x * g->cw, dy > 0 ? y + 1 : y - n, n);
+  if (dy == 0) return all_free(g->rows + (size_t)y * g->rw, dx > 0 ? x + 1 : x - n, n);
+  for (i = 0; i < n; i++, x += dx, y += dy)
+    if (!walkable(j, x + dx, y) || !walkable(j, x, y + dy) || !walkable(j, x + dx, y + dy))
+      return 0;
+  return 1;
+}
+
 /*
 ** GOAL IN SIGHT. On a grid of one cost, without corner cutting, when the
-** line astar_grid_toward walks from the start (x, y) to the one goal is
-** free (diagonal steps, then straight ones; under NEVER vertical, then
-** horizontal), it is as long as the octile (manhattan) distance, which no
-** path is shorter than: the goal is then the start's only successor, and an
-** open area costs one check instead of eight runs across it. Returns 1 if
-** so (the goal written), 0 if not, or an error. Only the start asks: tried
-** at every node it cost more than it saved on the Moving AI maps.
+** line astar_grid_toward walks from (x, y) to the one goal is free
+** (diagonal steps, then straight ones; under NEVER vertical, then
+** horizontal), it is as long as the octile (manhattan) distance h: the goal
+** is then the node's only successor, at f = g + h, the least f open, so
+** already the shortest path's cost. Returns 1 if so (the goal written), 0
+** if not, or an error. Only the start asks: tried at every node it cost
+** more than it saved on the Moving AI maps, with JPS+ too (its table reads
+** along a long diagonal cost more than the jumps' own goal checks).
 */
 static int goal_in_sight(jumper *j, long x, long y, int four) {
-  const astar_grid *g = j->g;
-  long ax = labs(j->gx - x), ay = labs(j->gy - y), k = four ? 0 : ax < ay ? ax : ay, i, r;
+  long ax = labs(j->gx - x), ay = labs(j->gy - y), k = four ? ay : ax < ay ? ax : ay, r;
   int sx = (j->gx > x) - (j->gx < x), sy = (j->gy > y) - (j->gy < y), rc;
-  for (i = 0; i < k; i++, x += sx, y += sy)
-    if (!walkable(j, x + sx, y) || !walkable(j, x, y + sy) || !walkable(j, x + sx, y + sy))
-      return 0;
-  if (four && ay > 0) {                          /* NEVER: the vertical part first */
-    if (!all_free(g->cols + (size_t)x * g->cw, sy > 0 ? y + 1 : y - ay, ay)) return 0;
-    y += sy * ay;
-  }
+  if (!clear(j, x, y, four ? 0 : sx, sy, k)) return 0;
+  if (!four) x += sx * k;
+  y += sy * k;
   r = labs(j->gx - x) + labs(j->gy - y);          /* the rest is straight */
-  if (r > 0 && !(j->gx != x ? all_free(g->rows + (size_t)y * g->rw, sx > 0 ? x + 1 : x - r, r)
-                            : all_free(g->cols + (size_t)x * g->cw, sy > 0 ? y + 1 : y - r, r)))
-    return 0;
-  rc = add(j, j->gx, j->gy, (double)k * SQRT2 + (double)(r + (four ? ay : 0)));
+  if (!(j->gx != x ? clear(j, x, y, sx, 0, r) : clear(j, x, y, 0, sy, r))) return 0;
+  rc = add(j, j->gx, j->gy, (double)k * (four ? 1.0 : SQRT2) + (double)r);
   return rc != 0 ? rc : 1;
 }
 
@@ -688,17 +717,20 @@ int astar__jps_expand(void *self, uint32_t node, astar_search *s) {
   j.n = 0;
   j.e = astar_search_edges(s, j.cap);
   if (j.e == NULL) return ASTAR_ENOMEM;
-  x = (long)node % j.stride;
-  y = (long)node / j.stride;
-  if (from == ASTAR_NONE && j.gx >= 0 && !j.weighted && !j.cut &&
-      (rc = goal_in_sight(&j, x, y, four)) != 0)
-    return rc < 0 ? rc : j.n;
-  dx = x - (long)from % j.stride;
-  dy = y - (long)from / j.stride;
+  astar__grid_xy(j.g, node, &x, &y);
+  dx = dy = 0;
+  if (from != ASTAR_NONE) {
+    astar__grid_xy(j.g, from, &dx, &dy);
+    dx = x - dx;
+    dy = y - dy;
+  }
   /* the last run into the node: the longer axis, both when they are equal
   ** (a goal on a diagonal); under NEVER the horizontal one if it moved */
   if (four ? dx != 0 : labs(dx) > labs(dy)) dy = 0;
   else if (four || labs(dy) > labs(dx)) dx = 0;
+  if (from == ASTAR_NONE && j.gx >= 0 && !j.weighted && !j.cut &&
+      (rc = goal_in_sight(&j, x, y, four)) != 0)
+    return rc < 0 ? rc : j.n;
   if (from == ASTAR_NONE || (j.weighted && on_boundary(&j, x, y))) {
     /* a link end has no step before it to prune by */
     int lnk = j.g->link_out != NULL &&

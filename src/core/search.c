@@ -405,32 +405,36 @@ uint32_t astar_search_end(const astar_search *s) {
 /* Relaxes the edges the domain wrote for record 'cur'. */
 static int relax(astar_search *s, uint32_t cur, int n) {
   const astar_edge *e = s->edges;
-  const double g0 = s->pool[cur].g;
-  const int alg = s->p.algorithm;
+  const astar_domain *d = s->d;    /* read once: the stores below may alias it */
+  const int useh = s->needh, alg = s->p.algorithm;
+  const int callback = d->edge_cost != NULL, anyangle = d->shortcut != NULL;
+  const double g0 = s->pool[cur].g, max_cost = s->p.max_cost;
   int i;
   for (i = 0; i < n; i++) {
     double g;
     uint32_t r = lookup(s, e[i].to), par = cur;
-    if (s->d->edge_cost != NULL) {       /* a user callback decides the cost */
+    if (callback) {       /* a user callback decides the cost */
       double c;
       if (r != NONE && s->pool[r].heap == NONE && (!s->reopen || alg == ASTAR_ALG_BFS))
         continue;                         /* closed for good: no need to ask */
-      c = s->d->edge_cost(s->d->self, s->pool[cur].id, e[i].to, e[i].cost);
+      c = d->edge_cost(d->self, s->pool[cur].id, e[i].to, e[i].cost);
       if (c < 0) continue;                /* forbidden */
       g = g0 + c;
     } else {
       g = g0 + e[i].cost;
     }
-    if (s->d->shortcut != NULL && s->pool[cur].parent != NONE &&
+    if (anyangle && s->pool[cur].parent != NONE &&
         (r == NONE || s->pool[r].heap != NONE)) {        /* any-angle; not into closed nodes */
       uint32_t gp = s->pool[cur].parent;
-      double c = s->d->shortcut(s->d->self, s->pool[gp].id, e[i].to);
+      double c = d->shortcut(d->self, s->pool[gp].id, e[i].to);
       if (c >= 0 && s->pool[gp].g + c <= g) { g = s->pool[gp].g + c; par = gp; }
     }
-    if (g > s->p.max_cost) { s->pruned = 1; continue; }
+    if (g > max_cost) { s->pruned = 1; continue; }
     if (r == NONE) {
-      if (cover(s, (size_t)e[i].to + 1)) return ASTAR_ENOMEM;
-      double h = s->needh ? s->d->heuristic(s->d->self, e[i].to) : 0.0;
+      double h;
+      if ((e[i].to >> SLOT_BITS) >= s->nslot && cover(s, (size_t)e[i].to + 1))
+        return ASTAR_ENOMEM;
+      h = useh ? d->heuristic(d->self, e[i].to) : 0.0;
       r = newrec(s, e[i].to, g, h, par, s->pool[par].depth + 1);
       if (r == NONE) return ASTAR_ENOMEM;
       push(s, r);
