@@ -770,16 +770,41 @@ void astar_grid_toward(const astar_grid_query *q, int *x, int *y, int tx, int ty
   toward(q, x, y, tx, ty);
 }
 
+/* Writes the 'steps' cells from (*x, *y) along (dx, dy) into xy and cost
+** from entry n on, and moves (*x, *y) to the last; returns n + steps. */
+static long leg(const astar_grid *g, long n, int *x, int *y, int dx, int dy, long steps,
+                double *xy, double *cost) {
+  const long step = dy * (long)g->stride + dx;
+  const double *c = g->cell + (size_t)(*y + 1) * g->stride + (size_t)(*x + 1);
+  double px = *x + 1, py = *y + 1;
+  long i;
+  for (i = 0; i < steps; i++, n++) {
+    px += dx;
+    py += dy;
+    c += step;
+    xy[2 * n] = px;
+    xy[2 * n + 1] = py;
+    cost[n] = *c;
+  }
+  *x += dx * (int)steps;
+  *y += dy * (int)steps;
+  return n;
+}
+
+/* The cells astar_grid_toward steps through, in legs of one direction:
+** diagonal, then straight (under NEVER vertical, then horizontal). */
 long astar_grid_walk(const astar_grid_query *q, int x, int y, int tx, int ty, double *xy,
                      double *cost) {
   const astar_grid *g = q->grid;
-  long ax = labs((long)tx - x), ay = labs((long)ty - y), n;
-  if (xy == NULL) return q->diagonal == ASTAR_DIAG_NEVER ? ax + ay : ax > ay ? ax : ay;
-  for (n = 0; x != tx || y != ty; n++) {
-    toward(q, &x, &y, tx, ty);
-    xy[2 * n] = x + 1;
-    xy[2 * n + 1] = y + 1;
-    cost[n] = g->cell[(size_t)(y + 1) * g->stride + (size_t)(x + 1)];
+  const int sx = (tx > x) - (tx < x), sy = (ty > y) - (ty < y);
+  long ax = labs((long)tx - x), ay = labs((long)ty - y), k = ax < ay ? ax : ay, n;
+  if (q->diagonal == ASTAR_DIAG_NEVER) {
+    if (xy == NULL) return ax + ay;
+    n = leg(g, 0, &x, &y, 0, sy, ay, xy, cost);
+    return leg(g, n, &x, &y, sx, 0, ax, xy, cost);
   }
-  return n;
+  if (xy == NULL) return ax > ay ? ax : ay;
+  n = leg(g, 0, &x, &y, sx, sy, k, xy, cost);
+  return ax > ay ? leg(g, n, &x, &y, sx, 0, ax - k, xy, cost)
+                 : leg(g, n, &x, &y, 0, sy, ay - k, xy, cost);
 }
