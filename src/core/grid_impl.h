@@ -229,9 +229,7 @@ static inline int astar__diag_ok(int policy, int a, int b) {
     default: return 1;
   }
 }
-/* The index of direction (dx, dy) in a cell's JPS+ jump distances (jps_plus.c):
-** E, W, S, N (0..3; under NEVER 2 and 3 are the vertical runs), then the
-** diagonals 4 + (dx < 0) + 2 (dy < 0). */
+
 /* Padded cell c's column *x and row *y. A division of 64 bits costs 40-90
 ** cycles on some machines, and every expansion and heuristic does one: a
 ** multiplication by the reciprocal instead, off by at most one (c < 2^32,
@@ -244,6 +242,9 @@ static inline void astar__grid_xy(const astar_grid *g, size_t c, long *x, long *
   *y = (long)q;
 }
 
+/* The index of direction (dx, dy) in a cell's JPS+ jump distances (jps_plus.c):
+** E, W, S, N (0..3; under NEVER 2 and 3 are the vertical runs), then the
+** diagonals 4 + (dx < 0) + 2 (dy < 0). */
 static inline int astar__jt_dir(int dx, int dy) {
   if (dx != 0 && dy != 0) return 4 + (dx < 0) + 2 * (dy < 0);
   return dx != 0 ? dx < 0 : 2 + (dy < 0);
