@@ -109,13 +109,19 @@ static int typeof_opt(const astar_optuse *u) {
   return u->type ? u->type : ROWS[u->id].type;
 }
 
-static int enumvalue(lua_State *L, const afn *f, int idx, const char *name,
-                     const char *const *list, int vidx) {
-  const char *v = lua_tostring(L, vidx);
+/* The index of string v in list, or -1. */
+static int findenum(const char *const *list, const char *v) {
   int i;
   for (i = 0; list[i] != NULL; i++)
     if (strcmp(list[i], v) == 0) return i;
-  return astar_argerror(L, f, idx, "%s: invalid value '%s'", name, v);
+  return -1;
+}
+
+static int enumvalue(lua_State *L, const afn *f, int idx, const char *name,
+                     const char *const *list, int vidx) {
+  const char *v = lua_tostring(L, vidx);
+  int i = findenum(list, v);
+  return i >= 0 ? i : astar_argerror(L, f, idx, "%s: invalid value '%s'", name, v);
 }
 
 int astar_checkenum(lua_State *L, const afn *f, int idx, const char *what,
@@ -130,43 +136,47 @@ static void readone(lua_State *L, const afn *f, int idx, const astar_optuse *u, 
   const optrow *r = &ROWS[u->id];
   int type = typeof_opt(u), t = lua_type(L, -1);
   char what[40], buf[32];
-  snprintf(what, sizeof what, "option '%s'", r->name);
+  /* the words "option 'name'", made only for a message: most calls need none */
+#define WHAT (snprintf(what, sizeof what, "option '%s'", r->name), what)
   switch (type) {
     case OT_ENUM_OR_FUNC:
       if (astar_iscallable(L, -1)) { o->fn[u->id] = 1; break; }
       /* FALLTHROUGH */
     case OT_ENUM:
       if (t != LUA_TSTRING)
-        astar_argerror(L, f, idx, "%s: string expected, got %s", what, luaL_typename(L, -1));
-      o->v[u->id] = enumvalue(L, f, idx, what, u->names ? u->names : r->names, -1);
+        astar_argerror(L, f, idx, "%s: string expected, got %s", WHAT, luaL_typename(L, -1));
+      o->v[u->id] = findenum(u->names ? u->names : r->names, lua_tostring(L, -1));
+      if (o->v[u->id] < 0)
+        astar_argerror(L, f, idx, "%s: invalid value '%s'", WHAT, lua_tostring(L, -1));
       break;
     case OT_NUMBER:
       if (t != LUA_TNUMBER)
-        astar_argerror(L, f, idx, "%s: number expected, got %s", what, luaL_typename(L, -1));
+        astar_argerror(L, f, idx, "%s: number expected, got %s", WHAT, luaL_typename(L, -1));
       o->v[u->id] = (double)lua_tonumber(L, -1);
       if (!inrange(r->rule, o->v[u->id]))
-        astar_argerror(L, f, idx, "%s: %s, got %s", what, RULES[r->rule],
+        astar_argerror(L, f, idx, "%s: %s, got %s", WHAT, RULES[r->rule],
                        astar_fmtnum(buf, o->v[u->id]));
       break;
     case OT_BOOLEAN:
       if (t != LUA_TBOOLEAN)
-        astar_argerror(L, f, idx, "%s: boolean expected, got %s", what, luaL_typename(L, -1));
+        astar_argerror(L, f, idx, "%s: boolean expected, got %s", WHAT, luaL_typename(L, -1));
       o->v[u->id] = lua_toboolean(L, -1);
       break;
     case OT_FUNCTION:
       if (!astar_iscallable(L, -1))
-        astar_argerror(L, f, idx, "%s: function expected, got %s", what, luaL_typename(L, -1));
+        astar_argerror(L, f, idx, "%s: function expected, got %s", WHAT, luaL_typename(L, -1));
       o->fn[u->id] = 1;
       break;
     case OT_TABLE:
       if (t != LUA_TTABLE)
-        astar_argerror(L, f, idx, "%s: table expected, got %s", what, luaL_typename(L, -1));
+        astar_argerror(L, f, idx, "%s: table expected, got %s", WHAT, luaL_typename(L, -1));
       o->fn[u->id] = 1;
       break;
     default:
       o->fn[u->id] = 1;
   }
   o->given[u->id] = 1;
+#undef WHAT
 }
 
 void astar_readopts(lua_State *L, const afn *f, int idx, const astar_optuse *use,
