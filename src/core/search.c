@@ -411,6 +411,16 @@ uint32_t astar_search_end(const astar_search *s) {
   return NONE;
 }
 
+/* Is a way of cost g cheaper than the known one, g0, by more than rounding?
+** Sums of the same steps in another order round differently (1 + sqrt 2 and
+** sqrt 2 + 1 on a grid): taking such a way as cheaper reopened a closed node
+** for one unit in the last place, 848 times a query on arena2's A* (13% of
+** its expansions), and never made a path shorter by more than that. So two
+** costs within 2^-40 of each other count as one. */
+static int cheaper(double g, double g0) {
+  return g < g0 - fabs(g0) * 0x1p-40;
+}
+
 /* Relaxes the edges the domain wrote for record 'cur'. */
 static int relax(astar_search *s, uint32_t cur, int n) {
   const astar_edge *e = s->edges;
@@ -449,7 +459,7 @@ static int relax(astar_search *s, uint32_t cur, int n) {
       push(s, r);
     } else {
       node *rec = &s->pool[r];
-      if (!(g < rec->g)) continue;
+      if (!cheaper(g, rec->g)) continue;
       if (alg == ASTAR_ALG_BFS &&        /* fewest edges; of two ways as short, the cheaper */
           (rec->heap == NONE || s->pool[par].depth + 1 != rec->depth))   /* (a walk, a link) */
         continue;
