@@ -306,13 +306,15 @@ static double octile(double dx, double dy) {
 
 /* The built-in heuristic distance between two engine nodes, unscaled. */
 static double hdist(const astar_grid_query *q, uint32_t a, uint32_t b) {
-  size_t stride = q->grid->stride;
-  double dx = fabs((double)(a % stride) - (double)(b % stride));
-  double dy = fabs((double)(a / stride) - (double)(b / stride));
-  double hi = dx < dy ? dy : dx;
+  long ax, ay, bx, by;
+  double dx, dy, hi;
+  astar__grid_xy(q->grid, a, &ax, &ay);
+  astar__grid_xy(q->grid, b, &bx, &by);
   if (q->grid->hex && q->heuristic != ASTAR_H_ZERO)
-    return astar_grid_hex_distance(q->grid, (int)(a % stride) - 1, (int)(a / stride) - 1,
-                                   (int)(b % stride) - 1, (int)(b / stride) - 1);
+    return astar_grid_hex_distance(q->grid, (int)ax - 1, (int)ay - 1, (int)bx - 1, (int)by - 1);
+  dx = fabs((double)(ax - bx));
+  dy = fabs((double)(ay - by));
+  hi = dx < dy ? dy : dx;
   if (q->grid->wrap) {                        /* the shorter way round */
     dx = astar__wrap_axis(q->grid, dx, 0);
     dy = astar__wrap_axis(q->grid, dy, 1);
@@ -669,8 +671,10 @@ static int grid_expand_radius(void *self, uint32_t node, astar_search *s) {
 
 /* The centre of padded cell 'node' in grid units. */
 static void centre(const astar_grid *g, uint32_t node, double *x, double *y) {
-  *x = (double)(node % g->stride) - 0.5;
-  *y = (double)(node / g->stride) - 0.5;
+  long cx, cy;
+  astar__grid_xy(g, node, &cx, &cy);
+  *x = (double)cx - 0.5;
+  *y = (double)cy - 0.5;
 }
 
 /*

@@ -49,7 +49,11 @@ static void neighbour(const astar_grid *g, int x, int y, int k, int *nx, int *ny
 }
 
 int astar__hex_neighbours(const astar_grid *g, uint32_t node, uint32_t out[6]) {
-  int x = (int)(node % g->stride) - 1, y = (int)(node / g->stride) - 1, k, nx, ny;
+  long cx, cy;
+  int x, y, k, nx, ny;
+  astar__grid_xy(g, node, &cx, &cy);
+  x = (int)cx - 1;
+  y = (int)cy - 1;
   for (k = 0; k < 6; k++) {
     neighbour(g, x, y, k, &nx, &ny);
     out[k] = (uint32_t)((size_t)(ny + 1) * g->stride + (size_t)(nx + 1));

@@ -265,9 +265,12 @@ static int box_fits(const astar_grid *g, long x, long y, long w, long h) {
 /* A footprint's bits (key FIT_BOX(w, h)): where it fits, here and next door. */
 static unsigned box_bits(const astar_grid *g, uint32_t node, double key) {
   long k = (long)-key, w = k / 65536, h = k % 65536;
-  long x = (long)(node % g->stride) - 1, y = (long)(node / g->stride) - 1;
+  long x, y;
   unsigned bits = FIT_KNOWN;
   int d;
+  astar__grid_xy(g, node, &x, &y);
+  x--;                                             /* unpadded */
+  y--;
   if (!box_fits(g, x, y, w, h)) return bits;      /* no room here: no step either */
   bits |= FIT_HERE;
   for (d = 0; d < 8; d++)
@@ -291,9 +294,13 @@ int astar__grid_boxstep(unsigned bits, int d, int policy) {
 }
 
 static unsigned fit_bits(const astar_grid *g, uint32_t node, double r) {
-  double x = (double)(node % g->stride) - 0.5, y = (double)(node / g->stride) - 0.5;
+  long cx, cy;
+  double x, y;
   unsigned bits = FIT_KNOWN;
   int d;
+  astar__grid_xy(g, node, &cx, &cy);
+  x = (double)cx - 0.5;
+  y = (double)cy - 0.5;
   if (r < 0) return box_bits(g, node, r);
   if (!astar_grid_line_clear(g, x, y, x, y, r)) return bits;
   bits |= FIT_HERE;

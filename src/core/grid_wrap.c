@@ -14,7 +14,11 @@ static const int DX[8] = {0, -1, 1, 0, -1, 1, -1, 1};
 static const int DY[8] = {-1, 0, 0, 1, -1, -1, 1, 1};
 
 void astar__wrap_neighbours(const astar_grid *g, uint32_t node, uint32_t out[8]) {
-  int x = (int)(node % g->stride) - 1, y = (int)(node / g->stride) - 1, k;
+  long cx, cy;
+  int x, y, k;
+  astar__grid_xy(g, node, &cx, &cy);
+  x = (int)cx - 1;
+  y = (int)cy - 1;
   for (k = 0; k < 8; k++) {
     int nx = x + DX[k], ny = y + DY[k];
     if (g->wrap & ASTAR_WRAP_X) nx = (nx + g->w) % g->w;

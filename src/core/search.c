@@ -518,7 +518,7 @@ int astar_search_step(astar_search *s, uint64_t budget) {
     /* pop and close */
     s->pool[cur].heap = NONE;
     pop(s);
-    {
+    if (s->p.partial) {                  /* the best is read only for a partial path */
       double pr = progress(s, cur);
       if (pr < s->bestp || (pr == s->bestp && s->pool[cur].g < s->pool[s->best].g)) {
         s->best = cur;

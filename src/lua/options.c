@@ -117,18 +117,18 @@ static int findenum(const char *const *list, const char *v) {
   return -1;
 }
 
-static int enumvalue(lua_State *L, const afn *f, int idx, const char *name,
-                     const char *const *list, int vidx) {
-  const char *v = lua_tostring(L, vidx);
-  int i = findenum(list, v);
-  return i >= 0 ? i : astar_argerror(L, f, idx, "%s: invalid value '%s'", name, v);
+/* The error for a string 'v' that is none of an enumeration's values. */
+static int badvalue(lua_State *L, const afn *f, int idx, const char *what, const char *v) {
+  return astar_argerror(L, f, idx, "%s: invalid value '%s'", what, v);
 }
 
 int astar_checkenum(lua_State *L, const afn *f, int idx, const char *what,
                     const char *const *list) {
+  int i;
   if (lua_type(L, idx) != LUA_TSTRING)
     astar_argerror(L, f, idx, "%s: string expected, got %s", what, luaL_typename(L, idx));
-  return enumvalue(L, f, idx, what, list, idx);
+  i = findenum(list, lua_tostring(L, idx));
+  return i >= 0 ? i : badvalue(L, f, idx, what, lua_tostring(L, idx));
 }
 
 /* Checks the value on top as option 'u' of the table at 'idx' into o. */
@@ -147,7 +147,7 @@ static void readone(lua_State *L, const afn *f, int idx, const astar_optuse *u, 
         astar_argerror(L, f, idx, "%s: string expected, got %s", WHAT, luaL_typename(L, -1));
       o->v[u->id] = findenum(u->names ? u->names : r->names, lua_tostring(L, -1));
       if (o->v[u->id] < 0)
-        astar_argerror(L, f, idx, "%s: invalid value '%s'", WHAT, lua_tostring(L, -1));
+        badvalue(L, f, idx, WHAT, lua_tostring(L, -1));
       break;
     case OT_NUMBER:
       if (t != LUA_TNUMBER)
