@@ -601,6 +601,24 @@ describe("the default heuristic", function()
   end)
 end)
 
+describe("costs close together", function()
+  it("a way cheaper by 1e-13 of the cost is taken (only 6e-14 and less count as equal)", function()
+    -- the way through a is found first; the one through b is 1e-7 cheaper on a cost of 1e6
+    local g = new_graph(true)
+    local s, a, b, t = g:add_node(), g:add_node(), g:add_node(), g:add_node()
+    g:add_edge(s, a, 1)
+    g:add_edge(a, t, 1e6)
+    g:add_edge(s, b, 2)
+    g:add_edge(b, t, 1e6 - 1 - 1e-7)
+    for _, alg in ipairs({ "dijkstra", "astar", "bidirectional" }) do
+      local p = assert(g:find(s, t, { algorithm = alg }))
+      assert.are.same({ s, b, t }, H.path_ids(p), alg)
+      assert.is_true(p:cost() < 1e6 + 1 - 5e-8, alg)
+    end
+    g:close()
+  end)
+end)
+
 ---------------------------------------------------------------------------------------------------
 
 describe("graph API", function()
