@@ -669,14 +669,6 @@ static int grid_expand_radius(void *self, uint32_t node, astar_search *s) {
   return add_links(q, node, s, fit_steps(q, node, s));
 }
 
-/* The centre of padded cell 'node' in grid units. */
-static void centre(const astar_grid *g, uint32_t node, double *x, double *y) {
-  long cx, cy;
-  astar__grid_xy(g, node, &cx, &cy);
-  *x = (double)cx - 0.5;
-  *y = (double)cy - 0.5;
-}
-
 /*
 ** Theta* (Nash, Daniel and Koenig 2007): the steps of A*, priced as straight
 ** moves are (the length inside each cell times its cost, so that a step and
@@ -691,9 +683,9 @@ static int grid_expand_theta(void *self, uint32_t node, astar_search *s) {
   astar_edge *e = astar_search_edges(s, 8);
   double ax, ay, bx, by;
   if (k < 0) return k;
-  centre(q->grid, node, &ax, &ay);
+  astar__grid_centre(q->grid, node, &ax, &ay);
   for (i = 0; i < k; i++) {
-    centre(q->grid, e[i].to, &bx, &by);
+    astar__grid_centre(q->grid, e[i].to, &bx, &by);
     e[i].cost = astar_grid_line_integral(q->grid, ax, ay, bx, by);
   }
   return add_links(q, node, s, k);
@@ -704,8 +696,8 @@ static int grid_expand_theta(void *self, uint32_t node, astar_search *s) {
 static double grid_shortcut_lazy(void *self, uint32_t from, uint32_t to) {
   const astar_grid_query *q = (const astar_grid_query *)self;
   double ax, ay, bx, by;
-  centre(q->grid, from, &ax, &ay);
-  centre(q->grid, to, &bx, &by);
+  astar__grid_centre(q->grid, from, &ax, &ay);
+  astar__grid_centre(q->grid, to, &bx, &by);
   return astar_grid_line_integral(q->grid, ax, ay, bx, by);
 }
 
@@ -721,8 +713,8 @@ static int grid_settle(void *self, const astar_search *s, uint32_t node, double 
   double ax, ay, bx, by, best = HUGE_VAL, gv;
   uint32_t from = ASTAR_NONE, up, r;
   int d;
-  centre(gr, *parent, &ax, &ay);
-  centre(gr, node, &bx, &by);
+  astar__grid_centre(gr, *parent, &ax, &ay);
+  astar__grid_centre(gr, node, &bx, &by);
   if (astar_grid_line_clear(gr, ax, ay, bx, by, q->radius)) return 0;
   for (d = 0; d < 8; d++) {                      /* the neighbours that step here */
     uint32_t nb = (uint32_t)((long)node - DX[d] - DY[d] * (long)W);
@@ -734,7 +726,7 @@ static int grid_settle(void *self, const astar_search *s, uint32_t node, double 
     if (q->radius > 0 && !(astar__grid_fit((astar_grid *)gr, nb, q->radius) &
                            (1u << fitdir(W, nb, node))))
       continue;
-    centre(gr, nb, &ax, &ay);
+    astar__grid_centre(gr, nb, &ax, &ay);
     gv += astar_grid_line_integral(gr, ax, ay, bx, by);
     if (gv < best) { best = gv; from = nb; }
   }
@@ -753,8 +745,8 @@ static int grid_settle(void *self, const astar_search *s, uint32_t node, double 
 static double grid_shortcut(void *self, uint32_t from, uint32_t to) {
   const astar_grid_query *q = (const astar_grid_query *)self;
   double ax, ay, bx, by;
-  centre(q->grid, from, &ax, &ay);
-  centre(q->grid, to, &bx, &by);
+  astar__grid_centre(q->grid, from, &ax, &ay);
+  astar__grid_centre(q->grid, to, &bx, &by);
   if (!astar_grid_line_clear(q->grid, ax, ay, bx, by, q->radius)) return -1;
   return astar_grid_line_integral(q->grid, ax, ay, bx, by);
 }

@@ -242,6 +242,14 @@ static inline void astar__grid_xy(const astar_grid *g, size_t c, long *x, long *
   *y = (long)q;
 }
 
+/* The centre of padded cell c in grid units (cell (1, 1) spans 0 .. 1). */
+static inline void astar__grid_centre(const astar_grid *g, size_t c, double *x, double *y) {
+  long cx, cy;
+  astar__grid_xy(g, c, &cx, &cy);
+  *x = (double)cx - 0.5;
+  *y = (double)cy - 0.5;
+}
+
 /* The index of direction (dx, dy) in a cell's JPS+ jump distances (jps_plus.c):
 ** E, W, S, N (0..3; under NEVER 2 and 3 are the vertical runs), then the
 ** diagonals 4 + (dx < 0) + 2 (dy < 0). */

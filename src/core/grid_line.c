@@ -294,14 +294,11 @@ int astar__grid_boxstep(unsigned bits, int d, int policy) {
 }
 
 static unsigned fit_bits(const astar_grid *g, uint32_t node, double r) {
-  long cx, cy;
   double x, y;
   unsigned bits = FIT_KNOWN;
   int d;
-  astar__grid_xy(g, node, &cx, &cy);
-  x = (double)cx - 0.5;
-  y = (double)cy - 0.5;
   if (r < 0) return box_bits(g, node, r);
+  astar__grid_centre(g, node, &x, &y);
   if (!astar_grid_line_clear(g, x, y, x, y, r)) return bits;
   bits |= FIT_HERE;
   for (d = 0; d < 8; d++)
