@@ -251,6 +251,42 @@ describe("jump point search on random grids of several costs", function()
       report(fails, total)
     end)
 
+  -- Two close costs tie often: a boundary cell entered straight drops the step diagonally
+  -- ahead when the diagonal first costs as much, and only that order of a tie may be dropped.
+  it("costs what the reference says between every two cells of small grids of two costs",
+    function()
+      local rng, fails, total = H.rng(1116), {}, 0
+      for _ = 1, 8 do
+        local w, h = rng.int(3, 7), rng.int(3, 7)
+        local cells = H.random_cells(rng, w, h, rng.pick({ 0, 0.1, 0.25 }), { 1, 1, 2 })
+        local grid = astar.grid.from_table(cells)
+        for _, pol in ipairs(JUMPING) do
+          for pass = 1, 2 do
+            if pass == 2 then grid:prepare(pol) end
+            for sy = 1, h do
+              for sx = 1, w do
+                local d = H.dijkstra_all(cells, w, h, sx, sy, pol)
+                for gy = 1, h do
+                  for gx = 1, w do
+                    local want = cells[sy][sx] and cells[gy][gx] and d[(gy - 1) * w + gx] or nil
+                    local p = grid:find(sx, sy, gx, gy, { diagonal = pol, algorithm = "jps" })
+                    total = total + 1
+                    if (want == nil) ~= (p == nil) or (p and not H.close(p:cost(), want)) then
+                      fails[#fails + 1] = ("%s, %s: cost %s, reference %s\n%s"):format(
+                        pass == 2 and "jps+" or "jps", pol, p and p:cost(), want,
+                        where({ w = w, h = h, cells = cells }, sx, sy, gx, gy, pol))
+                    end
+                  end
+                end
+              end
+            end
+          end
+        end
+        grid:close()
+      end
+      report(fails, total)
+    end)
+
   it("stays right while costs change (the boundary bits follow every edit)", function()
     local rng, fails, total = H.rng(1115), {}, 0
     for _ = 1, 20 do
@@ -398,6 +434,14 @@ describe("which algorithm runs", function()
         for x = 1, 30 do g:set(x, y, (x + y) % 2 + 1) end
       end
       assert.are.equal("astar", g:find(1, 1, 30, 30):stats().algorithm)
+      -- the line is three boundary cells in five: stripes of cost 2 across 10 x 12 cells
+      local s = astar.grid(10, 12)
+      s:fill(1, 2, 10, 1, 2)
+      s:fill(1, 6, 10, 1, 2)                   -- rows 1-3 and 5-7: half the cells
+      assert.are.equal("jps", s:find(1, 1, 10, 12):stats().algorithm)
+      s:fill(1, 10, 10, 1, 2)                  -- and rows 9-11: three in four
+      assert.are.equal("astar", s:find(1, 1, 10, 12):stats().algorithm)
+      s:close()
       -- "jps" by name jumps there too (shortest, only slower than A*)
       p = g:find(1, 1, 30, 30, { algorithm = "jps" })
       assert.are.equal("jps", p:stats().algorithm)

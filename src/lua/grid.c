@@ -817,7 +817,7 @@ the cheapest to reach of several goals. The default options return a shortest pa
 
 The default algorithm, `"auto"`, runs jump point search (JPS, Harabor and Grastien) where it
 is shortest and fast: without a `cost` function, `within` or `partial`, on a grid of one
-cost or with fewer than one walkable cell in five on a cost boundary. Otherwise it runs A*.
+cost or with fewer than three walkable cells in five on a cost boundary. Otherwise it runs A*.
 Both return paths of the same, shortest cost, listing every cell; `path:stats().algorithm`
 says which ran (`"jps"`, `"jps+"` after @{Grid:prepare|prepare}, or `"astar"`).
 
