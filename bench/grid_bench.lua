@@ -3,7 +3,7 @@
 -- published optimum.
 --
 --   lua5.4 bench/grid_bench.lua [--limit N] [--repeat R] [--opts lua-table] [--prepare]
---                               [--terrain SEED [--every N | --scatter P]]
+--                               [--terrain SEED [--every N | --scatter P] [--save DIR]]
 --                               [set/name ...]
 --
 -- --prepare calls grid:prepare(diagonal of --opts) (JPS+) before the runs and reports its time.
@@ -11,7 +11,9 @@
 -- side, costs 1-9, one per 400 cells or --every N, from a Park-Miller generator: the same on every
 -- VM); the published optima no longer apply, so "max dev" is then the largest
 -- difference from A*'s cost on the same query. With --scatter P instead of patches, each
--- walkable cell costs 3 with probability P (the same generator), 1 otherwise.
+-- walkable cell costs 3 with probability P (the same generator), 1 otherwise. --save DIR
+-- writes each map so laid out to DIR/<set>_<name>.map, a Moving AI map whose walkable cells
+-- are their cost's digit ('@' blocked), for other programs (JPSW reads it with a costs file).
 --
 -- Maps come from $ASTAR_MOVINGAI (default ../shared/benchmarks/movingai).
 -- Each map's scenarios are run once to warm up, then R times timed; the
@@ -23,7 +25,7 @@ local now = (ok and system.monotime) or os.clock
 
 local dir = os.getenv("ASTAR_MOVINGAI") or "../shared/benchmarks/movingai"
 local limit, rep, opts, maps, prepare, terrain, every = math.huge, 3, nil, {}, false, nil, 400
-local scatter
+local scatter, save
 local i = 1
 while arg[i] do
   local a = arg[i]
@@ -34,6 +36,7 @@ while arg[i] do
   elseif a == "--terrain" then terrain = tonumber(arg[i + 1]); i = i + 1
   elseif a == "--every" then every = tonumber(arg[i + 1]); i = i + 1
   elseif a == "--scatter" then scatter = tonumber(arg[i + 1]); i = i + 1
+  elseif a == "--save" then save = arg[i + 1]; i = i + 1
   else maps[#maps + 1] = a end
   i = i + 1
 end
@@ -72,6 +75,17 @@ for _, name in ipairs(maps) do
         end
       end
     end
+  end
+  if save then
+    local w, h = grid:size()
+    local out = assert(io.open(save .. "/" .. name:gsub("/", "_") .. ".map", "w"))
+    out:write(("type octile\nheight %d\nwidth %d\nmap\n"):format(h, w))
+    for y = 1, h do
+      local row = {}
+      for x = 1, w do row[x] = grid:get(x, y) and ("%d"):format(grid:get(x, y)) or "@" end
+      out:write(table.concat(row), "\n")
+    end
+    out:close()
   end
   if prepare then
     local p0 = now()
