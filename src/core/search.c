@@ -51,6 +51,7 @@ struct astar_search {
   size_t npool, cpool;
   hent *heap;
   size_t nheap, cheap;
+  int hole;            /* heap[0] is the node being expanded, closed: see fill() */
   astar_edge *edges;
   size_t cedges;
   uint32_t *path;
@@ -157,6 +158,7 @@ void astar_search_drop_open(astar_search *s) {
   size_t i;
   for (i = 0; i < s->nheap; i++) s->pool[s->heap[i].rec].heap = NONE;
   s->nheap = 0;
+  s->hole = 0;
   s->pruned = 0;
 }
 
@@ -243,14 +245,35 @@ static double keyof(const astar_search *s, const node *r) {
   }
 }
 
+/*
+** THE HOLE. The node expanded leaves the heap only when its successors are
+** in: the first one pushed takes its place at the top and sinks (one sift
+** where a pop and a push make two, and none at all when it is the next to
+** expand, as a jump point ahead on the way to the goal mostly is). Until
+** then heap[0] holds the closed node (s->hole), so anything else that
+** moves entries first closes the hole (fill). The order is total (f, g,
+** creation), so the nodes come off the heap in the same order either way.
+*/
+static void fill(astar_search *s) {
+  if (s->hole) {
+    s->hole = 0;
+    pop(s);
+  }
+}
+
 /* Puts record r (not on the heap) on the heap; capacity is ensured by the
 ** caller (the heap never holds more entries than there are records). */
 static void push(astar_search *s, uint32_t r) {
-  hent *e = &s->heap[s->nheap];
+  hent *e = &s->heap[s->hole ? 0 : s->nheap];
   e->f = keyof(s, &s->pool[r]);
   e->g = tiekey(s->pool[r].g);
   e->rec = r;
-  siftup(s, s->nheap++);
+  if (s->hole) {
+    s->hole = 0;
+    siftdown(s, 0);
+  } else {
+    siftup(s, s->nheap++);
+  }
 }
 
 /* Creates the record of domain node 'id'; returns its index or NONE (ENOMEM). */
@@ -325,6 +348,7 @@ int astar_search_begin_multi(astar_search *s, const astar_domain *d,
   s->peer = NULL;
   s->meet = NONE;
   s->npool = s->nheap = 0;
+  s->hole = 0;
   s->pruned = 0;
   s->st.expanded = s->st.generated = s->st.reopened = 0;
   s->useh = d->heuristic != NULL &&
@@ -471,7 +495,9 @@ static int relax(astar_search *s, uint32_t cur, int n) {
         s->st.reopened++;
         push(s, r);
       } else {
-        hent *he = &s->heap[rec->heap];
+        hent *he;
+        fill(s);
+        he = &s->heap[rec->heap];
         he->f = keyof(s, rec);
         he->g = tiekey(g);
         /* f usually falls and the entry rises; but greedy keeps f = h, and
@@ -517,9 +543,9 @@ int astar_search_step(astar_search *s, uint64_t budget) {
     }
     if (s->st.expanded >= s->p.max_expansions) return finish(s, ASTAR_LIMIT);
     if (spent >= budget) return ASTAR_RUNNING;
-    /* pop and close */
+    /* close; it leaves the heap when a successor takes its place (the hole) */
     s->pool[cur].heap = NONE;
-    pop(s);
+    s->hole = 1;
     if (s->p.partial) {                  /* the best is read only for a partial path */
       double pr = progress(s, cur);
       if (pr < s->bestp || (pr == s->bestp && s->pool[cur].g < s->pool[s->best].g)) {
@@ -531,8 +557,8 @@ int astar_search_step(astar_search *s, uint64_t budget) {
     spent++;
     s->cur = cur;
     n = s->d->expand(s->d->self, s->pool[cur].id, s);
-    if (n < 0) return finish(s, n);
-    rc = relax(s, cur, n);
+    rc = n < 0 ? n : relax(s, cur, n);
+    fill(s);
     if (rc < 0) return finish(s, rc);
   }
 }
