@@ -152,6 +152,46 @@ describe("astar.batch", function()
     H.report(fails, total, MAX_REPORT)
   end)
 
+  it("reads what terrain's boundary cells keep, as the Lua thread left it, through edits",
+    function()
+      -- grid:find jumps first (every other request) and fills the grid's cache of what each
+      -- boundary cell keeps; the batch's jumps then read it, and never write it (make tsan:
+      -- the other requests need what is not there yet); an edit forgets it around the cells
+      -- it changes
+      local fails, total = {}, 0
+      local rng = H.rng(1207)
+      for _ = 1, H.trials(12) do
+        local w, h = rng.int(8, 30), rng.int(8, 30)
+        local cells = H.random_cells(rng, w, h, 0.1, { 1, 3, 7 })
+        local grid = astar.grid.from_table(cells)
+        local diagonal = rng.pick(H.POLICIES)
+        local opts = { diagonal = diagonal, algorithm = "jps" }
+        local bopts = { diagonal = diagonal, algorithm = "jps", threads = 3 }
+        for _ = 1, 3 do
+          local reqs = {}
+          for i = 1, 20 do reqs[i] = { rng.int(1, w), rng.int(1, h), rng.int(1, w), rng.int(1, h) } end
+          for i = 1, #reqs, 2 do grid:find(reqs[i][1], reqs[i][2], reqs[i][3], reqs[i][4], opts) end
+          local paths = astar.batch(grid, reqs, bopts)
+          for i, r in ipairs(reqs) do
+            local want = H.dijkstra(cells, w, h, r[1], r[2], r[3], r[4], diagonal)
+            local p = paths[i]
+            total = total + 1
+            if not (want == nil and p == false or p and want and H.close(p:cost(), want, 1e-9)) then
+              fails[#fails + 1] = ("%dx%d %s (%d, %d) -> (%d, %d): batch %s, Dijkstra %s\n%s"):format(
+                w, h, diagonal, r[1], r[2], r[3], r[4], p and p:cost() or "none", tostring(want),
+                H.fmt_cells(cells, w, h))
+            end
+          end
+          local x, y = rng.int(1, w - 3), rng.int(1, h - 3)
+          local v = rng.pick({ 1, 3, 7, false })
+          grid:fill(x, y, 4, 4, v)
+          for yy = y, y + 3 do for xx = x, x + 3 do cells[yy][xx] = v end end
+        end
+        grid:close()
+      end
+      H.report(fails, total, MAX_REPORT)
+    end)
+
   it("works on hex grids and returns empty lists for no requests", function()
     local g = astar.hexgrid(12, 9, { layout = "odd-r" })
     g:fill(4, 2, 1, 6, false)

@@ -582,9 +582,10 @@ void astar_grid_query_init(astar_grid_query *q);
 ** shortest path crosses cells of one cost, where the rules of a uniform
 ** grid hold. One more (2, 4) when astar_grid_prepare_jumps was called for
 ** the policy: jumps are read from tables. On a grid of several costs
-** ASTAR_JUMP_AUTO jumps only when fewer than one
-** walkable cell in five is a boundary cell (where it was measured to beat
-** A*), ASTAR_JUMP_ALWAYS always. A jumping search's nodes are jump points: params.max_expansions
+** ASTAR_JUMP_AUTO jumps only when fewer than three
+** walkable cells in five are boundary cells (where it was measured to beat
+** A*), ASTAR_JUMP_ALWAYS always. What each boundary cell keeps is cached
+** per policy (4 bytes a cell under NEVER, else 8), filled as searches ask. A jumping search's nodes are jump points: params.max_expansions
 ** and the statistics count those, and consecutive nodes of its path are
 ** joined as astar_grid_toward walks. The first jumping search builds bit
 ** rows of the grid's walkability and boundaries (4 bits a cell), which
@@ -673,6 +674,9 @@ int astar_grid_affected(astar_grid *g, const astar_grid_query *q, const astar_se
 ** q->size_h 0 or 1) and without callbacks that write it only read the grid:
 ** several threads may then search it at once, each with its own context and
 ** query. Returns 0 or ASTAR_ENOMEM. The bits take 4 bits a cell.
+** astar_grid_thaw: those searches are over; searches may fill the grid's
+** caches again (what terrain's boundary cells keep: see astar_grid_prepare),
+** as they may after an edit.
 ** astar_grid_snapshot: a copy of g for such searches while g goes on being
 ** edited (astar_grid_clone, plus g's JPS+ tables and its use of component
 ** labels, made ready); its version is g's at the time. 0 or ASTAR_ENOMEM.
@@ -680,6 +684,7 @@ int astar_grid_affected(astar_grid *g, const astar_grid_query *q, const astar_se
 ** every search as g does (g not edited, no tables prepared since), else 0.
 */
 int astar_grid_ready(astar_grid *g);
+void astar_grid_thaw(astar_grid *g);
 int astar_grid_snapshot(astar_grid **out, const astar_grid *g);
 int astar_grid_snapshot_current(const astar_grid *s, const astar_grid *g);
 

@@ -18,6 +18,8 @@ static void edited(astar_grid *g, int x, int y, int w, int h) {
   r->x = x; r->y = y; r->w = w; r->h = h;
   g->version++;
   astar__grid_fit_forget(g, x, y, w, h);
+  astar__keep_forget(g, x, y, w, h);
+  g->frozen = 0;
 }
 
 void astar__grid_edited(astar_grid *g, int x, int y, int w, int h) { edited(g, x, y, w, h); }
@@ -76,6 +78,8 @@ int astar_grid_new(astar_grid **out, int w, int h, double cost,
   g->rw = g->cw = 0;
   g->bnd_ver = 0;
   g->jt[0] = g->jt[1] = g->jt[2] = g->jt[3] = NULL;
+  g->keep[0] = g->keep[1] = g->keep[2] = g->keep[3] = NULL;
+  g->frozen = 0;
   g->link = NULL;
   g->link_out = g->link_in = NULL;
   g->nlinkrec = g->clink = g->nlinks = 0;
@@ -112,6 +116,7 @@ void astar_grid_free(astar_grid *g) {
   astar__free(&m, g->label[1], g->ncell * sizeof(uint32_t));
   astar__grid_bits_free(g);
   astar__jt_free(g);
+  astar__keep_free(g);
   astar__grid_links_free(g);
   astar__grid_fit_free(g);
   astar__grid_class_free(g);
@@ -827,6 +832,7 @@ int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
     astar__jt_refresh(g, q->diagonal);
     q->jps++;
   }
+  if (q->jps >= 3 && !g->frozen) astar__keep_make(g, q->diagonal);
   q->domain.nnodes = (uint32_t)g->ncell;
   q->domain.expand = g->hex ? hex_expand : g->wrap ? wrap_expand : q->jps ? astar__jps_expand
                      : q->theta ? grid_expand_theta
@@ -1258,8 +1264,11 @@ int astar_grid_ready(astar_grid *g) {
   for (k = 0; k < 2 && g->use_labels; k++)
     if (labels(g, k) != 0) return ASTAR_ENOMEM;
   for (k = 0; k < 4; k++) astar__jt_refresh(g, k);
+  g->frozen = 1;
   return 0;
 }
+
+void astar_grid_thaw(astar_grid *g) { g->frozen = 0; }
 
 int astar_grid_snapshot(astar_grid **out, const astar_grid *g) {
   int k, rc = astar_grid_clone(out, g);

@@ -56,6 +56,14 @@ struct astar_grid {
   ** (rebuilt in place otherwise) */
   int16_t *jt[4];
   uint64_t jt_topo[4], jt_bnd[4];
+  /* what boundary cells keep (jps.c, keep_dirs), one table per policy:
+  ** per padded cell and direction of entry (astar__jt_dir; 4 under NEVER,
+  ** else 8), the directions a jumping search goes on in, KEEP_UNKNOWN until
+  ** a search asks; NULL until the first jumping search of several costs
+  ** under that policy; forgotten around every edit (astar__keep_forget) */
+  unsigned char *keep[4];
+  int frozen;          /* astar_grid_ready, and no edit or astar_grid_thaw
+                       ** since: searches only read (several threads may) */
   /* the last edits, for incremental replanners: edit number v (the version
   ** it produced) is at edits[v % ASTAR_GRID_LOG] */
   astar_rect edits[ASTAR_GRID_LOG];
@@ -126,6 +134,13 @@ void astar__wrap_delta(const astar_grid *g, int x0, int y0, int x1, int y1, int 
 /* grid_wrap.c: a distance d >= 0 along axis 0 (x) or 1 (y), the shorter way
 ** round where the axis wraps. */
 double astar__wrap_axis(const astar_grid *g, double d, int axis);
+/* jps.c: the cache of what boundary cells keep, for the policy (made if
+** missing; without memory, nothing is cached), forgetting around an edit,
+** and freeing every policy's. */
+#define KEEP_UNKNOWN 0xffu
+void astar__keep_make(astar_grid *g, int diagonal);
+void astar__keep_forget(astar_grid *g, int x, int y, int w, int h);
+void astar__keep_free(astar_grid *g);
 /* grid_class.c: frees a class's table. */
 void astar__grid_class_free(astar_grid *g);
 

@@ -603,6 +603,54 @@ static unsigned keep_dirs(const jumper *j, long x, long y, int dx, int dy, int f
   return keep;
 }
 
+/* keep_dirs() for padded cell 'node' = (x, y), through the grid's cache of
+** its answers. An answer depends on the policy and the costs of the 3x3
+** block around the cell (the cells before it and after it are neighbours,
+** and a step's cost reads only cells whose coordinates are theirs), so an
+** edit forgets the answers of its rectangle and the ring around it
+** (astar__keep_forget). While several threads may search the grid
+** (astar_grid_ready), searches only read it. */
+static unsigned kept(const jumper *j, uint32_t node, long x, long y, int dx, int dy,
+                     int four) {
+  unsigned char *c = j->g->keep[j->q->diagonal];
+  unsigned k;
+  if (c == NULL) return keep_dirs(j, x, y, dx, dy, four);
+  c += (size_t)node * (size_t)j->ts + (size_t)astar__jt_dir(dx, dy);
+  if (*c != KEEP_UNKNOWN) return *c;
+  k = keep_dirs(j, x, y, dx, dy, four);     /* never every direction: not KEEP_UNKNOWN */
+  if (!j->g->frozen) *c = (unsigned char)k;
+  return k;
+}
+
+void astar__keep_make(astar_grid *g, int diagonal) {
+  const size_t n = g->ncell * (size_t)ASTAR_JT_STRIDE(diagonal);
+  if (g->keep[diagonal] != NULL || g->ncell > SIZE_MAX / 8) return;
+  g->keep[diagonal] = (unsigned char *)astar__alloc(&g->mem, n);
+  if (g->keep[diagonal] != NULL) memset(g->keep[diagonal], KEEP_UNKNOWN, n);
+}
+
+void astar__keep_forget(astar_grid *g, int x, int y, int w, int h) {
+  /* cells x .. x + w - 1 are padded x + 1 .. x + w; one more either side */
+  const long x0 = x, y0 = y, x1 = (long)x + w + 1, y1 = (long)y + h + 1;
+  int k;
+  for (k = 0; k < 4; k++) {
+    const size_t ts = (size_t)ASTAR_JT_STRIDE(k);
+    long r;
+    if (g->keep[k] == NULL) continue;
+    for (r = y0; r <= y1; r++)
+      memset(g->keep[k] + ((size_t)r * g->stride + (size_t)x0) * ts, KEEP_UNKNOWN,
+             (size_t)(x1 - x0 + 1) * ts);
+  }
+}
+
+void astar__keep_free(astar_grid *g) {
+  int k;
+  for (k = 0; k < 4; k++) {
+    astar__free(&g->mem, g->keep[k], g->keep[k] != NULL ? g->ncell * ASTAR_JT_STRIDE(k) : 0);
+    g->keep[k] = NULL;
+  }
+}
+
 /* The successors of (x, y) reached moving straight along (dx, dy): on, and
 ** where a side cell is forced, that way (and diagonally, 8-connected). */
 static int from_straight(jumper *j, long x, long y, int dx, int dy, int four) {
@@ -753,7 +801,7 @@ int astar__jps_expand(void *self, uint32_t node, astar_search *s) {
     int lnk = j.g->link_out != NULL &&
               (j.g->link_out[node] != ASTAR_NONE || j.g->link_in[node] != ASTAR_NONE);
     rc = from_start(&j, x, y, four, from == ASTAR_NONE || lnk ? 0xffu
-                    : keep_dirs(&j, x, y, sign(dx), sign(dy), four));
+                    : kept(&j, node, x, y, sign(dx), sign(dy), four));
     if (rc == 0 && j.g->link_out != NULL && j.g->link_out[node] != ASTAR_NONE)
       return astar__grid_link_edges(j.g, node, 0, s, j.n);
     return rc != 0 ? rc : j.n;

@@ -665,6 +665,7 @@ static int batchheld(lua_State *L, void *ud) {
   lua_pushlightuserdata(L, b);
   rc = lua_pcall(L, 1, 3, 0);
   pool_release(b->p);                                /* joined: nothing else reads the grid */
+  astar_grid_thaw(lg->g);                            /* searches may fill its caches again */
   if (rc != LUA_OK) return lua_error(L);
   return 3;
 }
