@@ -187,6 +187,13 @@ HOT int before(const hent *a, const hent *b) {
   return a->rec < b->rec;
 }
 
+/* before(b, a) as 0 or 1, without branches: which of two children is the
+** smaller is a coin toss, which a branch predictor loses half the time. */
+HOT size_t right_first(const hent *a, const hent *b) {
+  return (size_t)((b->f < a->f) | ((b->f == a->f) & ((b->g > a->g) |
+                                                     ((b->g == a->g) & (b->rec < a->rec)))));
+}
+
 static void siftup(astar_search *s, size_t i) {
   hent e = s->heap[i];
   while (i > 0) {
@@ -206,7 +213,7 @@ static void siftdown(astar_search *s, size_t i) {
   for (;;) {
     size_t c = 2 * i + 1;
     if (c >= n) break;
-    if (c + 1 < n && before(&s->heap[c + 1], &s->heap[c])) c++;
+    if (c + 1 < n) c += right_first(&s->heap[c], &s->heap[c + 1]);
     if (!before(&s->heap[c], &e)) break;
     s->heap[i] = s->heap[c];
     s->pool[s->heap[i].rec].heap = (uint32_t)i;
@@ -226,7 +233,7 @@ static void pop(astar_search *s) {
   for (;;) {
     size_t c = 2 * i + 1;
     if (c >= n) break;
-    if (c + 1 < n && before(&s->heap[c + 1], &s->heap[c])) c++;
+    if (c + 1 < n) c += right_first(&s->heap[c], &s->heap[c + 1]);
     s->heap[i] = s->heap[c];
     s->pool[s->heap[i].rec].heap = (uint32_t)i;
     i = c;
