@@ -159,6 +159,64 @@ static void test_shared(int costs, int jump, int prepared) {
   CHECK(c.live == 0);
 }
 
+/* On a grid of several costs, jumping searches keep what boundary cells keep
+** in a cache of the grid's, which this thread fills; after astar_grid_ready
+** the workers only read it (make tsan), and the searches make no cache until
+** an edit or astar_grid_thaw. */
+static void test_frozen(void) {
+  counting c = {0, 0, 0};
+  static job ref[NQ], got[NQ];
+  astar_search *s;
+  astar_grid *g = random_grid(&c, 90, 70, 1), *copy;
+  long before;
+  int i, k;
+  CHECK(g != NULL);
+  CHECK(astar_grid_clone(&copy, g) == 0);
+  CHECK(astar_search_new(&s, sysalloc, NULL) == 0);
+  for (i = 0; i < NQ; i++) {
+    memset(&ref[i], 0, sizeof ref[i]);
+    ref[i].g = copy;
+    ref[i].sx = rnd(90); ref[i].sy = rnd(70); ref[i].gx = rnd(90); ref[i].gy = rnd(70);
+    ref[i].diagonal = ASTAR_DIAG_NO_CORNER_CUTTING;
+    ref[i].jump = ASTAR_JUMP_NEVER;                 /* the reference: A* */
+    got[i] = ref[i];
+    got[i].g = g;
+    got[i].jump = ASTAR_JUMP_ALWAYS;
+    run(&ref[i], s);
+    if (i % 2 == 0) run(&got[i], s);                /* fills part of g's cache */
+  }
+  CHECK(astar_grid_ready(g) == 0);
+  run_pool(got, NQ, 3, 1);
+  for (i = 0; i < NQ; i++) {
+    CHECK(got[i].rc == ref[i].rc);
+    if (got[i].rc == ASTAR_FOUND) CHECK(fabs(got[i].cost - ref[i].cost) <= 1e-9 * ref[i].cost);
+  }
+  /* a policy whose cache is not made yet: none while the grid is ready */
+  for (k = 0; k < NQ - 1 && ref[k].rc != ASTAR_FOUND; k++) {}
+  CHECK(ref[k].rc == ASTAR_FOUND);
+  got[k].diagonal = ASTAR_DIAG_NEVER;
+  before = c.calls;
+  run(&got[k], s);
+  CHECK(c.calls == before);
+  astar_grid_thaw(g);
+  run(&got[k], s);
+  CHECK(c.calls == before + 1);                     /* the cache for NEVER */
+  run(&got[k], s);
+  CHECK(c.calls == before + 1);
+  CHECK(astar_grid_ready(g) == 0);
+  got[k].diagonal = ASTAR_DIAG_ALWAYS;
+  run(&got[k], s);
+  CHECK(c.calls == before + 1);
+  astar_grid_set(g, got[k].sx, got[k].sy, 2.0);      /* an edit thaws it too */
+  run(&got[k], s);
+  CHECK(got[k].rc == ASTAR_FOUND);
+  CHECK(c.calls == before + 2);
+  astar_search_free(s);
+  astar_grid_free(copy);
+  astar_grid_free(g);
+  CHECK(c.live == 0);
+}
+
 /* Workers search a snapshot while this thread edits the original. */
 static void test_snapshot(void) {
   counting c = {0, 0, 0};
@@ -300,6 +358,7 @@ int main(void) {
   test_shared(0, ASTAR_JUMP_NEVER, 0);
   test_shared(1, ASTAR_JUMP_AUTO, 0);
   test_shared(0, ASTAR_JUMP_ALWAYS, 1);
+  test_frozen();
   test_snapshot();
   test_cancel();
   test_hier();
