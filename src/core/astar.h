@@ -582,14 +582,15 @@ void astar_grid_query_init(astar_grid_query *q);
 ** shortest path crosses cells of one cost, where the rules of a uniform
 ** grid hold. One more (2, 4) when astar_grid_prepare_jumps was called for
 ** the policy: jumps are read from tables. On a grid of several costs
-** ASTAR_JUMP_AUTO jumps only when fewer than three
-** walkable cells in five are boundary cells (where it was measured to beat
-** A*), ASTAR_JUMP_ALWAYS always. What each boundary cell keeps is cached
-** per policy (4 bytes a cell under NEVER, else 8), filled as searches ask. A jumping search's nodes are jump points: params.max_expansions
-** and the statistics count those, and consecutive nodes of its path are
-** joined as astar_grid_toward walks. The first jumping search builds bit
-** rows of the grid's walkability and boundaries (4 bits a cell), which
-** later edits keep current.
+** ASTAR_JUMP_AUTO jumps only when fewer than three walkable cells in five
+** are boundary cells (where it was measured to beat A*), ASTAR_JUMP_ALWAYS
+** always; the grid keeps what each boundary cell keeps, a table per policy
+** (8 bytes a cell, 4 under NEVER) filled as searches ask (not while ready:
+** see astar_grid_ready). A jumping search's nodes are jump points:
+** params.max_expansions and the statistics count those, and consecutive
+** nodes of its path are joined as astar_grid_toward walks. The first
+** jumping search builds bit rows of the grid's walkability and boundaries
+** (4 bits a cell), which later edits keep current.
 */
 int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
                        int gx, int gy, uint32_t *start, uint32_t *goal);
@@ -668,8 +669,9 @@ int astar_grid_affected(astar_grid *g, const astar_grid_query *q, const astar_se
 ** some of the grid's tables on first use and refresh them after edits (the
 ** smallest cost, the walkability bits of jump point search, the component
 ** labels once astar_grid_components was called, the JPS+ tables of
-** astar_grid_prepare_jumps, the fit cache of a radius or a size). After
-** astar_grid_ready, and until the next edit, astar_grid_prepare and the
+** astar_grid_prepare_jumps, the fit cache of a radius or a size, what
+** boundary cells keep). After astar_grid_ready, and until the next edit or
+** astar_grid_thaw, astar_grid_prepare and the
 ** searches of queries without a radius or a size (q->radius 0, q->size_w and
 ** q->size_h 0 or 1) and without callbacks that write it only read the grid:
 ** several threads may then search it at once, each with its own context and
