@@ -200,17 +200,18 @@ static void test_frozen(void) {
   CHECK(c.calls == before);
   astar_grid_thaw(g);
   run(&got[k], s);
-  CHECK(c.calls == before + 1);                     /* the cache for NEVER */
+  CHECK(c.calls > before);                          /* the cache for NEVER, its rows */
+  before = c.calls;
   run(&got[k], s);
-  CHECK(c.calls == before + 1);
+  CHECK(c.calls == before);                         /* a warm query */
   CHECK(astar_grid_ready(g) == 0);
   got[k].diagonal = ASTAR_DIAG_ALWAYS;
   run(&got[k], s);
-  CHECK(c.calls == before + 1);
+  CHECK(c.calls == before);
   astar_grid_set(g, got[k].sx, got[k].sy, 2.0);      /* an edit thaws it too */
   run(&got[k], s);
   CHECK(got[k].rc == ASTAR_FOUND);
-  CHECK(c.calls == before + 2);
+  CHECK(c.calls > before);
   astar_search_free(s);
   astar_grid_free(copy);
   astar_grid_free(g);

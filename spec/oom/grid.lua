@@ -14,13 +14,23 @@ local function walled()
   return g
 end
 
+-- terrain: a patch of cost 3 in the middle, where jumps stop at its boundary cells and the
+-- grid keeps what each of them keeps (a table per policy, its rows made as searches ask)
+local function patched()
+  local g = astar.grid(12, 12)
+  g:fill(4, 3, 5, 7, 3)
+  return g
+end
+
 return {
-  setup = function() return { g = walled() } end,
+  setup = function() return { g = walled(), t = patched() } end,
   body = function(s)
     local g = s.g
     s.path = g:find(1, 6, 12, 6)
     s.smooth = s.path:smooth(g)
     s.jps = g:find(1, 6, 12, 6, { algorithm = "jps" })
+    s.tj = s.t:find(1, 5, 12, 7, { algorithm = "jps" })
+    s.tn = s.t:find(12, 7, 1, 5, { algorithm = "jps", diagonal = "never" })
     s.q = g:query(1, 6, 12, 6)
     s.q:step(1000000)
     s.field = g:distance_field({ { 12, 6 } })
@@ -44,6 +54,12 @@ return {
     if s.smooth then assert(math.abs(s.smooth:cost() - TAUT) < 1e-6, "smoothed") end
     assert(math.abs(g:find(1, 6, 12, 6):smooth(g):cost() - TAUT) < 1e-6, "smooth after the failure")
     if s.jps then assert(near(s.jps:cost(), BEST)) end
+    for _, c in ipairs({ { s.tj, 1, 5, 12, 7 }, { s.tn, 12, 7, 1, 5, "never" } }) do
+      local want = s.t:find(c[2], c[3], c[4], c[5], { algorithm = "astar", diagonal = c[6] }):cost()
+      local again = s.t:find(c[2], c[3], c[4], c[5], { algorithm = "jps", diagonal = c[6] })
+      assert(near(again:cost(), want), "terrain jumps after the failure")
+      if c[1] then assert(near(c[1]:cost(), want), "terrain jumps") end
+    end
     if s.q then
       local st
       repeat st = s.q:step(1000000) until st ~= "running"

@@ -585,8 +585,8 @@ void astar_grid_query_init(astar_grid_query *q);
 ** ASTAR_JUMP_AUTO jumps only when fewer than three walkable cells in five
 ** are boundary cells (where it was measured to beat A*), ASTAR_JUMP_ALWAYS
 ** always; the grid keeps what each boundary cell keeps, a table per policy
-** (8 bytes a cell, 4 under NEVER) filled as searches ask (not while ready:
-** see astar_grid_ready). A jumping search's nodes are jump points:
+** filled as searches ask (8 bytes a cell, 4 under NEVER, for each row a
+** search has asked about; not while ready: see astar_grid_ready). A jumping search's nodes are jump points:
 ** params.max_expansions and the statistics count those, and consecutive
 ** nodes of its path are joined as astar_grid_toward walks. The first
 ** jumping search builds bit rows of the grid's walkability and boundaries

@@ -56,12 +56,15 @@ struct astar_grid {
   ** (rebuilt in place otherwise) */
   int16_t *jt[4];
   uint64_t jt_topo[4], jt_bnd[4];
-  /* what boundary cells keep (jps.c, keep_dirs), one table per policy:
-  ** per padded cell and direction of entry (astar__jt_dir; 4 under NEVER,
-  ** else 8), the directions a jumping search goes on in, KEEP_UNKNOWN until
-  ** a search asks; NULL until the first jumping search of several costs
-  ** under that policy; forgotten around every edit (astar__keep_forget) */
-  unsigned char *keep[4];
+  /* what boundary cells keep (jps.c, keep_dirs), one table per policy, in
+  ** rows: per padded cell and direction of entry (astar__jt_dir; 4 under
+  ** NEVER, else 8), the directions a jumping search goes on in,
+  ** KEEP_UNKNOWN until a search asks. keep[k] is NULL until the first
+  ** jumping search of several costs under policy k, then h + 3 row
+  ** pointers: the last row is KEEP_UNKNOWN throughout, and the h + 2 rows
+  ** of the grid point to it until a search first answers for one of their
+  ** cells; forgotten around every edit (astar__keep_forget) */
+  unsigned char **keep[4];
   int frozen;          /* astar_grid_ready, and no edit or astar_grid_thaw
                        ** since: searches only read (several threads may) */
   /* the last edits, for incremental replanners: edit number v (the version

@@ -603,30 +603,51 @@ static unsigned keep_dirs(const jumper *j, long x, long y, int dx, int dy, int f
   return keep;
 }
 
-/* keep_dirs() for padded cell 'node' = (x, y), through the grid's cache of
-** its answers. An answer depends on the policy and the costs of the 3x3
-** block around the cell (the cells before it and after it are neighbours,
-** and a step's cost reads only cells whose coordinates are theirs), so an
-** edit forgets the answers of its rectangle and the ring around it
-** (astar__keep_forget). While several threads may search the grid
-** (astar_grid_ready), searches only read it. */
-static unsigned kept(const jumper *j, uint32_t node, long x, long y, int dx, int dy,
-                     int four) {
-  unsigned char *c = j->g->keep[j->q->diagonal];
+/* keep_dirs() for padded cell (x, y), through the grid's cache of its
+** answers. An answer depends on the policy and the costs of the 3x3 block
+** around the cell (the cells before it and after it are neighbours, and a
+** step's cost reads only cells whose coordinates are theirs), so an edit
+** forgets the answers of its rectangle and the ring around it
+** (astar__keep_forget). A row's answers are made when a search first asks
+** about one of its cells, so the memory follows the rows searched. While
+** several threads may search the grid (astar_grid_ready), searches only
+** read it; without memory for a row, its answers are worked out each time. */
+static unsigned kept(const jumper *j, long x, long y, int dx, int dy, int four) {
+  astar_grid *g = j->q->grid;
+  unsigned char **rows = g->keep[j->q->diagonal], *c;
+  const size_t at = (size_t)x * (size_t)j->ts + (size_t)astar__jt_dir(dx, dy);
   unsigned k;
-  if (c == NULL) return keep_dirs(j, x, y, dx, dy, four);
-  c += (size_t)node * (size_t)j->ts + (size_t)astar__jt_dir(dx, dy);
-  if (*c != KEEP_UNKNOWN) return *c;
+  if (rows == NULL) return keep_dirs(j, x, y, dx, dy, four);
+  if (rows[y][at] != KEEP_UNKNOWN) return rows[y][at];
   k = keep_dirs(j, x, y, dx, dy, four);     /* never every direction: not KEEP_UNKNOWN */
-  if (!j->g->frozen) *c = (unsigned char)k;
+  if (g->frozen) return k;
+  if (rows[y] == rows[g->h + 2]) {          /* the row nobody asked about yet */
+    const size_t n = g->stride * (size_t)j->ts;
+    if ((c = (unsigned char *)astar__alloc(&g->mem, n)) == NULL) return k;
+    memset(c, KEEP_UNKNOWN, n);
+    rows[y] = c;
+  }
+  rows[y][at] = (unsigned char)k;
   return k;
 }
 
+/* The table of a policy: h + 2 rows, and one more (h + 2) that every row
+** points to until its first answer: KEEP_UNKNOWN throughout, read only. */
 void astar__keep_make(astar_grid *g, int diagonal) {
-  const size_t n = g->ncell * (size_t)ASTAR_JT_STRIDE(diagonal);
-  if (g->keep[diagonal] != NULL || g->ncell > SIZE_MAX / 8) return;
-  g->keep[diagonal] = (unsigned char *)astar__alloc(&g->mem, n);
-  if (g->keep[diagonal] != NULL) memset(g->keep[diagonal], KEEP_UNKNOWN, n);
+  const size_t n = (size_t)g->h + 3, row = g->stride * ASTAR_JT_STRIDE(diagonal);
+  unsigned char **t;
+  size_t r;
+  if (g->keep[diagonal] != NULL) return;
+  t = (unsigned char **)astar__alloc(&g->mem, n * sizeof(unsigned char *));
+  if (t == NULL) return;
+  t[n - 1] = (unsigned char *)astar__alloc(&g->mem, row);
+  if (t[n - 1] == NULL) {
+    astar__free(&g->mem, t, n * sizeof(unsigned char *));
+    return;
+  }
+  memset(t[n - 1], KEEP_UNKNOWN, row);
+  for (r = 0; r < n - 1; r++) t[r] = t[n - 1];
+  g->keep[diagonal] = t;
 }
 
 void astar__keep_forget(astar_grid *g, int x, int y, int w, int h) {
@@ -635,18 +656,26 @@ void astar__keep_forget(astar_grid *g, int x, int y, int w, int h) {
   int k;
   for (k = 0; k < 4; k++) {
     const size_t ts = (size_t)ASTAR_JT_STRIDE(k);
+    unsigned char **t = g->keep[k];
     long r;
-    if (g->keep[k] == NULL) continue;
+    if (t == NULL) continue;
     for (r = y0; r <= y1; r++)
-      memset(g->keep[k] + ((size_t)r * g->stride + (size_t)x0) * ts, KEEP_UNKNOWN,
-             (size_t)(x1 - x0 + 1) * ts);
+      if (t[r] != t[g->h + 2])
+        memset(t[r] + (size_t)x0 * ts, KEEP_UNKNOWN, (size_t)(x1 - x0 + 1) * ts);
   }
 }
 
 void astar__keep_free(astar_grid *g) {
+  const size_t n = (size_t)g->h + 3;
   int k;
   for (k = 0; k < 4; k++) {
-    astar__free(&g->mem, g->keep[k], g->keep[k] != NULL ? g->ncell * ASTAR_JT_STRIDE(k) : 0);
+    unsigned char **t = g->keep[k];
+    size_t r;
+    if (t == NULL) continue;
+    for (r = 0; r < n; r++)
+      if (r == n - 1 || t[r] != t[n - 1])
+        astar__free(&g->mem, t[r], g->stride * ASTAR_JT_STRIDE(k));
+    astar__free(&g->mem, t, n * sizeof(unsigned char *));
     g->keep[k] = NULL;
   }
 }
@@ -801,7 +830,7 @@ int astar__jps_expand(void *self, uint32_t node, astar_search *s) {
     int lnk = j.g->link_out != NULL &&
               (j.g->link_out[node] != ASTAR_NONE || j.g->link_in[node] != ASTAR_NONE);
     rc = from_start(&j, x, y, four, from == ASTAR_NONE || lnk ? 0xffu
-                    : kept(&j, node, x, y, sign(dx), sign(dy), four));
+                    : kept(&j, x, y, sign(dx), sign(dy), four));
     if (rc == 0 && j.g->link_out != NULL && j.g->link_out[node] != ASTAR_NONE)
       return astar__grid_link_edges(j.g, node, 0, s, j.n);
     return rc != 0 ? rc : j.n;
