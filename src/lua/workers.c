@@ -25,7 +25,9 @@ Every other option of @{Grid:find} works, jump point search included.
 
 Thread safety: a batch searches the grid itself, whose lazy tables (jump point bits,
 component labels, @{Grid:prepare|prepared} jumps, the smallest cost) are made current
-before the workers start; the grid cannot change meanwhile (the Lua thread waits). A pool
+before the workers start; the grid cannot change meanwhile (the Lua thread waits), and the
+workers only read it (what terrain's boundary cells keep is filled by searches on the Lua
+thread). A pool
 searches a read-only snapshot of the grid, copied on the first submit after each edit and
 shared by every request made before the next one. A request whose grid was edited (or
 closed) after it was submitted is answered `nil, message, "stale"` (or run again on
