@@ -192,6 +192,27 @@ describe("astar.batch", function()
       H.report(fails, total, MAX_REPORT)
     end)
 
+  it("leaves the grid's caches to the Lua thread again when it is done", function()
+    -- terrain: a jumping search on the Lua thread makes the table of what boundary cells keep
+    -- (grid allocations); during a batch the grid is read only, after it no longer
+    local g = astar.grid(40, 30)
+    for i = 0, 5 do g:fill(3 + 6 * i, 4 + 3 * i, 4, 5, 1 + i) end
+    local opts = { algorithm = "jps", diagonal = "always" }
+    local reqs = { { 1, 1, 40, 30 }, { 40, 1, 1, 30 }, { 20, 1, 20, 30 } }
+    for _, r in ipairs(reqs) do                       -- the search context, warmed by A*
+      g:find(r[1], r[2], r[3], r[4], { algorithm = "astar", diagonal = "always" })
+    end
+    local paths = astar.batch(g, reqs, { algorithm = "jps", diagonal = "always", threads = 2 })
+    assert.equal("jps", paths[1]:stats().algorithm)
+    local a0 = g:stats().allocations
+    local p = g:find(1, 1, 40, 30, opts)
+    local a1 = g:stats().allocations
+    assert.is_true(a1 > a0, "the table is made after the batch")
+    assert.equal(paths[1]:cost(), p:cost())
+    g:find(1, 1, 40, 30, opts)
+    assert.equal(a1, g:stats().allocations)            -- and a warm query makes nothing
+  end)
+
   it("works on hex grids and returns empty lists for no requests", function()
     local g = astar.hexgrid(12, 9, { layout = "odd-r" })
     g:fill(4, 2, 1, 6, false)
