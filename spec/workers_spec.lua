@@ -25,6 +25,29 @@ local function batch_answer(paths, codes, msgs, i)
   return answer(p, msgs[i], codes[i])
 end
 
+-- Checks the batch's answers to reqs on cells against the spec helper's Dijkstra: the cost
+-- and the steps of each path, or "no_path" / "blocked" where there is none. Collects the
+-- failures; returns the number of answers checked.
+local function check_dijkstra(cells, w, h, diagonal, reqs, paths, codes, fails)
+  for i, r in ipairs(reqs) do
+    local want = H.dijkstra(cells, w, h, r[1], r[2], r[3], r[4], diagonal)
+    local p = paths[i]
+    local ok
+    if want == nil then
+      ok = p == false and (codes[i] == "no_path" or codes[i] == "blocked")
+    else
+      ok = p and H.close(p:cost(), want, 1e-9)
+        and H.close(H.check_path(cells, w, h, p, r[1], r[2], r[3], r[4], diagonal), want, 1e-9)
+    end
+    if not ok then
+      fails[#fails + 1] = ("%dx%d %s (%d, %d) -> (%d, %d): batch %s, Dijkstra %s\n%s"):format(
+        w, h, diagonal, r[1], r[2], r[3], r[4], p and p:cost() or tostring(codes[i]),
+        tostring(want), H.fmt_cells(cells, w, h))
+    end
+  end
+  return #reqs
+end
+
 -- Compares astar.batch with grid:find for the requests, collecting failures.
 local function compare_batch(grid, reqs, opts, threads, fails, label)
   local bopts = { threads = threads }
@@ -131,23 +154,7 @@ describe("astar.batch", function()
         local reqs = {}
         for i = 1, 25 do reqs[i] = { rng.int(1, w), rng.int(1, h), rng.int(1, w), rng.int(1, h) } end
         local paths, codes = astar.batch(grid, reqs, { diagonal = diagonal, threads = 2 })
-        for i, r in ipairs(reqs) do
-          total = total + 1
-          local want = H.dijkstra(cells, w, h, r[1], r[2], r[3], r[4], diagonal)
-          local p = paths[i]
-          local ok
-          if want == nil then
-            ok = p == false and (codes[i] == "no_path" or codes[i] == "blocked")
-          else
-            ok = p and H.close(p:cost(), want, 1e-9)
-              and H.close(H.check_path(cells, w, h, p, r[1], r[2], r[3], r[4], diagonal), want, 1e-9)
-          end
-          if not ok then
-            fails[#fails + 1] = ("%dx%d %s (%d, %d) -> (%d, %d): batch %s, Dijkstra %s\n%s"):format(
-              w, h, diagonal, r[1], r[2], r[3], r[4], p and p:cost() or tostring(codes[i]),
-              tostring(want), H.fmt_cells(cells, w, h))
-          end
-        end
+        total = total + check_dijkstra(cells, w, h, diagonal, reqs, paths, codes, fails)
       end)
     H.report(fails, total, MAX_REPORT)
   end)
@@ -171,17 +178,8 @@ describe("astar.batch", function()
           local reqs = {}
           for i = 1, 20 do reqs[i] = { rng.int(1, w), rng.int(1, h), rng.int(1, w), rng.int(1, h) } end
           for i = 1, #reqs, 2 do grid:find(reqs[i][1], reqs[i][2], reqs[i][3], reqs[i][4], opts) end
-          local paths = astar.batch(grid, reqs, bopts)
-          for i, r in ipairs(reqs) do
-            local want = H.dijkstra(cells, w, h, r[1], r[2], r[3], r[4], diagonal)
-            local p = paths[i]
-            total = total + 1
-            if not (want == nil and p == false or p and want and H.close(p:cost(), want, 1e-9)) then
-              fails[#fails + 1] = ("%dx%d %s (%d, %d) -> (%d, %d): batch %s, Dijkstra %s\n%s"):format(
-                w, h, diagonal, r[1], r[2], r[3], r[4], p and p:cost() or "none", tostring(want),
-                H.fmt_cells(cells, w, h))
-            end
-          end
+          local paths, codes = astar.batch(grid, reqs, bopts)
+          total = total + check_dijkstra(cells, w, h, diagonal, reqs, paths, codes, fails)
           local x, y = rng.int(1, w - 3), rng.int(1, h - 3)
           local v = rng.pick({ 1, 3, 7, false })
           grid:fill(x, y, 4, 4, v)
