@@ -108,6 +108,17 @@ local function edit_then_check(rng, k, side, values, alg)
   return err == "" and "" or err .. "\n" .. where(k, sx, sy, gx, gy, pol)
 end
 
+-- One random query of k's prepared grid (policy pol, tables expected: "jps+") against the
+-- reference; "" if right.
+local function check_prepared(rng, k, pol)
+  local sx, sy = cell_of(rng, k)
+  local gx, gy = cell_of(rng, k)
+  local want = H.dijkstra(k.cells, k.w, k.h, sx, sy, gx, gy, pol)
+  local p, msg, code = k.grid:find(sx, sy, gx, gy, { diagonal = pol, algorithm = "jps" })
+  local err = check(k, p, msg, code, sx, sy, gx, gy, pol, want, "jps+")
+  return err == "" and "" or err .. "\n" .. where(k, sx, sy, gx, gy, pol)
+end
+
 describe("jump point search on random grids of one cost", function()
   it("costs what the reference Dijkstra says, with legal steps, under both jumping policies",
     function()
@@ -359,17 +370,46 @@ describe("prepared jump point search (JPS+)", function()
           k.grid:set(x, y, v)
           k.open = H.open_cells(k.cells, k.w, k.h)
         end
-        local sx, sy = cell_of(rng, k)
-        local gx, gy = cell_of(rng, k)
-        local want = H.dijkstra(k.cells, k.w, k.h, sx, sy, gx, gy, pol)
-        local p, msg, code = k.grid:find(sx, sy, gx, gy, { diagonal = pol, algorithm = "jps" })
-        local err = check(k, p, msg, code, sx, sy, gx, gy, pol, want, "jps+")
+        local err = check_prepared(rng, k, pol)
         total = total + 1
-        if err ~= "" then fails[#fails + 1] = k.mode .. ": " .. err .. "\n" .. where(k, sx, sy, gx, gy, pol) end
+        if err ~= "" then fails[#fails + 1] = k.mode .. ": " .. err end
       end
     end
     report(fails, total)
   end)
+
+  it("patches its tables around small edits: every answer between them what the reference says",
+    function()
+      -- grids of 40-70 cells a side, of one cost or of several: a few cells edited change the
+      -- jumps near them and those that go through those, which the next search settles
+      -- (spec/c/test_jps_plus.c compares patched tables with whole ones, value for value)
+      local rng, fails, total = H.rng(1119), {}, 0
+      for _ = 1, math.max(2, math.floor(N_GRIDS / 25)) do
+        local w, h = rng.int(40, 70), rng.int(40, 70)
+        local costs = rng.float() < 0.5 and { 1 } or { 1, 1, 1, 1, 2, 4 }
+        local cells = H.random_cells(rng, w, h, rng.pick({ 0.05, 0.2, 0.35 }), costs)
+        local k = { w = w, h = h, cells = cells, open = H.open_cells(cells, w, h),
+          grid = astar.grid.from_table(cells) }
+        local pol = rng.pick(TABLES)
+        k.grid:prepare(pol)
+        for _ = 1, 8 do
+          for _ = 1, rng.int(1, 2) do
+            local x, y, v = rng.int(1, w - 2), rng.int(1, h - 2), rng.pick({ false, false, costs[#costs], 1 })
+            local side = rng.int(1, 3)
+            k.grid:fill(x, y, side, side, v)
+            for yy = y, y + side - 1 do for xx = x, x + side - 1 do cells[yy][xx] = v end end
+          end
+          k.open = H.open_cells(cells, w, h)
+          for _ = 1, 3 do
+            local err = check_prepared(rng, k, pol)
+            if err ~= "" then fails[#fails + 1] = err end
+          end
+          total = total + 3
+        end
+        k.grid:close()
+      end
+      report(fails, total)
+    end)
 
   it("is per policy, reports its bytes, and refuses what is not a policy", function()
     local g = astar.grid(30, 10)

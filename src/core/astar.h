@@ -605,8 +605,11 @@ long astar_grid_goal_index(const astar_grid_query *q, uint32_t node);
 ** cell; NEVER: 8) read jumps instead of scanning for them (also on grids of
 ** several costs: the jumps stop at boundary cells). Edits that turn cells
 ** walkable or blocked, or make or unmake a boundary cell, make the tables
-** stale; the next jumping search
-** rebuilds them in place, in time proportional to the grid. Returns 0,
+** stale; the next jumping search (or astar_grid_ready) patches them around
+** the edits the grid's log holds (astar_grid_changes), in time about the
+** rows and columns near them and the jumps through them; when the log has
+** lost some, or they are too large, it fills them again, in time
+** proportional to the grid. Returns 0,
 ** ASTAR_EINVAL (another policy, or a side of 32766 cells or more) or
 ** ASTAR_ENOMEM. astar_grid_prepared: the bytes the tables for 'diagonal'
 ** take, 0 if not prepared. They are freed with the grid.

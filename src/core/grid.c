@@ -78,6 +78,7 @@ int astar_grid_new(astar_grid **out, int w, int h, double cost,
   g->rw = g->cw = 0;
   g->bnd_ver = 0;
   g->jt[0] = g->jt[1] = g->jt[2] = g->jt[3] = NULL;
+  g->jt_fills = 0;
   g->keep[0] = g->keep[1] = g->keep[2] = g->keep[3] = NULL;
   g->frozen = 0;
   g->link = NULL;

@@ -53,9 +53,11 @@ struct astar_grid {
   /* jump distances of JPS+ (jps_plus.c), per padded cell, one table per
   ** policy (index ASTAR_DIAG_*): 4 directions under NEVER, else 8; NULL
   ** until prepared, current when jt_topo == topo and jt_bnd == bnd_ver
-  ** (rebuilt in place otherwise) */
+  ** (brought up to date otherwise: around the edits made since version
+  ** jt_ver, or all again) */
   int16_t *jt[4];
-  uint64_t jt_topo[4], jt_bnd[4];
+  uint64_t jt_topo[4], jt_bnd[4], jt_ver[4];
+  size_t jt_fills;     /* tables filled whole (the C tests tell them from patches) */
   /* what boundary cells keep (jps.c, keep_dirs), one table per policy, in
   ** rows: per padded cell and direction of entry (astar__jt_dir; 4 under
   ** NEVER, else 8), the directions a jumping search goes on in,

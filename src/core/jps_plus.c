@@ -19,10 +19,20 @@
 ** Each table is filled by dynamic programming, one pass per direction, in
 ** the order that visits a cell's successor first: the jump from c along d
 ** is one step to n = c + d, then either a stop at n or n's own jump. The
-** straight passes come before the runs, which read them. Edits only mark
-** the tables stale (the grid's topology counter, and the boundaries'); the
-** next jumping search rebuilds them in place, in time proportional to the
-** grid.
+** straight passes come before the runs, which read them.
+**
+** EDITS mark the tables stale (the grid's topology counter, and the
+** boundaries'); the next jumping search brings them up to date. A value
+** reads the cells within two of its own (and boundary bits, which an edit
+** changes within one of it), so an edit changes the values of the cells
+** within two of it (the near cells) and of cells whose jumps go through
+** a value that changed: the cells before it on its line. Those are found by
+** walking back along the line while the values change (settle). A run also
+** reads the straight values of the cell it steps to, which change only in
+** the rows and columns near the edit; so runs are settled from every cell
+** of those rows and columns, and walk back from there (patch). The grid's log of edits
+** says where they were; when it has lost some, or they are too large to
+** pay, every pass runs again, in time proportional to the grid.
 */
 #include <string.h>
 #include "grid_impl.h"
@@ -79,14 +89,89 @@ static void jump_pass(const astar_grid *g, int16_t *t, int k, int dx, int dy) {
   }
 }
 
-void astar__jt_refresh(astar_grid *g, int k) {
-  static const int dirs[8][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1},
-                                 {1, 1}, {-1, 1}, {1, -1}, {-1, -1}};
+/* The directions in table order (astar__jt_dir): straight ones, then the
+** runs (under NEVER, 2 and 3 are the vertical runs). */
+static const int DIRS[8][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1},
+                               {1, 1}, {-1, 1}, {1, -1}, {-1, -1}};
+
+/* Does direction i of table k read other directions' values (a run)? */
+static int is_run(int k, int i) { return i >= (k == ASTAR_DIAG_NEVER ? 2 : 4); }
+
+/* Works out walkable cell c's value for (dx, dy) again; while it changes,
+** the cell before it on the line (whose jump goes through it) follows. */
+static void settle(const astar_grid *g, int16_t *t, int k, long c, int dx, int dy) {
+  const long st = ASTAR_JT_STRIDE(k), d = astar__jt_dir(dx, dy);
+  const long back = dy * (long)g->stride + dx;
+  while (g->cell[c] > 0) {                  /* the border is blocked: walks end */
+    int16_t v = jump_value(g, t, k, c, dx, dy);
+    if (v == t[c * st + d]) return;
+    t[c * st + d] = v;
+    c -= back;
+  }
+}
+
+/* Brings table k up to date after an edit of the cells of rect r, the
+** table having been up to date before it. The near cells (x0..x1, y0..y1:
+** padded, within the map) are those within two of the edit: a value reads
+** cells within two of its own, and boundary bits of cells within one, which
+** the edit changes within one of it. Straight values change in the near
+** cells and before them on their lines, which settle walks; in rows within
+** one of the edit (horizontal ones) and columns within one (vertical). So
+** runs settle every near row and every near column: each cell whose own
+** cells changed, or whose step reaches a straight value that may have. Any
+** order would do (a value that changes later settles the cells before it
+** again); successors first, as the passes go, spares those walks. */
+static void patch(const astar_grid *g, int16_t *t, int k, const astar_rect *r) {
+  const long W = (long)g->stride, w = g->w, h = g->h;
+  const long x0 = r->x - 1 > 1 ? r->x - 1 : 1, x1 = r->x + r->w + 2 < w ? r->x + r->w + 2 : w;
+  const long y0 = r->y - 1 > 1 ? r->y - 1 : 1, y1 = r->y + r->h + 2 < h ? r->y + r->h + 2 : h;
   int i;
-  if (g->jt[k] == NULL || (g->jt_topo[k] == g->topo && g->jt_bnd[k] == g->bnd_ver)) return;
-  for (i = 0; i < ASTAR_JT_STRIDE(k); i++) jump_pass(g, g->jt[k], k, dirs[i][0], dirs[i][1]);
+  for (i = 0; i < ASTAR_JT_STRIDE(k); i++) {
+    const int dx = DIRS[i][0], dy = DIRS[i][1], run = is_run(k, i);
+    const long ylo = run ? 1 : y0, yhi = run ? h : y1;
+    long j, n;
+    for (j = 0; j <= yhi - ylo; j++) {
+      const long y = dy > 0 ? yhi - j : ylo + j;
+      const int all = run && y >= y0 && y <= y1;                      /* a near row */
+      const long lo = all ? 1 : x0, hi = all ? w : x1;
+      for (n = 0; n <= hi - lo; n++) settle(g, t, k, y * W + (dx > 0 ? hi - n : lo + n), dx, dy);
+    }
+  }
+}
+
+/* Every pass again. */
+static void refill(astar_grid *g, int16_t *t, int k) {
+  int i;
+  g->jt_fills++;
+  for (i = 0; i < ASTAR_JT_STRIDE(k); i++) jump_pass(g, t, k, DIRS[i][0], DIRS[i][1]);
+}
+
+/* Patches table k for the edits since it was last up to date, if the log
+** still holds them and they are small enough to pay (the rows and columns
+** the runs settle, half the grid at most: a patch then costs a quarter of
+** the passes or less); returns 0 otherwise. */
+static int patch_edits(const astar_grid *g, int k) {
+  const uint64_t since = g->jt_ver[k];
+  const double most = (double)g->w * (double)g->h / 2;
+  double work = 0;
+  uint64_t v;
+  if (g->version - since > ASTAR_GRID_LOG) return 0;
+  for (v = since + 1; v <= g->version; v++) {
+    const astar_rect *r = &g->edits[v % ASTAR_GRID_LOG];
+    work += ((double)r->h + 4) * g->w + ((double)r->w + 4) * g->h;
+    if (work > most) return 0;
+  }
+  for (v = since + 1; v <= g->version; v++) patch(g, g->jt[k], k, &g->edits[v % ASTAR_GRID_LOG]);
+  return 1;
+}
+
+void astar__jt_refresh(astar_grid *g, int k) {
+  if (g->jt[k] == NULL) return;
+  if ((g->jt_topo[k] != g->topo || g->jt_bnd[k] != g->bnd_ver) && !patch_edits(g, k))
+    refill(g, g->jt[k], k);
   g->jt_topo[k] = g->topo;
   g->jt_bnd[k] = g->bnd_ver;
+  g->jt_ver[k] = g->version;
 }
 
 void astar__jt_free(astar_grid *g) {
@@ -110,8 +195,10 @@ int astar_grid_prepare_jumps(astar_grid *g, int diagonal) {
   g->jt[k] = (int16_t *)astar__alloc(&g->mem, n * sizeof(int16_t));
   if (g->jt[k] == NULL) return ASTAR_ENOMEM;
   memset(g->jt[k], 0, n * sizeof(int16_t));
-  g->jt_topo[k] = g->topo + 1;                    /* stale: filled now */
-  astar__jt_refresh(g, k);
+  refill(g, g->jt[k], k);
+  g->jt_topo[k] = g->topo;
+  g->jt_bnd[k] = g->bnd_ver;
+  g->jt_ver[k] = g->version;
   return 0;
 }
 

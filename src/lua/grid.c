@@ -239,7 +239,9 @@ their jumps instead of scanning for them (their `path:stats().algorithm` is `"jp
 another 1.3 to 2 times faster on the Moving AI maps. On grids of several costs or with
 links the tables stop at cost boundaries and link ends, as the jumps do. Edits that block
 or open cells, or move a cost boundary, make the tables stale; the next such search
-rebuilds them, in time proportional to the grid. Freed with the grid. Grids with a side
+patches them around the edits (in time about the rows and columns near them: a fraction of
+a millisecond for a cell of a map of a million), or, after large edits, more than 64 of them
+or links, fills them again, in time proportional to the grid. Freed with the grid. Grids with a side
 of 32766 cells or more cannot be prepared.
 @function Grid:prepare
 @string[opt="no_corner_cutting"] diagonal the policy: `"never"` takes 8 bytes a cell
