@@ -4,7 +4,8 @@
 ** patched table is compared, value for value, with the table filled whole
 ** on a copy of the edited grid: random grids of one cost and of several
 ** (whose boundary cells end jumps), every policy, walls opened and closed,
-** costs changed, single cells and small rectangles. Built and run by
+** costs changed, single cells and small rectangles; and every policy's
+** table on one grid, each brought up to date at its own moments. Built and run by
 ** `make ctest` under AddressSanitizer and UndefinedBehaviorSanitizer. Reads
 ** the grid's representation (grid_impl.h): the tables are not public.
 */
@@ -51,7 +52,7 @@ static void test_patches(void) {
   counting c = {0, 0, 0};
   long bad = 0, patched = 0, filled = 0;
   int t;
-  for (t = 0; t < 60; t++) {
+  for (t = 0; t < 48; t++) {
     const int w = 80 + rnd(80), h = 80 + rnd(80), k = t % 4, costs = t % 3 == 0 ? 3 : 1;
     const int walls = rnd(45);
     astar_grid *g;
@@ -89,8 +90,52 @@ static void test_patches(void) {
   printf("  %ld tables patched, %ld filled whole, %ld values wrong\n", patched, filled, bad);
 }
 
+/* Every policy's table on one grid, each brought up to date at its own
+** moments (a search under that policy, or astar_grid_ready for all), so
+** that each patches its own stretch of the log; edits biased to the map's
+** edge, and edits that change nothing. */
+static void test_tables_apart(void) {
+  counting c = {0, 0, 0};
+  long bad = 0, patched = 0;
+  int t;
+  for (t = 0; t < 40; t++) {
+    const int w = 30 + rnd(60), h = 30 + rnd(60), costs = t % 2 ? 3 : 1;
+    astar_grid *g;
+    int x, y, k, e;
+    if (astar_grid_new(&g, w, h, 1.0, test_alloc, &c) != 0) {
+      CHECK(!"a grid");
+      continue;
+    }
+    for (y = 0; y < h; y++)
+      for (x = 0; x < w; x++) astar_grid_set(g, x, y, rnd(4) == 0 ? 0 : 1 + rnd(costs));
+    for (k = 0; k < 4; k++) CHECK(astar_grid_prepare_jumps(g, k) == 0);
+    for (e = 0; e < 60; e++) {
+      const int ex = rnd(4) ? rnd(w) : rnd(2) * (w - 1), ey = rnd(4) ? rnd(h) : rnd(2) * (h - 1);
+      if (rnd(8) == 0) astar_grid_set(g, ex, ey, astar_grid_get(g, ex, ey));   /* no change */
+      else astar_grid_set(g, ex, ey, rnd(3) == 0 ? 0 : 1 + rnd(costs));
+      if (rnd(12) == 0) {
+        CHECK(astar_grid_ready(g) == 0);
+        for (k = 0; k < 4; k++) bad += differ(g, k);
+      }
+      for (k = 0; k < 4; k++) {
+        const size_t fills = g->jt_fills;
+        if (rnd(5) != 0) continue;
+        astar__jt_refresh(g, k);
+        patched += g->jt_fills == fills;
+        bad += differ(g, k);
+      }
+    }
+    astar_grid_free(g);
+  }
+  CHECK(bad == 0);
+  CHECK(patched > 600);
+  CHECK(c.live == 0);
+  printf("  apart: %ld tables patched, %ld values wrong\n", patched, bad);
+}
+
 int main(void) {
   test_patches();
+  test_tables_apart();
   printf("%d passed, %d failed\n", checks - failures, failures);
   return failures != 0;
 }

@@ -167,8 +167,12 @@ static int patch_edits(const astar_grid *g, int k) {
   return 1;
 }
 
+/* Writes nothing when the table is current: after astar_grid_ready several
+** threads may search the grid at once, and every jumping search calls it. */
 void astar__jt_refresh(astar_grid *g, int k) {
-  if (g->jt[k] == NULL) return;
+  if (g->jt[k] == NULL ||
+      (g->jt_topo[k] == g->topo && g->jt_bnd[k] == g->bnd_ver && g->jt_ver[k] == g->version))
+    return;
   if ((g->jt_topo[k] != g->topo || g->jt_bnd[k] != g->bnd_ver) && !patch_edits(g, k))
     refill(g, g->jt[k], k);
   g->jt_topo[k] = g->topo;
