@@ -270,7 +270,7 @@ HOT int is_goal(const jumper *j, long x, long y) {
 
 /* straight() on JPS+: the jump read from the table. */
 HOT long straight_table(const jumper *j, long x, long y, int dx, int dy) {
-  long v = j->t[(y * j->stride + x) * j->ts + astar__jt_dir(dx, dy)];
+  long v = j->t[(size_t)(y * j->stride + x) * (size_t)j->ts + (size_t)astar__jt_dir(dx, dy)];
   long g = goal_on_ray(j, x, y, dx, dy, v > 0 ? v : -v);
   return g ? g : v > 0 ? v : 0;
 }
@@ -383,7 +383,7 @@ HOT int sweep_table(jumper *j, long x, long y, const int dx, const int dy) {
     at = four ? (ay > 0 ? ay : LONG_MAX) : ax > 0 && ay > 0 ? (ax < ay ? ax : ay) : LONG_MAX;
   }
   for (;;) {
-    long v = j->t[(y * j->stride + x) * j->ts + d], seg = v > 0 ? v : -v;
+    long v = j->t[(size_t)(y * j->stride + x) * (size_t)j->ts + (size_t)d], seg = v > 0 ? v : -v;
     int stop = v > 0 && ((j->weighted && on_boundary(j, x + v * dx, y + v * dy)) ||
                          (j->cut && forced_diag(j, x + v * dx, y + v * dy, dx, dy)));
     if (k + seg >= at) {
@@ -750,7 +750,7 @@ static int clear(const jumper *j, long x, long y, int dx, int dy, long n) {
     const int d = astar__jt_dir(dx, dy);
     long c = y * j->stride + x;
     while (n > 0) {
-      long v = j->t[c * j->ts + d];
+      long v = j->t[(size_t)c * (size_t)j->ts + (size_t)d];
       if (v <= 0) return -v >= n;
       n -= v;
       c += v * step;

@@ -61,18 +61,18 @@ static int16_t jump_value(const astar_grid *g, const int16_t *t, int k, long c,
     if (cut && ((w[n - dx + dy * W] > 0 && !(w[n - dx] > 0)) ||
                 (w[n + dx - dy * W] > 0 && !(w[n - dy * W] > 0))))
       return 1;
-    if (t[n * st + astar__jt_dir(dx, 0)] > 0 || t[n * st + astar__jt_dir(0, dy)] > 0) return 1;
+    if (t[(size_t)n * st + astar__jt_dir(dx, 0)] > 0 || t[(size_t)n * st + astar__jt_dir(0, dy)] > 0) return 1;
   } else if (on_bnd(g, n)) {
     return 1;
   } else if (k == ASTAR_DIAG_NEVER && dy != 0) {  /* a vertical run under NEVER */
-    if (t[n * st] > 0 || t[n * st + 1] > 0) return 1;
+    if (t[(size_t)n * st] > 0 || t[(size_t)n * st + 1] > 0) return 1;
   } else {                                        /* straight: a forced neighbour at n */
     const long o = dx != 0 ? W : 1, ahead = n + dy * W + dx;
     if (cut ? (w[ahead - o] > 0 && !(w[n - o] > 0)) || (w[ahead + o] > 0 && !(w[n + o] > 0))
             : (w[n - o] > 0 && !(w[c - o] > 0)) || (w[n + o] > 0 && !(w[c + o] > 0)))
       return 1;
   }
-  u = t[n * st + astar__jt_dir(dx, dy)];
+  u = t[(size_t)n * st + astar__jt_dir(dx, dy)];
   return (int16_t)(u > 0 ? u + 1 : u - 1);
 }
 
@@ -84,7 +84,7 @@ static void jump_pass(const astar_grid *g, int16_t *t, int k, int dx, int dy) {
     long y = dy > 0 ? g->h - j : j + 1;
     for (i = 0; i < g->w; i++) {
       long x = dx > 0 ? g->w - i : i + 1, c = y * W + x;
-      if (g->cell[c] > 0) t[c * st + d] = jump_value(g, t, k, c, dx, dy);
+      if (g->cell[c] > 0) t[(size_t)c * st + d] = jump_value(g, t, k, c, dx, dy);
     }
   }
 }
@@ -104,8 +104,8 @@ static void settle(const astar_grid *g, int16_t *t, int k, long c, int dx, int d
   const long back = dy * (long)g->stride + dx;
   while (g->cell[c] > 0) {                  /* the border is blocked: walks end */
     int16_t v = jump_value(g, t, k, c, dx, dy);
-    if (v == t[c * st + d]) return;
-    t[c * st + d] = v;
+    if (v == t[(size_t)c * st + d]) return;
+    t[(size_t)c * st + d] = v;
     c -= back;
   }
 }
