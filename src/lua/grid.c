@@ -17,7 +17,7 @@ readers `astar.grid.load_movingai` and `astar.grid.parse_movingai` are
 - cells: @{Grid:size|size}, @{Grid:get|get}, @{Grid:walkable|walkable}, @{Grid:set|set},
   @{Grid:fill|fill}, @{Grid:render|render}
 - search: @{Grid:find|find}, @{Grid:query|query} (time-sliced), @{Grid:prepare|prepare}
-  (JPS+ for static maps)
+  (JPS+, patched as the map changes)
 - stored paths on a changing map: @{Grid:check|check}, @{Grid:splice|splice},
   @{Grid:to_path|to_path}, @{Grid:replanner|replanner} (D* Lite)
 - many units, one target: @{Grid:distance_field|distance_field}; reachability:
@@ -233,7 +233,7 @@ static int grid_fill(lua_State *L) {
 }
 
 /***
-Precomputes jump point search for a static map (JPS+): how far every jump from every
+Precomputes jump point search (JPS+): how far every jump from every
 cell goes, under one diagonal policy. Later jumping searches under that policy read
 their jumps instead of scanning for them (their `path:stats().algorithm` is `"jps+"`):
 another 1.3 to 2 times faster on the Moving AI maps. On grids of several costs or with
