@@ -244,6 +244,28 @@ static void test_limits(void) {
   CHECK(c.live == 0);
 }
 
+/* A snapshot has the version of its grid and the log of the edits before
+** it: astar_grid_changes answers for it as for the grid. */
+static void test_snapshot_log(void) {
+  counting c = {0, 0, 0};
+  astar_grid *g, *s;
+  astar_rect a[ASTAR_GRID_LOG], b[ASTAR_GRID_LOG];
+  long n, i;
+  int k;
+  CHECK(astar_grid_new(&g, 20, 20, 1.0, test_alloc, &c) == 0);
+  for (k = 0; k < 5; k++) astar_grid_fill(g, k, 2 * k, 1 + k, 3, k % 2 ? 0 : 2);
+  CHECK(astar_grid_snapshot(&s, g) == 0);
+  CHECK(astar_grid_version(s) == astar_grid_version(g));
+  n = astar_grid_changes(g, astar_grid_version(g) - 5, a);
+  CHECK(n == 5 && astar_grid_changes(s, astar_grid_version(s) - 5, b) == 5);
+  for (i = 0; i < n; i++)
+    CHECK(a[i].x == b[i].x && a[i].y == b[i].y && a[i].w == b[i].w && a[i].h == b[i].h);
+  CHECK(b[4].x == 4 && b[4].y == 8 && b[4].w == 5 && b[4].h == 3);
+  astar_grid_free(s);
+  astar_grid_free(g);
+  CHECK(c.live == 0);
+}
+
 /* A warm context allocates nothing more. */
 static void test_warm_allocs(void) {
   counting c = {0, 0, 0};
@@ -573,6 +595,7 @@ int main(void) {
   test_stepping();
   test_limits();
   test_warm_allocs();
+  test_snapshot_log();
   test_jps();
   test_jps_weighted();
   test_oom(0);

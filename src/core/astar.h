@@ -684,7 +684,8 @@ int astar_grid_affected(astar_grid *g, const astar_grid_query *q, const astar_se
 ** as they may after an edit.
 ** astar_grid_snapshot: a copy of g for such searches while g goes on being
 ** edited (astar_grid_clone, plus g's JPS+ tables and its use of component
-** labels, made ready); its version is g's at the time. 0 or ASTAR_ENOMEM.
+** labels, made ready); its version is g's at the time, and
+** astar_grid_changes answers for it as for g. 0 or ASTAR_ENOMEM.
 ** astar_grid_snapshot_current: 1 while the snapshot s of g would answer
 ** every search as g does (g not edited, no tables prepared since), else 0.
 */

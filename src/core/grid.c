@@ -1274,7 +1274,8 @@ void astar_grid_thaw(astar_grid *g) { g->frozen = 0; }
 int astar_grid_snapshot(astar_grid **out, const astar_grid *g) {
   int k, rc = astar_grid_clone(out, g);
   if (rc != 0) return rc;
-  (*out)->version = g->version;
+  (*out)->version = g->version;              /* and the log of the edits before it */
+  memcpy((*out)->edits, g->edits, sizeof g->edits);
   (*out)->use_labels = g->use_labels;
   for (k = 0; k < 4 && rc == 0; k++)
     if (g->jt[k] != NULL) rc = astar_grid_prepare_jumps(*out, k);

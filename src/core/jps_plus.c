@@ -118,7 +118,8 @@ static void settle(const astar_grid *g, int16_t *t, int k, long c, int dx, int d
 ** cells and before them on their lines, which settle walks; in rows within
 ** one of the edit (horizontal ones) and columns within one (vertical). So
 ** runs settle every near row and every near column: each cell whose own
-** cells changed, or whose step reaches a straight value that may have. Any
+** cells changed, or whose step reaches a straight value that may have
+** (under NEVER the runs are vertical and read horizontal values: rows). Any
 ** order would do (a value that changes later settles the cells before it
 ** again); successors first, as the passes go, spares those walks. */
 static void patch(const astar_grid *g, int16_t *t, int k, const astar_rect *r) {
@@ -134,6 +135,7 @@ static void patch(const astar_grid *g, int16_t *t, int k, const astar_rect *r) {
       const long y = dy > 0 ? yhi - j : ylo + j;
       const int all = run && y >= y0 && y <= y1;                      /* a near row */
       const long lo = all ? 1 : x0, hi = all ? w : x1;
+      if (run && !all && k == ASTAR_DIAG_NEVER) continue;  /* vertical runs read rows only */
       for (n = 0; n <= hi - lo; n++) settle(g, t, k, y * W + (dx > 0 ? hi - n : lo + n), dx, dy);
     }
   }
