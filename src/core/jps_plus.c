@@ -49,7 +49,8 @@ static int on_bnd(const astar_grid *g, long c) {
 ** cutting, so does a cell with a forced neighbour (jps.c's rules). */
 static int16_t jump_value(const astar_grid *g, const int16_t *t, int k, long c,
                           int dx, int dy) {
-  const long W = (long)g->stride, st = ASTAR_JT_STRIDE(k), n = c + dy * W + dx;
+  const long W = (long)g->stride, n = c + dy * W + dx;
+  const int16_t *tn = t + (size_t)n * (size_t)ASTAR_JT_STRIDE(k);   /* n's values */
   const double *w = g->cell;
   const int cut = k == ASTAR_DIAG_ALWAYS || k == ASTAR_DIAG_ONE_OBSTACLE;
   int16_t u;
@@ -61,18 +62,18 @@ static int16_t jump_value(const astar_grid *g, const int16_t *t, int k, long c,
     if (cut && ((w[n - dx + dy * W] > 0 && !(w[n - dx] > 0)) ||
                 (w[n + dx - dy * W] > 0 && !(w[n - dy * W] > 0))))
       return 1;
-    if (t[(size_t)n * st + astar__jt_dir(dx, 0)] > 0 || t[(size_t)n * st + astar__jt_dir(0, dy)] > 0) return 1;
+    if (tn[astar__jt_dir(dx, 0)] > 0 || tn[astar__jt_dir(0, dy)] > 0) return 1;
   } else if (on_bnd(g, n)) {
     return 1;
   } else if (k == ASTAR_DIAG_NEVER && dy != 0) {  /* a vertical run under NEVER */
-    if (t[(size_t)n * st] > 0 || t[(size_t)n * st + 1] > 0) return 1;
+    if (tn[0] > 0 || tn[1] > 0) return 1;
   } else {                                        /* straight: a forced neighbour at n */
     const long o = dx != 0 ? W : 1, ahead = n + dy * W + dx;
     if (cut ? (w[ahead - o] > 0 && !(w[n - o] > 0)) || (w[ahead + o] > 0 && !(w[n + o] > 0))
             : (w[n - o] > 0 && !(w[c - o] > 0)) || (w[n + o] > 0 && !(w[c + o] > 0)))
       return 1;
   }
-  u = t[(size_t)n * st + astar__jt_dir(dx, dy)];
+  u = tn[astar__jt_dir(dx, dy)];
   return (int16_t)(u > 0 ? u + 1 : u - 1);
 }
 
@@ -100,12 +101,12 @@ static int is_run(int k, int i) { return i >= (k == ASTAR_DIAG_NEVER ? 2 : 4); }
 /* Works out walkable cell c's value for (dx, dy) again; while it changes,
 ** the cell before it on the line (whose jump goes through it) follows. */
 static void settle(const astar_grid *g, int16_t *t, int k, long c, int dx, int dy) {
-  const long st = ASTAR_JT_STRIDE(k), d = astar__jt_dir(dx, dy);
+  const size_t st = (size_t)ASTAR_JT_STRIDE(k), d = (size_t)astar__jt_dir(dx, dy);
   const long back = dy * (long)g->stride + dx;
   while (g->cell[c] > 0) {                  /* the border is blocked: walks end */
-    int16_t v = jump_value(g, t, k, c, dx, dy);
-    if (v == t[(size_t)c * st + d]) return;
-    t[(size_t)c * st + d] = v;
+    int16_t v = jump_value(g, t, k, c, dx, dy), *at = t + (size_t)c * st + d;
+    if (v == *at) return;
+    *at = v;
     c -= back;
   }
 }
@@ -122,30 +123,39 @@ static void settle(const astar_grid *g, int16_t *t, int k, long c, int dx, int d
 ** (under NEVER the runs are vertical and read horizontal values: rows). Any
 ** order would do (a value that changes later settles the cells before it
 ** again); successors first, as the passes go, spares those walks. */
-static void patch(const astar_grid *g, int16_t *t, int k, const astar_rect *r) {
+static void patch(const astar_grid *g, int k, const astar_rect *r) {
+  int16_t *t = g->jt[k];
   const long W = (long)g->stride, w = g->w, h = g->h;
   const long x0 = r->x - 1 > 1 ? r->x - 1 : 1, x1 = r->x + r->w + 2 < w ? r->x + r->w + 2 : w;
   const long y0 = r->y - 1 > 1 ? r->y - 1 : 1, y1 = r->y + r->h + 2 < h ? r->y + r->h + 2 : h;
   int i;
   for (i = 0; i < ASTAR_JT_STRIDE(k); i++) {
     const int dx = DIRS[i][0], dy = DIRS[i][1], run = is_run(k, i);
-    const long ylo = run ? 1 : y0, yhi = run ? h : y1;
+    const int cols = run && k != ASTAR_DIAG_NEVER;   /* NEVER's runs read rows only */
+    const long ylo = cols ? 1 : y0, yhi = cols ? h : y1;
     long j, n;
     for (j = 0; j <= yhi - ylo; j++) {
       const long y = dy > 0 ? yhi - j : ylo + j;
       const int all = run && y >= y0 && y <= y1;                      /* a near row */
       const long lo = all ? 1 : x0, hi = all ? w : x1;
-      if (run && !all && k == ASTAR_DIAG_NEVER) continue;  /* vertical runs read rows only */
       for (n = 0; n <= hi - lo; n++) settle(g, t, k, y * W + (dx > 0 ? hi - n : lo + n), dx, dy);
     }
   }
 }
 
+/* Table k is up to date with the grid as it is. */
+static void stamp(astar_grid *g, int k) {
+  g->jt_topo[k] = g->topo;
+  g->jt_bnd[k] = g->bnd_ver;
+  g->jt_ver[k] = g->version;
+}
+
 /* Every pass again. */
-static void refill(astar_grid *g, int16_t *t, int k) {
+static void refill(astar_grid *g, int k) {
   int i;
   g->jt_fills++;
-  for (i = 0; i < ASTAR_JT_STRIDE(k); i++) jump_pass(g, t, k, DIRS[i][0], DIRS[i][1]);
+  for (i = 0; i < ASTAR_JT_STRIDE(k); i++) jump_pass(g, g->jt[k], k, DIRS[i][0], DIRS[i][1]);
+  stamp(g, k);
 }
 
 /* Patches table k for the edits since it was last up to date, if the log
@@ -165,7 +175,7 @@ static int patch_edits(const astar_grid *g, int k) {
     work += ((double)r->h + 4) * g->w + ((double)r->w + 4) * g->h;
     if (work > most) return 0;
   }
-  for (v = since + 1; v <= g->version; v++) patch(g, g->jt[k], k, &g->edits[v % ASTAR_GRID_LOG]);
+  for (v = since + 1; v <= g->version; v++) patch(g, k, &g->edits[v % ASTAR_GRID_LOG]);
   return 1;
 }
 
@@ -176,10 +186,9 @@ void astar__jt_refresh(astar_grid *g, int k) {
       (g->jt_topo[k] == g->topo && g->jt_bnd[k] == g->bnd_ver && g->jt_ver[k] == g->version))
     return;
   if ((g->jt_topo[k] != g->topo || g->jt_bnd[k] != g->bnd_ver) && !patch_edits(g, k))
-    refill(g, g->jt[k], k);
-  g->jt_topo[k] = g->topo;
-  g->jt_bnd[k] = g->bnd_ver;
-  g->jt_ver[k] = g->version;
+    refill(g, k);
+  else
+    stamp(g, k);
 }
 
 void astar__jt_free(astar_grid *g) {
@@ -203,10 +212,7 @@ int astar_grid_prepare_jumps(astar_grid *g, int diagonal) {
   g->jt[k] = (int16_t *)astar__alloc(&g->mem, n * sizeof(int16_t));
   if (g->jt[k] == NULL) return ASTAR_ENOMEM;
   memset(g->jt[k], 0, n * sizeof(int16_t));
-  refill(g, g->jt[k], k);
-  g->jt_topo[k] = g->topo;
-  g->jt_bnd[k] = g->bnd_ver;
-  g->jt_ver[k] = g->version;
+  refill(g, k);
   return 0;
 }
 
