@@ -323,44 +323,40 @@ static int tjunctions(astar_navmesh *m, astar_navmesh_problem *pr) {
   return 0;
 }
 
-int astar_navmesh_new(astar_navmesh **out, const double *xy, uint32_t nv,
-                      const uint32_t *start, const uint32_t *idx, uint32_t np,
-                      astar_navmesh_problem *pr, astar_alloc alloc, void *ud) {
-  astar_mem a;
-  astar_navmesh *m;
-  htab t;
-  uint32_t *weld = NULL, *stamp = NULL, *walls = NULL, i, p, h, nw = 0;
-  size_t nh;
-  double bw, bh;
-  int rc = 0;
-  *out = NULL;
-  if (pr != NULL) problem(pr, 0, NONE, NONE, NONE, NONE);
+/* The polygons' sizes and vertex indices and the coordinates, before
+** anything is made of them. */
+static int check_input(const double *xy, uint32_t nv, const uint32_t *start,
+                       const uint32_t *idx, uint32_t np, astar_navmesh_problem *pr) {
+  uint32_t i, p;
   if (np == 0 || nv == 0 || start[0] != 0) return ASTAR_EINVAL;
   for (p = 0; p < np; p++) {
-    uint32_t k = start[p + 1] - start[p];
-    if (start[p + 1] < start[p] || k < 3) { problem(pr, ASTAR_NM_FEW, p, NONE, NONE, NONE);
-                                            return ASTAR_EINVAL; }
+    if (start[p + 1] < start[p] || start[p + 1] - start[p] < 3) {
+      problem(pr, ASTAR_NM_FEW, p, NONE, NONE, NONE);
+      return ASTAR_EINVAL;
+    }
     for (i = start[p]; i < start[p + 1]; i++)
-      if (idx[i] >= nv) { problem(pr, ASTAR_NM_INDEX, p, NONE, idx[i], NONE);
-                          return ASTAR_EINVAL; }
+      if (idx[i] >= nv) {
+        problem(pr, ASTAR_NM_INDEX, p, NONE, idx[i], NONE);
+        return ASTAR_EINVAL;
+      }
   }
   for (i = 0; i < 2 * nv; i++)
-    if (!(fabs(xy[i]) <= ASTAR_NUM_MAX)) { problem(pr, ASTAR_NM_COORD, NONE, NONE, i / 2, NONE);
-                            return ASTAR_EINVAL; }
-  nh = start[np];
-  if (nh >= UINT32_MAX / 2) return ASTAR_EINVAL;
-  a.fn = alloc; a.ud = ud; a.allocs = 0;
-  m = (astar_navmesh *)astar__alloc(&a, sizeof *m);
-  if (m == NULL) return ASTAR_ENOMEM;
-  memset(m, 0, sizeof *m);
-  m->mem = a;
-  m->np = np; m->nh = (uint32_t)nh;
-  /* weld vertices with the same coordinates */
-  weld = (uint32_t *)astar__alloc(&m->mem, (size_t)nv * sizeof(uint32_t));
+    if (!(fabs(xy[i]) <= ASTAR_NUM_MAX)) {
+      problem(pr, ASTAR_NM_COORD, NONE, NONE, i / 2, NONE);
+      return ASTAR_EINVAL;
+    }
+  return start[np] >= UINT32_MAX / 2 ? ASTAR_EINVAL : 0;
+}
+
+/* Welds the caller's vertices with the same coordinates: weld[i] is the
+** mesh's number of vertex i; m->nv counts them. */
+static int weldverts(astar_navmesh *m, const double *xy, uint32_t nv, uint32_t *weld) {
+  htab t;
+  uint32_t i;
   t.key = NULL; t.val = NULL; t.cap = 0;
-  if (weld == NULL || htab_new(&m->mem, &t, nv)) {
+  if (htab_new(&m->mem, &t, nv)) {
     htab_free(&m->mem, &t);
-    rc = ASTAR_ENOMEM; goto done;
+    return ASTAR_ENOMEM;
   }
   for (i = 0; i < nv; i++) {
     uint64_t key = astar__hash64(dbits(xy[2 * i])) ^ dbits(xy[2 * i + 1]);
@@ -372,90 +368,164 @@ int astar_navmesh_new(astar_navmesh **out, const double *xy, uint32_t nv,
     else weld[i] = weld[t.val[s]];
   }
   htab_free(&m->mem, &t);
-  m->xy = (double *)astar__alloc(&m->mem, 2 * (size_t)m->nv * sizeof(double));
-  m->pstart = (uint32_t *)astar__alloc(&m->mem, ((size_t)np + 1) * sizeof(uint32_t));
+  return 0;
+}
+
+/* The arrays of a mesh of m->nv vertices, m->nh half-edges, m->np polygons. */
+static int allocmesh(astar_navmesh *m) {
+  const size_t nh = m->nh, np = m->np, nv = m->nv;
+  m->xy = (double *)astar__alloc(&m->mem, 2 * nv * sizeof(double));
+  m->pstart = (uint32_t *)astar__alloc(&m->mem, (np + 1) * sizeof(uint32_t));
   m->hv = (uint32_t *)astar__alloc(&m->mem, nh * sizeof(uint32_t));
   m->hxy = (double *)astar__alloc(&m->mem, 2 * nh * sizeof(double));
   m->hn = (uint32_t *)astar__alloc(&m->mem, nh * sizeof(uint32_t));
   m->hp = (uint32_t *)astar__alloc(&m->mem, nh * sizeof(uint32_t));
   m->hpoly = (uint32_t *)astar__alloc(&m->mem, nh * sizeof(uint32_t));
   m->htw = (uint32_t *)astar__alloc(&m->mem, nh * sizeof(uint32_t));
-  m->cost = (double *)astar__alloc(&m->mem, (size_t)np * sizeof(double));
-  m->flags = (uint32_t *)astar__alloc(&m->mem, (size_t)np * sizeof(uint32_t));
-  m->pport = (uint32_t *)astar__alloc(&m->mem, (size_t)np * sizeof(uint32_t));
-  m->vwall = (unsigned char *)astar__alloc(&m->mem, m->nv);
-  m->vps = (uint32_t *)astar__alloc(&m->mem, ((size_t)m->nv + 1) * sizeof(uint32_t));
+  m->cost = (double *)astar__alloc(&m->mem, np * sizeof(double));
+  m->flags = (uint32_t *)astar__alloc(&m->mem, np * sizeof(uint32_t));
+  m->pport = (uint32_t *)astar__alloc(&m->mem, np * sizeof(uint32_t));
+  m->vwall = (unsigned char *)astar__alloc(&m->mem, nv);
+  m->vps = (uint32_t *)astar__alloc(&m->mem, (nv + 1) * sizeof(uint32_t));
   m->vpl = (uint32_t *)astar__alloc(&m->mem, nh * sizeof(uint32_t));
-  stamp = (uint32_t *)astar__alloc(&m->mem, (size_t)m->nv * sizeof(uint32_t));
-  if (!m->xy || !m->pstart || !m->hv || !m->hxy || !m->hn || !m->hp || !m->hpoly || !m->htw ||
-      !m->cost || !m->flags || !m->pport || !m->vwall || !m->vps || !m->vpl || !stamp) {
-    rc = ASTAR_ENOMEM;
-    goto done;
-  }
+  return !m->xy || !m->pstart || !m->hv || !m->hxy || !m->hn || !m->hp || !m->hpoly ||
+                 !m->htw || !m->cost || !m->flags || !m->pport || !m->vwall || !m->vps || !m->vpl
+             ? ASTAR_ENOMEM : 0;
+}
+
+/* Copies the welded vertices and polygons into the mesh; a polygon that
+** names a vertex twice (after welding) is an error. */
+static int copypolys(astar_navmesh *m, const double *xy, uint32_t nv, const uint32_t *start,
+                     const uint32_t *idx, const uint32_t *weld, astar_navmesh_problem *pr) {
+  uint32_t *stamp = (uint32_t *)astar__alloc(&m->mem, (size_t)m->nv * sizeof(uint32_t));
+  uint32_t i, p;
+  int rc = 0;
+  if (stamp == NULL) return ASTAR_ENOMEM;
   for (i = 0; i < nv; i++) {
     m->xy[2 * weld[i]] = xy[2 * i];
     m->xy[2 * weld[i] + 1] = xy[2 * i + 1];
   }
   memset(stamp, 0xff, (size_t)m->nv * sizeof(uint32_t));
-  for (p = 0; p < np; p++) {
+  for (p = 0; p < m->np && rc == 0; p++) {
     m->pstart[p] = start[p];
     m->cost[p] = 1; m->flags[p] = 1;
     for (i = start[p]; i < start[p + 1]; i++) {
       uint32_t v = weld[idx[i]];
-      if (stamp[v] == p) { problem(pr, ASTAR_NM_REPEAT, p, NONE, idx[i], NONE);
-                           rc = ASTAR_EINVAL; goto done; }
+      if (stamp[v] == p) {
+        problem(pr, ASTAR_NM_REPEAT, p, NONE, idx[i], NONE);
+        rc = ASTAR_EINVAL;
+        break;
+      }
       stamp[v] = p;
       m->hv[i] = v; m->hpoly[i] = p;
     }
   }
-  m->pstart[np] = (uint32_t)nh;
-  m->mincost = m->maxcost = 1;
-  m->flor = m->fland = 1;
-  /* bounding box and tolerance */
+  m->pstart[m->np] = m->nh;
+  astar__free(&m->mem, stamp, (size_t)m->nv * sizeof(uint32_t));
+  return rc;
+}
+
+/* The bounding box, and the tolerance that goes with its size. */
+static void bound(astar_navmesh *m) {
+  uint32_t i;
   m->box[0] = m->box[1] = HUGE_VAL; m->box[2] = m->box[3] = -HUGE_VAL;
   for (i = 0; i < m->nv; i++) {
     m->box[0] = fmin(m->box[0], VX(m, i)); m->box[1] = fmin(m->box[1], VY(m, i));
     m->box[2] = fmax(m->box[2], VX(m, i)); m->box[3] = fmax(m->box[3], VY(m, i));
   }
-  bw = m->box[2] - m->box[0]; bh = m->box[3] - m->box[1];
-  m->eps = 1e-9 * fmax(bw, bh);
-  for (p = 0; p < np; p++)
-    if ((rc = checkpoly(m, p, idx + start[p], pr)) != 0) goto done;
-  if ((rc = linkedges(m, pr)) != 0) goto done;
-  /* walls, vertex -> polygons */
+  m->eps = 1e-9 * fmax(m->box[2] - m->box[0], m->box[3] - m->box[1]);
+}
+
+/* Once the half-edges are linked: their coordinates, which vertices are on
+** a wall, each vertex's polygons (vps/vpl), each polygon's ports. Returns
+** the number of walls. */
+static uint32_t vertexindex(astar_navmesh *m) {
+  uint32_t i, h, p, nw = 0;
   memset(m->vwall, 0, m->nv);
   memset(m->vps, 0, ((size_t)m->nv + 1) * sizeof(uint32_t));
-  for (h = 0; h < nh; h++) {
+  for (h = 0; h < m->nh; h++) {
     m->hxy[2 * h] = VX(m, m->hv[h]); m->hxy[2 * h + 1] = VY(m, m->hv[h]);   /* final order */
     m->vps[m->hv[h] + 1]++;
     if (m->hn[h] == NONE) { m->vwall[m->hv[h]] = 1; m->vwall[m->hv[nexthe(m, h)]] = 1; nw++; }
   }
   for (i = 0; i < m->nv; i++) m->vps[i + 1] += m->vps[i];
-  for (h = 0; h < nh; h++) m->vpl[m->vps[m->hv[h]]++] = m->hpoly[h];
+  for (h = 0; h < m->nh; h++) m->vpl[m->vps[m->hv[h]]++] = m->hpoly[h];
   for (i = m->nv; i > 0; i--) m->vps[i] = m->vps[i - 1];
-  for (p = 0; p < np; p++) {
-    m->pport[p] = 0;
-    for (h = start[p]; h < start[p + 1]; h++) m->pport[p] += m->hn[h] != NONE;
-  }
   m->vps[0] = 0;
+  for (p = 0; p < m->np; p++) {
+    m->pport[p] = 0;
+    for (h = m->pstart[p]; h < m->pstart[p + 1]; h++) m->pport[p] += m->hn[h] != NONE;
+  }
   m->nwall = nw;
+  return nw;
+}
+
+/* Lists the walls' half-edges in 'walls' (m->nwall of them) and each
+** port's half-edge from its lower-numbered polygon in m->phe. */
+static int listedges(astar_navmesh *m, uint32_t *walls) {
+  uint32_t h, nw = 0;
   m->phe = (uint32_t *)astar__alloc(&m->mem, (m->nport ? m->nport : 1) * sizeof(uint32_t));
-  walls = (uint32_t *)astar__alloc(&m->mem, (nw ? nw : 1) * sizeof(uint32_t));
-  if (m->phe == NULL || walls == NULL) { rc = ASTAR_ENOMEM; goto done; }
+  if (m->phe == NULL) return ASTAR_ENOMEM;
   if (m->nport == 0) { astar__free(&m->mem, m->phe, sizeof(uint32_t)); m->phe = NULL; }
-  for (nw = 0, h = 0; h < nh; h++) {
+  for (h = 0; h < m->nh; h++) {
     if (m->hn[h] == NONE) walls[nw++] = h;
     else if (m->hpoly[h] < m->hn[h]) m->phe[m->hp[h]] = h;
   }
-  /* buckets: about one polygon per bucket, at most 2^22 buckets */
-  {
-    double cells = np < 4 ? 4 : (double)np, side = fmax(bw, bh), c;
-    c = sqrt(fmax(bw * bh, side * side / cells) / cells);
-    if (!(c > 0)) c = side > 0 ? side : 1;
-    while ((bw / c + 1) * (bh / c + 1) > 4194304.0) c *= 2;
-    m->cell = c;
-    m->bw = (uint32_t)(bw / c) + 1; m->bh = (uint32_t)(bh / c) + 1;
+  return 0;
+}
+
+/* The buckets' side: about one polygon per bucket, at most 2^22 buckets. */
+static void bucketsize(astar_navmesh *m) {
+  const double bw = m->box[2] - m->box[0], bh = m->box[3] - m->box[1];
+  const double cells = m->np < 4 ? 4 : (double)m->np, side = fmax(bw, bh);
+  double c = sqrt(fmax(bw * bh, side * side / cells) / cells);
+  if (!(c > 0)) c = side > 0 ? side : 1;
+  while ((bw / c + 1) * (bh / c + 1) > 4194304.0) c *= 2;
+  m->cell = c;
+  m->bw = (uint32_t)(bw / c) + 1; m->bh = (uint32_t)(bh / c) + 1;
+}
+
+/* A problem found on the welded mesh names the caller's vertices. */
+static void unweld(astar_navmesh_problem *pr, const uint32_t *weld, uint32_t nv) {
+  uint32_t i, v = pr->vertex, v2 = pr->vertex2;
+  for (i = nv; i-- > 0;) {
+    if (weld[i] == v) pr->vertex = i;
+    if (weld[i] == v2) pr->vertex2 = i;
   }
+}
+
+int astar_navmesh_new(astar_navmesh **out, const double *xy, uint32_t nv,
+                      const uint32_t *start, const uint32_t *idx, uint32_t np,
+                      astar_navmesh_problem *pr, astar_alloc alloc, void *ud) {
+  astar_mem a;
+  astar_navmesh *m;
+  uint32_t *weld, *walls = NULL, p, nw = 0;
+  int rc;
+  *out = NULL;
+  if (pr != NULL) problem(pr, 0, NONE, NONE, NONE, NONE);
+  if ((rc = check_input(xy, nv, start, idx, np, pr)) != 0) return rc;
+  a.fn = alloc; a.ud = ud; a.allocs = 0;
+  m = (astar_navmesh *)astar__alloc(&a, sizeof *m);
+  if (m == NULL) return ASTAR_ENOMEM;
+  memset(m, 0, sizeof *m);
+  m->mem = a;
+  m->np = np; m->nh = start[np];
+  weld = (uint32_t *)astar__alloc(&m->mem, (size_t)nv * sizeof(uint32_t));
+  if (weld == NULL) { rc = ASTAR_ENOMEM; goto done; }
+  if ((rc = weldverts(m, xy, nv, weld)) != 0 || (rc = allocmesh(m)) != 0 ||
+      (rc = copypolys(m, xy, nv, start, idx, weld, pr)) != 0)
+    goto done;
+  m->mincost = m->maxcost = 1;
+  m->flor = m->fland = 1;
+  bound(m);
+  for (p = 0; p < np; p++)
+    if ((rc = checkpoly(m, p, idx + start[p], pr)) != 0) goto done;
+  if ((rc = linkedges(m, pr)) != 0) goto done;
+  nw = vertexindex(m);
+  walls = (uint32_t *)astar__alloc(&m->mem, (nw ? nw : 1) * sizeof(uint32_t));
+  if (walls == NULL) { rc = ASTAR_ENOMEM; goto done; }
+  if ((rc = listedges(m, walls)) != 0) goto done;
+  bucketsize(m);
   if ((rc = buckets(m, np, NULL, 0, &m->bps, &m->bpl)) != 0 ||
       (rc = buckets(m, nw, walls, 1, &m->bws, &m->bwl)) != 0)
     goto done;
@@ -463,15 +533,9 @@ int astar_navmesh_new(astar_navmesh **out, const double *xy, uint32_t nv,
 done:
   if (rc == ASTAR_EINVAL && pr != NULL && weld != NULL &&
       (pr->why == ASTAR_NM_OVERLAP || pr->why == ASTAR_NM_DUPLICATE ||
-       pr->why == ASTAR_NM_NONMANIFOLD || pr->why == ASTAR_NM_TJUNCTION)) {
-    uint32_t v = pr->vertex, v2 = pr->vertex2;       /* welded -> the caller's indices */
-    for (i = nv; i-- > 0;) {
-      if (weld[i] == v) pr->vertex = i;
-      if (weld[i] == v2) pr->vertex2 = i;
-    }
-  }
+       pr->why == ASTAR_NM_NONMANIFOLD || pr->why == ASTAR_NM_TJUNCTION))
+    unweld(pr, weld, nv);
   astar__free(&m->mem, weld, (size_t)nv * sizeof(uint32_t));
-  astar__free(&m->mem, stamp, (size_t)m->nv * sizeof(uint32_t));
   astar__free(&m->mem, walls, (nw ? nw : 1) * sizeof(uint32_t));
   if (rc) { freemesh(m); return rc; }
   *out = m;

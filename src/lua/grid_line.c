@@ -117,21 +117,21 @@ static int taut_path(lua_State *L, lgrid *lg, const double *v, size_t n,
   return 1;
 }
 
-/* path:smooth(grid [, opts]), documented with Path (src/lua/path.c). */
-static int path_smooth(lua_State *L) {
-  static const astar_optuse OPTS[] = {{ASTAR_OPT_RADIUS, 0, NULL}, {ASTAR_OPT_PULL, 0, NULL},
-                                      ASTAR_OPT_END};
-  size_t n, i, k, cap, *keep;
-  int *pdiag;
-  const double *v = astar_path_grid(L, 1, &n, &pdiag);
-  lgrid *lg = (lgrid *)luaL_testudata(L, 2, ASTAR_GRID_MT);
-  double *xy, *stretch, *out, r, cost = 0;
+/* A smoothed path in the making: n corner points xy (cell units, corners
+** at integers), whether a link leads to each (link[i]) and then its price
+** (price[i]), and the cost of the whole. */
+typedef struct polyline {
+  double *xy, *price, cost;
   unsigned char *link;
-  int diag = 0, marks = 0, links, plain;
-  astar_opts o;
-  astar_stats st;
-  long goal;
-  int w, h;
+  size_t n;
+} polyline;
+
+/* path:smooth's path and grid (arguments 1 and 2): the path's n cells. */
+static const double *smooth_args(lua_State *L, lgrid **plg, size_t *n, int *diag) {
+  int *pdiag, w, h;
+  const double *v = astar_path_grid(L, 1, n, &pdiag);
+  lgrid *lg = (lgrid *)luaL_testudata(L, 2, ASTAR_GRID_MT);
+  size_t i;
   if (v == NULL) {
     afn self;
     size_t m;
@@ -145,26 +145,28 @@ static int path_smooth(lua_State *L) {
     astar_argerror(L, &F_SMOOTH, 2, "astar.Grid expected, got %s", luaL_typename(L, 2));
   if (lg->g == NULL) astar_error(L, "attempt to use a closed grid");
   astar_grid_square(L, lg, "smooth");
-  astar_readopts(L, &F_SMOOTH, 3, OPTS, &o);
-  r = astar_opt(&o, ASTAR_OPT_RADIUS, 0);
   w = astar_grid_width(lg->g); h = astar_grid_height(lg->g);
-  for (i = 0; i < n; i++)
+  for (i = 0; i < *n; i++)
     if (v[2 * i] < 1 || v[2 * i + 1] < 1 || v[2 * i] > w || v[2 * i + 1] > h)
       astar_argerror(L, &F_SMOOTH, 2, "the path does not fit this grid");
-  astar_path_info(L, 1, &st, &goal);
-  diag = *pdiag >= 0 ? *pdiag : ASTAR_DIAG_NO_CORNER_CUTTING;
-  links = astar_grid_link_count(lg->g) > 0;
-  plain = !links && astar_grid_one_cost(lg->g);   /* no prices to compare */
-  if (plain && r == 0 && astar_opt(&o, ASTAR_OPT_PULL, 1) && taut_path(L, lg, v, n, &st, goal))
-    return 1;                           /* the whole path pulled taut at once */
-  /* scratch, collected: an error or a finalizer leaves nothing behind; first the path and
-  ** Pinter's pass over it: xy, stretch, keep, link */
-  cap = n > 0 ? n : 1;
-  xy = (double *)lua_newuserdatauv(L, cap * (3 * sizeof(double) + sizeof(size_t) + 1), 0);
+  *diag = *pdiag >= 0 ? *pdiag : ASTAR_DIAG_NO_CORNER_CUTTING;
+  *plg = lg;
+  return v;
+}
+
+/* Pinter's pass over the n cells v: the points it keeps, with the links
+** it keeps and their prices, in pl. 'plain': a grid of one cost without
+** links (no prices to compare). Its scratch is a userdata left on the
+** stack: an error or a finalizer leaves nothing behind. */
+static void pinter(lua_State *L, lgrid *lg, const double *v, size_t n, int diag, int plain,
+                   double r, polyline *pl) {
+  const size_t cap = n > 0 ? n : 1;
+  const int links = !plain && astar_grid_link_count(lg->g) > 0;
+  double *xy = (double *)lua_newuserdatauv(L, cap * (3 * sizeof(double) + sizeof(size_t) + 1), 0);
+  double *stretch = xy + 2 * cap;
+  size_t *keep = (size_t *)(void *)(stretch + cap), i, k;
+  unsigned char *link = (unsigned char *)(keep + cap);
   astar_map_alive(L, &lg->m);
-  stretch = xy + 2 * cap;
-  keep = (size_t *)(void *)(stretch + cap);
-  link = (unsigned char *)(keep + cap);
   for (i = 0; i < n; i++) {
     int via = 0;
     double c = 0;
@@ -194,30 +196,58 @@ static int path_smooth(lua_State *L) {
     xy[2 * i] = xy[2 * b];
     xy[2 * i + 1] = xy[2 * b + 1];
   }
-  cost = polyline_cost(lg->g, xy, k, link, stretch);
-  if (astar_opt(&o, ASTAR_OPT_PULL, 1)) {   /* on a copy: Pinter's stays if it is cheaper */
-    /* room for the corners the string wraps (measured on the DAO maps: under twice
-    ** Pinter's points); where there is none left, a bend stays as it is */
-    size_t pk, pcap = 4 * k + 64;
-    double *pxy = (double *)lua_newuserdatauv(L, pcap * (3 * sizeof(double) + 2), 0), pulled;
-    double *pst = pxy + 2 * pcap;
-    unsigned char *plink = (unsigned char *)(pst + pcap);
-    memcpy(pxy, xy, 2 * k * sizeof(double));
-    memcpy(pst, stretch, k * sizeof(double));
-    memcpy(plink, link, k);
-    pk = astar_grid_pull(lg->g, pxy, k, pcap, r, plink, pst, plink + pcap);
-    pulled = polyline_cost(lg->g, pxy, pk, plink, pst);
-    if (pulled <= cost) {
-      k = pk; xy = pxy; stretch = pst; link = plink; cost = pulled;
-    }
+  pl->xy = xy; pl->price = stretch; pl->link = link; pl->n = k;
+  pl->cost = polyline_cost(lg->g, xy, k, link, stretch);
+}
+
+/* The string pulled around the corners of pl, on a copy (a userdata left
+** on the stack), which replaces pl if it is no dearer. */
+static void pull(lua_State *L, lgrid *lg, double r, polyline *pl) {
+  /* room for the corners the string wraps (measured on the DAO maps: under twice
+  ** Pinter's points); where there is none left, a bend stays as it is */
+  const size_t k = pl->n, cap = 4 * k + 64;
+  double *xy = (double *)lua_newuserdatauv(L, cap * (3 * sizeof(double) + 2), 0), cost;
+  double *price = xy + 2 * cap;
+  unsigned char *link = (unsigned char *)(price + cap);
+  size_t n;
+  memcpy(xy, pl->xy, 2 * k * sizeof(double));
+  memcpy(price, pl->price, k * sizeof(double));
+  memcpy(link, pl->link, k);
+  n = astar_grid_pull(lg->g, xy, k, cap, r, link, price, link + cap);
+  cost = polyline_cost(lg->g, xy, n, link, price);
+  if (cost <= pl->cost) {
+    pl->xy = xy; pl->price = price; pl->link = link; pl->n = n; pl->cost = cost;
   }
-  out = astar_newpath(L, k, ASTAR_PATH_MESH, cost, &st, "smoothed", goal);
-  for (i = 0; i < k; i++) {
-    out[2 * i] = xy[2 * i] + 0.5;
-    out[2 * i + 1] = xy[2 * i + 1] + 0.5;
+}
+
+/* path:smooth(grid [, opts]), documented with Path (src/lua/path.c). */
+static int path_smooth(lua_State *L) {
+  static const astar_optuse OPTS[] = {{ASTAR_OPT_RADIUS, 0, NULL}, {ASTAR_OPT_PULL, 0, NULL},
+                                      ASTAR_OPT_END};
+  size_t n, i;
+  lgrid *lg;
+  int diag, marks = 0, plain;
+  const double *v = smooth_args(L, &lg, &n, &diag);
+  double *out, r;
+  polyline pl;
+  astar_opts o;
+  astar_stats st;
+  long goal;
+  astar_readopts(L, &F_SMOOTH, 3, OPTS, &o);
+  r = astar_opt(&o, ASTAR_OPT_RADIUS, 0);
+  astar_path_info(L, 1, &st, &goal);
+  plain = astar_grid_link_count(lg->g) == 0 && astar_grid_one_cost(lg->g);
+  if (plain && r == 0 && astar_opt(&o, ASTAR_OPT_PULL, 1) && taut_path(L, lg, v, n, &st, goal))
+    return 1;                           /* the whole path pulled taut at once */
+  pinter(L, lg, v, n, diag, plain, r, &pl);
+  if (astar_opt(&o, ASTAR_OPT_PULL, 1)) pull(L, lg, r, &pl);
+  out = astar_newpath(L, pl.n, ASTAR_PATH_MESH, pl.cost, &st, "smoothed", goal);
+  for (i = 0; i < pl.n; i++) {
+    out[2 * i] = pl.xy[2 * i] + 0.5;
+    out[2 * i + 1] = pl.xy[2 * i + 1] + 0.5;
   }
-  for (i = 1; i < k; i++)               /* the links it kept, for Path:link */
-    if (link[i]) astar_linkmark(L, &marks, i, stretch[i]);
+  for (i = 1; i < pl.n; i++)            /* the links it kept, for Path:link */
+    if (pl.link[i]) astar_linkmark(L, &marks, i, pl.price[i]);
   if (marks) astar_path_setlinks(L, -2);
   return 1;
 }
