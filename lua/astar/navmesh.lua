@@ -320,82 +320,100 @@ end
 -- nodes (NV[node] its vertex, NX/NP next and previous). Bridges make two nodes for each of their
 -- ends; both carry the same vertex, so the triangles share edges across a bridge.
 
--- Triangulates the outline 'outer' (vertex indices, counter-clockwise) with the holes 'holes'
--- (lists of vertex indices, clockwise), vertices at VX[i], VY[i]; 'tol' is the core's
--- tolerance for this mesh (RES times its size). The rings must be simple, apart, the holes
--- inside the outline. Returns the list of triangles (counter-clockwise), or nil, message if
--- clipping stalls (rounding in nearly degenerate input).
---
--- Bridges and ears are first chosen with margins: no other node within 2 * tol of a bridge or
--- an ear, every corner of an ear turning by a sine above MARGIN. Only when no choice passes
--- (input near the resolution) is one made on exact signs.
-local function earcut(VX, VY, outer, holes, tol)
-  local NV, NX, NP = {}, {}, {}
-  local nn, count = 0, 0
-  local near = 2 * tol
+-- A ring under ear clipping: R.NV, R.NX, R.NP (above), the vertices' coordinates R.VX, R.VY,
+-- R.first a node still in it, R.count its nodes, R.nn nodes made, R.near (2 * tol) the margin.
 
-  local function node(v, after)
-    nn = nn + 1
-    NV[nn] = v
-    if after then
-      local b = NX[after]
-      NX[after], NP[nn], NX[nn], NP[b] = nn, after, b, nn
-    else
-      NX[nn], NP[nn] = nn, nn
-    end
-    count = count + 1
-    return nn
+-- Makes a node of vertex v after node 'after' (or a ring of its own); returns it.
+local function ring_node(R, v, after)
+  local NX, NP = R.NX, R.NP
+  local nn = R.nn + 1
+  R.nn, R.count = nn, R.count + 1
+  R.NV[nn] = v
+  if after then
+    local b = NX[after]
+    NX[after], NP[nn], NX[nn], NP[b] = nn, after, b, nn
+  else
+    NX[nn], NP[nn] = nn, nn
   end
+  return nn
+end
 
-  local first = node(outer[1])
-  local last = first
-  for i = 2, #outer do last = node(outer[i], last) end
-
-  -- Whether the direction from node p to (qx, qy) lies inside the interior angle at p (the
-  -- ring runs counter-clockwise, the interior on its left), by a sine above 'k'.
-  local function in_sector(p, qx, qy, k)
-    local v, a, b = NV[p], NV[NP[p]], NV[NX[p]]
-    local px, py = VX[v], VY[v]
-    local nx, ny, rx, ry = VX[b] - px, VY[b] - py, VX[a] - px, VY[a] - py
-    local dx, dy = qx - px, qy - py
-    local ld = sqrt(dx * dx + dy * dy)
-    local left_of_next = nx * dy - ny * dx > k * sqrt(nx * nx + ny * ny) * ld
-    local right_of_prev = rx * dy - ry * dx < -k * sqrt(rx * rx + ry * ry) * ld
-    if orient(VX[a], VY[a], px, py, VX[b], VY[b]) > 0 then
-      return left_of_next and right_of_prev
-    end
-    return left_of_next or right_of_prev
+-- Whether the direction from node p to (qx, qy) lies inside the interior angle at p (the
+-- ring runs counter-clockwise, the interior on its left), by a sine above 'k'.
+local function in_sector(R, p, qx, qy, k)
+  local NV, VX, VY = R.NV, R.VX, R.VY
+  local v, a, b = NV[p], NV[R.NP[p]], NV[R.NX[p]]
+  local px, py = VX[v], VY[v]
+  local nx, ny, rx, ry = VX[b] - px, VY[b] - py, VX[a] - px, VY[a] - py
+  local dx, dy = qx - px, qy - py
+  local ld = sqrt(dx * dx + dy * dy)
+  local left_of_next = nx * dy - ny * dx > k * sqrt(nx * nx + ny * ny) * ld
+  local right_of_prev = rx * dy - ry * dx < -k * sqrt(rx * rx + ry * ry) * ld
+  if orient(VX[a], VY[a], px, py, VX[b], VY[b]) > 0 then
+    return left_of_next and right_of_prev
   end
+  return left_of_next or right_of_prev
+end
 
-  -- Whether segment p -> (qx, qy) meets no edge of the ring other than those at p's vertex,
-  -- and passes no end of those edges closer than 'gap'.
-  local function clear(p, qx, qy, gap)
-    local vp = NV[p]
-    local px, py = VX[vp], VY[vp]
-    local lox, hix = (px < qx and px or qx) - gap, (px < qx and qx or px) + gap
-    local loy, hiy = (py < qy and py or qy) - gap, (py < qy and qy or py) + gap
-    local a = p
-    repeat
-      local b = NX[a]
-      local va, vb = NV[a], NV[b]
-      if va ~= vp and vb ~= vp then
-        local ax, ay, bx, by = VX[va], VY[va], VX[vb], VY[vb]
-        if not ((ax < lox and bx < lox) or (ax > hix and bx > hix)
-            or (ay < loy and by < loy) or (ay > hiy and by > hiy)) then
-          if meet(px, py, qx, qy, ax, ay, bx, by) then return false end
-          if gap > 0 and (pdist(ax, ay, px, py, qx, qy) < gap
-              or pdist(bx, by, px, py, qx, qy) < gap) then
-            return false
-          end
+-- Whether segment p -> (qx, qy) meets no edge of the ring other than those at p's vertex,
+-- and passes no end of those edges closer than 'gap'.
+local function clear(R, p, qx, qy, gap)
+  local NV, NX, VX, VY = R.NV, R.NX, R.VX, R.VY
+  local vp = NV[p]
+  local px, py = VX[vp], VY[vp]
+  local lox, hix = (px < qx and px or qx) - gap, (px < qx and qx or px) + gap
+  local loy, hiy = (py < qy and py or qy) - gap, (py < qy and qy or py) + gap
+  local a = p
+  repeat
+    local b = NX[a]
+    local va, vb = NV[a], NV[b]
+    if va ~= vp and vb ~= vp then
+      local ax, ay, bx, by = VX[va], VY[va], VX[vb], VY[vb]
+      if not ((ax < lox and bx < lox) or (ax > hix and bx > hix)
+          or (ay < loy and by < loy) or (ay > hiy and by > hiy)) then
+        if meet(px, py, qx, qy, ax, ay, bx, by) then return false end
+        if gap > 0 and (pdist(ax, ay, px, py, qx, qy) < gap
+            or pdist(bx, by, px, py, qx, qy) < gap) then
+          return false
         end
       end
-      a = b
-    until a == p
-    return true
-  end
+    end
+    a = b
+  until a == p
+  return true
+end
 
-  -- Joins each hole, rightmost first, by a bridge from its rightmost vertex m to the nearest
-  -- ring node right of m that sees m. Holes further left cannot meet such a bridge.
+-- The node of the ring that hole vertex m (at mx, my) is bridged from: the nearest right of
+-- m that sees m, with margins if one does; or nil.
+local function bridge_from(R, mx, my)
+  local NV, NX, VX, VY = R.NV, R.NX, R.VX, R.VY
+  local cand, dist = {}, {}
+  local p = R.first
+  repeat
+    local v = NV[p]
+    if VX[v] > mx then
+      local dx, dy = VX[v] - mx, VY[v] - my
+      cand[#cand + 1], dist[p] = p, dx * dx + dy * dy
+    end
+    p = NX[p]
+  until p == R.first
+  sort(cand, function(a, b)
+    if dist[a] ~= dist[b] then return dist[a] < dist[b] end
+    return a < b
+  end)
+  for pass = 1, 2 do
+    local k1, gap = pass == 1 and MARGIN or 0, pass == 1 and R.near or 0
+    for _, c in ipairs(cand) do
+      if in_sector(R, c, mx, my, k1) and clear(R, c, mx, my, gap) then return c end
+    end
+  end
+end
+
+-- Joins each hole, rightmost first, by a bridge from its rightmost vertex m to the nearest
+-- ring node right of m that sees m. Holes further left cannot meet such a bridge. Returns
+-- true, or nil, message.
+local function bridge_holes(R, holes)
+  local VX, VY = R.VX, R.VY
   local order, right = {}, {}
   for k, hole in ipairs(holes) do
     local best = 1
@@ -413,133 +431,127 @@ local function earcut(VX, VY, outer, holes, tol)
   for _, k in ipairs(order) do
     local hole, im = holes[k], right[k]
     local m = hole[im]
-    local mx, my = VX[m], VY[m]
-    local cand, dist = {}, {}
-    local p = first
-    repeat
-      local v = NV[p]
-      if VX[v] > mx then
-        local dx, dy = VX[v] - mx, VY[v] - my
-        cand[#cand + 1], dist[p] = p, dx * dx + dy * dy
-      end
-      p = NX[p]
-    until p == first
-    sort(cand, function(a, b)
-      if dist[a] ~= dist[b] then return dist[a] < dist[b] end
-      return a < b
-    end)
-    local bridge
-    for pass = 1, 2 do
-      local k1, gap = pass == 1 and MARGIN or 0, pass == 1 and near or 0
-      for _, c in ipairs(cand) do
-        if in_sector(c, mx, my, k1) and clear(c, mx, my, gap) then bridge = c; break end
-      end
-      if bridge then break end
-    end
+    local bridge = bridge_from(R, VX[m], VY[m])
     if not bridge then return nil, "no bridge for hole " .. k end
     local at, n = bridge, #hole
-    for t = 0, n - 1 do at = node(hole[(im - 1 + t) % n + 1], at) end
-    at = node(m, at)
-    node(NV[bridge], at)
+    for t = 0, n - 1 do at = ring_node(R, hole[(im - 1 + t) % n + 1], at) end
+    at = ring_node(R, m, at)
+    ring_node(R, R.NV[bridge], at)
   end
+  return true
+end
 
-  local function unlink(p)
-    local a, b = NP[p], NX[p]
-    NX[a], NP[b] = b, a
-    count = count - 1
-    if p == first then first = b end
+local function unlink(R, p)
+  local a, b = R.NP[p], R.NX[p]
+  R.NX[a], R.NP[b] = b, a
+  R.count = R.count - 1
+  if p == R.first then R.first = b end
+end
+
+-- Removes repeated vertices and zero-width spikes (a -> p -> a) around node p; returns a
+-- node still in the ring.
+local function tidy(R, p)
+  local NV = R.NV
+  while R.count > 2 do
+    local a, b = R.NP[p], R.NX[p]
+    if NV[b] == NV[p] then
+      unlink(R, b)
+    elseif NV[a] == NV[p] then
+      unlink(R, p)
+      p = a
+    elseif NV[a] == NV[b] then
+      unlink(R, b)
+      unlink(R, p)
+      p = a
+    else
+      break
+    end
   end
+  return p
+end
 
-  -- Removes repeated vertices and zero-width spikes (a -> p -> a) around node p; returns a
-  -- node still in the ring.
-  local function tidy(p)
-    while count > 2 do
-      local a, b = NP[p], NX[p]
-      if NV[b] == NV[p] then
-        unlink(b)
-      elseif NV[a] == NV[p] then
-        unlink(p)
-        p = a
-      elseif NV[a] == NV[b] then
-        unlink(b)
-        unlink(p)
-        p = a
-      else
-        break
+-- Whether a copy p (vertex v) of a corner of triangle a, b, c (a bridge end) has an edge
+-- that enters it: the far end on the inner side of both sides at that corner. The sides are
+-- ab, bc, ca with their margins dab, dbc, dca.
+local function copy_enters(R, p, v, a, b, c, dab, dbc, dca)
+  local VX, VY = R.VX, R.VY
+  local ax, ay, bx, by, cx, cy = VX[a], VY[a], VX[b], VY[b], VX[c], VY[c]
+  for k = 1, 2 do
+    local q = R.NV[k == 1 and R.NP[p] or R.NX[p]]
+    if q ~= a and q ~= b and q ~= c then -- (along a side is fine)
+      local qx, qy = VX[q], VY[q]
+      local s1 = (bx - ax) * (qy - ay) - (by - ay) * (qx - ax) > dab
+      local s2 = (cx - bx) * (qy - by) - (cy - by) * (qx - bx) > dbc
+      local s3 = (ax - cx) * (qy - cy) - (ay - cy) * (qx - cx) > dca
+      if (v == a and s1 and s3) or (v == b and s1 and s2) or (v == c and s2 and s3) then
+        return true
       end
     end
-    return p
   end
+  return false
+end
 
-  -- Whether the triangle prev(e), e, next(e) can be cut off: it turns left at its three
-  -- corners, no other node lies in it, and no edge from a copy of a corner (a bridge end)
-  -- enters it. Unless 'exact': each corner turns by a sine above MARGIN, and nodes (and the
-  -- far ends of a corner copy's edges) within 2 * tol outside count as in.
-  local function is_ear(e, exact)
-    local u, w = NP[e], NX[e]
-    local a, b, c = NV[u], NV[e], NV[w]
-    local ax, ay, bx, by, cx, cy = VX[a], VY[a], VX[b], VY[b], VX[c], VY[c]
-    local abx, aby, bcx, bcy, cax, cay = bx - ax, by - ay, cx - bx, cy - by, ax - cx, ay - cy
-    local lab, lbc, lca, gap = 0, 0, 0, 0
-    if exact then
-      if abx * bcy - aby * bcx <= 0 then return false end
-    else
-      lab = sqrt(abx * abx + aby * aby)
-      lbc = sqrt(bcx * bcx + bcy * bcy)
-      lca = sqrt(cax * cax + cay * cay)
-      -- the turn at b, c and a, each computed as the core does
-      if abx * bcy - aby * bcx <= MARGIN * lab * lbc or bcx * cay - bcy * cax <= MARGIN * lbc * lca
-          or cax * aby - cay * abx <= MARGIN * lca * lab then
+-- Whether the triangle prev(e), e, next(e) can be cut off: it turns left at its three
+-- corners, no other node lies in it, and no edge from a copy of a corner (a bridge end)
+-- enters it. Unless 'exact': each corner turns by a sine above MARGIN, and nodes (and the
+-- far ends of a corner copy's edges) within 2 * tol outside count as in.
+local function is_ear(R, e, exact)
+  local NV, NX, VX, VY = R.NV, R.NX, R.VX, R.VY
+  local u, w = R.NP[e], NX[e]
+  local a, b, c = NV[u], NV[e], NV[w]
+  local ax, ay, bx, by, cx, cy = VX[a], VY[a], VX[b], VY[b], VX[c], VY[c]
+  local abx, aby, bcx, bcy, cax, cay = bx - ax, by - ay, cx - bx, cy - by, ax - cx, ay - cy
+  local lab, lbc, lca, gap = 0, 0, 0, 0
+  if exact then
+    if abx * bcy - aby * bcx <= 0 then return false end
+  else
+    lab = sqrt(abx * abx + aby * aby)
+    lbc = sqrt(bcx * bcx + bcy * bcy)
+    lca = sqrt(cax * cax + cay * cay)
+    -- the turn at b, c and a, each computed as the core does
+    if abx * bcy - aby * bcx <= MARGIN * lab * lbc or bcx * cay - bcy * cax <= MARGIN * lbc * lca
+        or cax * aby - cay * abx <= MARGIN * lca * lab then
+      return false
+    end
+    gap = R.near
+  end
+  -- p is in (or near) when no side has it clearly on its right
+  local dab, dbc, dca = -gap * lab, -gap * lbc, -gap * lca
+  local minx = (ax < bx and (ax < cx and ax or cx) or (bx < cx and bx or cx)) - gap
+  local maxx = (ax > bx and (ax > cx and ax or cx) or (bx > cx and bx or cx)) + gap
+  local miny = (ay < by and (ay < cy and ay or cy) or (by < cy and by or cy)) - gap
+  local maxy = (ay > by and (ay > cy and ay or cy) or (by > cy and by or cy)) + gap
+  local p = NX[w]
+  while p ~= u do
+    local v = NV[p]
+    local px, py = VX[v], VY[v]
+    if px >= minx and px <= maxx and py >= miny and py <= maxy then
+      if v == a or v == b or v == c then
+        if copy_enters(R, p, v, a, b, c, dab, dbc, dca) then return false end
+      elseif abx * (py - ay) - aby * (px - ax) >= dab and bcx * (py - by) - bcy * (px - bx) >= dbc
+          and cax * (py - cy) - cay * (px - cx) >= dca then
         return false
       end
-      gap = near
     end
-    -- p is in (or near) when no side has it clearly on its right
-    local dab, dbc, dca = -gap * lab, -gap * lbc, -gap * lca
-    local minx = (ax < bx and (ax < cx and ax or cx) or (bx < cx and bx or cx)) - gap
-    local maxx = (ax > bx and (ax > cx and ax or cx) or (bx > cx and bx or cx)) + gap
-    local miny = (ay < by and (ay < cy and ay or cy) or (by < cy and by or cy)) - gap
-    local maxy = (ay > by and (ay > cy and ay or cy) or (by > cy and by or cy)) + gap
-    local p = NX[w]
-    while p ~= u do
-      local v = NV[p]
-      local px, py = VX[v], VY[v]
-      if px >= minx and px <= maxx and py >= miny and py <= maxy then
-        if v == a or v == b or v == c then
-          -- a copy of a corner: its edges must leave the triangle alone
-          for k = 1, 2 do
-            local q = NV[k == 1 and NP[p] or NX[p]]
-            if q ~= a and q ~= b and q ~= c then -- (along a side is fine)
-              local qx, qy = VX[q], VY[q]
-              local s1 = abx * (qy - ay) - aby * (qx - ax) > dab
-              local s2 = bcx * (qy - by) - bcy * (qx - bx) > dbc
-              local s3 = cax * (qy - cy) - cay * (qx - cx) > dca
-              if (v == a and s1 and s3) or (v == b and s1 and s2) or (v == c and s2 and s3) then
-                return false
-              end
-            end
-          end
-        elseif abx * (py - ay) - aby * (px - ax) >= dab and bcx * (py - by) - bcy * (px - bx) >= dbc
-            and cax * (py - cy) - cay * (px - cx) >= dca then
-          return false
-        end
-      end
-      p = NX[p]
-    end
-    return true
+    p = NX[p]
   end
+  return true
+end
 
+-- Cuts ears off the ring until a triangle is left; returns the triangles, or nil, message.
+local function clip(R)
+  local NV, NX, VX, VY = R.NV, R.NX, R.VX, R.VY
   local tris = {}
-  local ear = tidy(first)
+  local ear = tidy(R, R.first)
   local stop, exact = ear, false
-  while count > 3 do
-    if is_ear(ear, exact) then
+  while R.count > 3 do
+    if is_ear(R, ear, exact) then
       exact = false
-      local u, w = NP[ear], NX[ear]
+      local u, w = R.NP[ear], NX[ear]
       tris[#tris + 1] = { NV[u], NV[ear], NV[w] }
-      unlink(ear)
-      u = tidy(u)
-      w = tidy(NX[u])
+      unlink(R, ear)
+      u = tidy(R, u)
+      w = tidy(R, NX[u])
       -- continue past the new edge: fewer fans of slivers around one vertex
       ear = NX[w]
       stop = ear
@@ -547,16 +559,35 @@ local function earcut(VX, VY, outer, holes, tol)
       ear = NX[ear]
       if ear == stop then
         -- no ear with margins: input near the resolution; take one on exact signs, go on
-        if exact then return nil, "no ear among " .. count .. " nodes" end
+        if exact then return nil, "no ear among " .. R.count .. " nodes" end
         exact = true
       end
     end
   end
-  if count == 3 then
-    local a, b, c = NV[NP[ear]], NV[ear], NV[NX[ear]]
+  if R.count == 3 then
+    local a, b, c = NV[R.NP[ear]], NV[ear], NV[NX[ear]]
     if orient(VX[a], VY[a], VX[b], VY[b], VX[c], VY[c]) > 0 then tris[#tris + 1] = { a, b, c } end
   end
   return tris
+end
+
+-- Triangulates the outline 'outer' (vertex indices, counter-clockwise) with the holes 'holes'
+-- (lists of vertex indices, clockwise), vertices at VX[i], VY[i]; 'tol' is the core's
+-- tolerance for this mesh (RES times its size). The rings must be simple, apart, the holes
+-- inside the outline. Returns the list of triangles (counter-clockwise), or nil, message if
+-- clipping stalls (rounding in nearly degenerate input).
+--
+-- Bridges and ears are first chosen with margins: no other node within 2 * tol of a bridge or
+-- an ear, every corner of an ear turning by a sine above MARGIN. Only when no choice passes
+-- (input near the resolution) is one made on exact signs.
+local function earcut(VX, VY, outer, holes, tol)
+  local R = { NV = {}, NX = {}, NP = {}, VX = VX, VY = VY, nn = 0, count = 0, near = 2 * tol }
+  local last = ring_node(R, outer[1])
+  R.first = last
+  for i = 2, #outer do last = ring_node(R, outer[i], last) end
+  local ok, why = bridge_holes(R, holes)
+  if not ok then return nil, why end
+  return clip(R)
 end
 
 local function triangulate(outline, holes, fname)
