@@ -175,89 +175,83 @@ end
 
 local VERB = { cross = "crosses", touch = "touches", overlap = "overlaps" }
 
--- Checks that the rings (rings[1] the outline, rings[k + 1] hole k) are simple and apart: no
--- edge comes within 'eps' of an edge of another ring or of a non-neighbouring edge of its own,
--- no two neighbouring edges (nearly) fold back onto each other; and that every hole lies inside
--- the outline and outside the other holes. Pairs of edges whose bounding boxes come within eps
--- are tested (a sweep along x); the most important problem is raised.
-local function check_rings(rings, fname, eps)
-  local ex1, ey1, ex2, ey2, ering, epos, elabel = {}, {}, {}, {}, {}, {}, {}
+-- The rings' edges (rings[1] the outline, rings[k + 1] hole k) as parallel arrays: ends x1,
+-- y1, x2, y2, ring, position in it, label, bounding box; E.n of them, E.order by left end.
+local function edges_of(rings)
+  local E = { x1 = {}, y1 = {}, x2 = {}, y2 = {}, ring = {}, pos = {}, label = {},
+              minx = {}, maxx = {}, miny = {}, maxy = {}, order = {}, n = 0 }
   local ne = 0
   for r, ring in ipairs(rings) do
     local xs, ys, labels = ring.xs, ring.ys, ring.labels
     local n = #xs
     for i = 1, n do
       local j = i % n + 1
+      local x1, y1, x2, y2 = xs[i], ys[i], xs[j], ys[j]
       ne = ne + 1
-      ex1[ne], ey1[ne], ex2[ne], ey2[ne] = xs[i], ys[i], xs[j], ys[j]
-      ering[ne], epos[ne], elabel[ne] = r, i, labels[i]
+      E.x1[ne], E.y1[ne], E.x2[ne], E.y2[ne] = x1, y1, x2, y2
+      E.ring[ne], E.pos[ne], E.label[ne] = r, i, labels[i]
+      E.minx[ne], E.maxx[ne] = x1 < x2 and x1 or x2, x1 < x2 and x2 or x1
+      E.miny[ne], E.maxy[ne] = y1 < y2 and y1 or y2, y1 < y2 and y2 or y1
+      E.order[ne] = ne
     end
   end
-  local minx, maxx, miny, maxy, order = {}, {}, {}, {}, {}
-  for e = 1, ne do
-    local x1, x2, y1, y2 = ex1[e], ex2[e], ey1[e], ey2[e]
-    minx[e], maxx[e] = x1 < x2 and x1 or x2, x1 < x2 and x2 or x1
-    miny[e], maxy[e] = y1 < y2 and y1 or y2, y1 < y2 and y2 or y1
-    order[e] = e
-  end
-  sort(order, function(a, b)
+  E.n = ne
+  local minx = E.minx
+  sort(E.order, function(a, b)
     if minx[a] ~= minx[b] then return minx[a] < minx[b] end
     return a < b
   end)
-  local best
-  for s = 1, ne do
-    local e = order[s]
-    local re = ering[e]
-    local ax, ay, bx, by = ex1[e], ey1[e], ex2[e], ey2[e]
-    local xe, ylo, yhi = maxx[e] + eps, miny[e] - eps, maxy[e] + eps
-    for t = s + 1, ne do
-      local f = order[t]
-      if minx[f] > xe then break end
-      if miny[f] <= yhi and maxy[f] >= ylo then
-        local rf = ering[f]
-        local cx, cy, dx, dy = ex1[f], ey1[f], ex2[f], ey2[f]
-        local n = #rings[re].xs
-        local pe, pf = epos[e], epos[f]
-        local kind
-        if re == rf and (pe % n + 1 == pf or pf % n + 1 == pe) then
-          -- neighbours share a point s: wrong if they (nearly) fold back onto each other, the
-          -- far end of one, more than eps from s, within eps of the other
-          local sx, sy, qx, qy, wx, wy
-          if pe % n + 1 == pf then
-            sx, sy, qx, qy, wx, wy = bx, by, ax, ay, dx, dy
-          else
-            sx, sy, qx, qy, wx, wy = ax, ay, bx, by, cx, cy
-          end
-          local qs, ws = (qx - sx) ^ 2 + (qy - sy) ^ 2, (wx - sx) ^ 2 + (wy - sy) ^ 2
-          if (ws > eps * eps and pdist(wx, wy, ax, ay, bx, by) <= eps)
-              or (qs > eps * eps and pdist(qx, qy, cx, cy, dx, dy) <= eps) then
-            kind = "overlap"
-          end
-        else
-          kind = meet(ax, ay, bx, by, cx, cy, dx, dy)
-          if not kind and (pdist(cx, cy, ax, ay, bx, by) <= eps
-              or pdist(dx, dy, ax, ay, bx, by) <= eps or pdist(ax, ay, cx, cy, dx, dy) <= eps
-              or pdist(bx, by, cx, cy, dx, dy) <= eps) then
-            kind = "touch"
-          end
-        end
-        if kind then
-          local r1, r2, l1, l2 = re, rf, elabel[e], elabel[f]
-          if r1 > r2 or (r1 == r2 and l1 > l2) then r1, r2, l1, l2 = r2, r1, l2, l1 end
-          local rank
-          if r1 == r2 then
-            rank = r1 == 1 and SELF_OUTLINE or SELF_HOLE
-          else
-            rank = r1 == 1 and HOLE_OUTLINE or HOLE_HOLE
-          end
-          local p = { rank, r1 - 1, r2 - 1, l1, l2, VERB[kind] }
-          if better(p, best) then best = p end
-        end
-      end
+  return E
+end
+
+-- What is wrong between edges e and f of E (n: the edges of e's ring), or nil: two
+-- neighbours that (nearly) fold back onto each other "overlap", others "cross" or "touch"
+-- (within eps).
+local function edge_pair(E, e, f, n, eps)
+  local ax, ay, bx, by = E.x1[e], E.y1[e], E.x2[e], E.y2[e]
+  local cx, cy, dx, dy = E.x1[f], E.y1[f], E.x2[f], E.y2[f]
+  local pe, pf = E.pos[e], E.pos[f]
+  if E.ring[e] == E.ring[f] and (pe % n + 1 == pf or pf % n + 1 == pe) then
+    -- neighbours share a point s: wrong if the far end of one, more than eps from s, is
+    -- within eps of the other
+    local sx, sy, qx, qy, wx, wy
+    if pe % n + 1 == pf then
+      sx, sy, qx, qy, wx, wy = bx, by, ax, ay, dx, dy
+    else
+      sx, sy, qx, qy, wx, wy = ax, ay, bx, by, cx, cy
     end
+    local qs, ws = (qx - sx) ^ 2 + (qy - sy) ^ 2, (wx - sx) ^ 2 + (wy - sy) ^ 2
+    if (ws > eps * eps and pdist(wx, wy, ax, ay, bx, by) <= eps)
+        or (qs > eps * eps and pdist(qx, qy, cx, cy, dx, dy) <= eps) then
+      return "overlap"
+    end
+    return nil
   end
-  if best then report(fname, best) end
-  -- no boundaries meet: each hole is wholly inside or outside each other ring
+  local kind = meet(ax, ay, bx, by, cx, cy, dx, dy)
+  if not kind and (pdist(cx, cy, ax, ay, bx, by) <= eps
+      or pdist(dx, dy, ax, ay, bx, by) <= eps or pdist(ax, ay, cx, cy, dx, dy) <= eps
+      or pdist(bx, by, cx, cy, dx, dy) <= eps) then
+    kind = "touch"
+  end
+  return kind
+end
+
+-- The problem 'kind' between edges e and f, as better() and report() take it.
+local function pair_problem(E, e, f, kind)
+  local r1, r2, l1, l2 = E.ring[e], E.ring[f], E.label[e], E.label[f]
+  if r1 > r2 or (r1 == r2 and l1 > l2) then r1, r2, l1, l2 = r2, r1, l2, l1 end
+  local rank
+  if r1 == r2 then
+    rank = r1 == 1 and SELF_OUTLINE or SELF_HOLE
+  else
+    rank = r1 == 1 and HOLE_OUTLINE or HOLE_HOLE
+  end
+  return { rank, r1 - 1, r2 - 1, l1, l2, VERB[kind] }
+end
+
+-- Once no boundaries meet, each hole is wholly inside or outside each other ring: every hole
+-- must be inside the outline and outside the other holes.
+local function check_nesting(rings, fname)
   local outline = rings[1]
   for r = 2, #rings do
     if not inside(rings[r].xs[1], rings[r].ys[1], outline.xs, outline.ys) then
@@ -274,6 +268,35 @@ local function check_rings(rings, fname, eps)
       end
     end
   end
+end
+
+-- Checks that the rings are simple and apart: no edge comes within 'eps' of an edge of
+-- another ring or of a non-neighbouring edge of its own, no two neighbouring edges (nearly)
+-- fold back onto each other; and that every hole lies inside the outline and outside the other
+-- holes. Pairs of edges whose bounding boxes come within eps are tested (a sweep along x); the
+-- most important problem is raised.
+local function check_rings(rings, fname, eps)
+  local E = edges_of(rings)
+  local order, minx, miny, maxy = E.order, E.minx, E.miny, E.maxy
+  local best
+  for s = 1, E.n do
+    local e = order[s]
+    local xe, ylo, yhi = E.maxx[e] + eps, miny[e] - eps, maxy[e] + eps
+    local n = #rings[E.ring[e]].xs
+    for t = s + 1, E.n do
+      local f = order[t]
+      if minx[f] > xe then break end
+      if miny[f] <= yhi and maxy[f] >= ylo then
+        local kind = edge_pair(E, e, f, n, eps)
+        if kind then
+          local p = pair_problem(E, e, f, kind)
+          if better(p, best) then best = p end
+        end
+      end
+    end
+  end
+  if best then report(fname, best) end
+  check_nesting(rings, fname)
 end
 
 local function bounds(ring)
