@@ -544,79 +544,106 @@ static double coop_edge_cost(void *self, uint32_t from, uint32_t to, double base
   return cq->q.domain.edge_cost(cq->q.domain.self, a, b, base);
 }
 
+/* Can query cq run as a cooperative search on 's'? */
+static int coop_valid(const astar_coop_query *cq, const astar_search *s) {
+  const astar_grid_query *q = &cq->q;
+  return !(cq->resv == NULL || cq->back == NULL || cq->back == s || q->theta || q->radius != 0 ||
+           q->size_w > 1 || q->size_h > 1 || q->goals != NULL || q->within >= 0 ||
+           q->overlay != NULL || q->h_fn != NULL || !goodtime(cq->t0) || cq->window < 0 ||
+           cq->window > ASTAR_COOP_TMAX - cq->t0 - 1 || !(cq->wait_cost >= 0) ||
+           !(cq->wait_cost <= ASTAR_NUM_MAX) ||
+           (cq->unit > ASTAR_COOP_UNIT_MAX && cq->unit != NONE));
+}
+
+/* The query's working memory, made by its first search. */
+static int coop_work(astar_coop_query *cq) {
+  astar_coop_work *w;
+  astar_mem m;
+  if (cq->w != NULL) return 0;
+  m.fn = cq->alloc; m.ud = cq->ud; m.allocs = 0;
+  if (m.fn == NULL) return ASTAR_EINVAL;
+  w = (astar_coop_work *)astar__alloc(&m, sizeof *w);
+  if (w == NULL) return ASTAR_ENOMEM;
+  memset(w, 0, sizeof *w);
+  w->mem = m;
+  cq->w = w;
+  return 0;
+}
+
+/* ASTAR_BLOCKED if another unit holds the start at t0 (cq->blocked 1) or
+** the goal for good (2), naming it in cq->blocker; else 0. */
+static int ends_held(astar_coop_query *cq, int sx, int sy, int gx, int gy) {
+  uint32_t who = astar_resv_holder(cq->resv, sx, sy, cq->t0);
+  const cent *c;
+  if (OTHER(who, cq->unit)) { cq->blocked = 1; cq->blocker = who; return ASTAR_BLOCKED; }
+  c = cfind(cq->resv, gx, gy);
+  if (c != NULL && OTHER(c->hold, cq->unit)) {
+    cq->blocked = 2; cq->blocker = c->hold;
+    return ASTAR_BLOCKED;
+  }
+  return 0;
+}
+
+/* The backward search that gives the heuristic: q's moves, reversed, from
+** the goal (WHCA*: from a target on the grid path). */
+static int coop_back(astar_grid *g, astar_coop_query *cq, int sx, int sy, int gx, int gy,
+                     uint32_t goal) {
+  astar_coop_work *w = cq->w;
+  int qx, qy, rc;
+  w->dq = 0;
+  w->qnode = goal;
+  w->ntail = 0;
+  if (cq->window > 0 && (rc = window_target(g, cq, sx, sy, gx, gy)) != 0) return rc;
+  w->bq = cq->q;
+  w->bq.params.max_cost = HUGE_VAL;
+  astar_grid_cell(g, w->qnode, &qx, &qy);
+  return astar_grid_back_begin(g, cq->back, &w->bq, qx, qy, sx, sy);
+}
+
+/* When the goal is free for good (after the last time another unit is
+** there), the least a step costs, and the last time the table knows. */
+static void coop_times(astar_grid *g, astar_coop_query *cq, int gx, int gy) {
+  astar_coop_work *w = cq->w;
+  const cent *c = cfind(cq->resv, gx, gy);
+  long t;
+  w->tfree = cq->t0;
+  for (t = c != NULL ? c->last : -1; t > cq->t0; t--) {
+    size_t i = sfind(cq->resv, gx, gy, t);
+    if (i != NONE && OTHER(cq->resv->st[i].unit, cq->unit)) { w->tfree = t + 1; break; }
+  }
+  w->tstep = g->nlinks > 0 || cq->q.domain.edge_cost != NULL ? 0 : astar_grid_min_cost(g);
+  if (cq->wait_cost < w->tstep) w->tstep = cq->wait_cost;
+  /* after the table's last time nothing changes: later times are one */
+  cq->tcap = astar_resv_last(cq->resv) + 1;
+  if (cq->tcap < cq->t0) cq->tcap = cq->t0;
+}
+
 int astar_coop_begin(astar_grid *g, astar_search *s, astar_coop_query *cq, int sx, int sy,
                      int gx, int gy) {
   astar_grid_query *q = &cq->q;
-  astar_coop_work *w = cq->w;
-  uint32_t start, goal, who;
+  astar_coop_work *w;
+  uint32_t start, goal;
   double d;
   int rc;
   cq->blocked = 0;
   cq->blocker = NONE;
   cq->err = 0;
-  if (cq->resv == NULL || cq->back == NULL || cq->back == s || q->theta || q->radius != 0 ||
-      q->size_w > 1 || q->size_h > 1 || q->goals != NULL || q->within >= 0 ||
-      q->overlay != NULL || q->h_fn != NULL || !goodtime(cq->t0) || cq->window < 0 ||
-      cq->window > ASTAR_COOP_TMAX - cq->t0 - 1 || !(cq->wait_cost >= 0) ||
-      !(cq->wait_cost <= ASTAR_NUM_MAX) || (cq->unit > ASTAR_COOP_UNIT_MAX && cq->unit != NONE))
-    return ASTAR_EINVAL;
-  if (w == NULL) {
-    astar_mem m;
-    m.fn = cq->alloc; m.ud = cq->ud; m.allocs = 0;
-    if (m.fn == NULL) return ASTAR_EINVAL;
-    w = (astar_coop_work *)astar__alloc(&m, sizeof *w);
-    if (w == NULL) return ASTAR_ENOMEM;
-    memset(w, 0, sizeof *w);
-    w->mem = m;
-    cq->w = w;
-  }
+  if (!coop_valid(cq, s)) return ASTAR_EINVAL;
+  if ((rc = coop_work(cq)) != 0) return rc;
+  w = cq->w;
   q->jump = ASTAR_JUMP_NEVER;
   cq->sx = sx; cq->sy = sy; cq->gx = gx; cq->gy = gy;
   rc = astar_grid_prepare(g, q, sx, sy, gx, gy, &start, &goal);
   if (rc == ASTAR_BLOCKED) cq->blocked = q->blocked;
   if (rc != 0) return rc;
   cq->gnode = goal;
-  who = astar_resv_holder(cq->resv, sx, sy, cq->t0);
-  if (OTHER(who, cq->unit)) { cq->blocked = 1; cq->blocker = who; return ASTAR_BLOCKED; }
-  {
-    const cent *c = cfind(cq->resv, gx, gy);
-    if (c != NULL && OTHER(c->hold, cq->unit)) {
-      cq->blocked = 2; cq->blocker = c->hold;
-      return ASTAR_BLOCKED;
-    }
-  }
-  /* the backward search: q's moves, reversed, from the goal (WHCA*: from a
-  ** target on the grid path) */
-  w->dq = 0;
-  w->qnode = goal;
-  w->ntail = 0;
-  if (cq->window > 0 && (rc = window_target(g, cq, sx, sy, gx, gy)) != 0) return rc;
-  w->bq = *q;
-  w->bq.params.max_cost = HUGE_VAL;
-  {
-    int qx, qy;
-    astar_grid_cell(g, w->qnode, &qx, &qy);
-    rc = astar_grid_back_begin(g, cq->back, &w->bq, qx, qy, sx, sy);
-  }
-  if (rc != 0) return rc;
+  if ((rc = ends_held(cq, sx, sy, gx, gy)) != 0 ||
+      (rc = coop_back(g, cq, sx, sy, gx, gy, goal)) != 0)
+    return rc;
   d = dist(cq, start);
   if (cq->err) return cq->err;
   if (d == HUGE_VAL) return ASTAR_NO_PATH;
-  /* the goal is free for good after the last time another unit is there */
-  {
-    const cent *c = cfind(cq->resv, gx, gy);
-    long t;
-    w->tfree = cq->t0;
-    for (t = c != NULL ? c->last : -1; t > cq->t0; t--) {
-      size_t i = sfind(cq->resv, gx, gy, t);
-      if (i != NONE && OTHER(cq->resv->st[i].unit, cq->unit)) { w->tfree = t + 1; break; }
-    }
-    w->tstep = g->nlinks > 0 || q->domain.edge_cost != NULL ? 0 : astar_grid_min_cost(g);
-    if (cq->wait_cost < w->tstep) w->tstep = cq->wait_cost;
-  }
-  /* after the table's last time nothing changes: later times are one */
-  cq->tcap = astar_resv_last(cq->resv) + 1;
-  if (cq->tcap < cq->t0) cq->tcap = cq->t0;
+  coop_times(g, cq, gx, gy);
   /* a new numbering of states (the table keeps its memory) */
   w->nstate = 0;
   if (++w->stamp == 0) {
