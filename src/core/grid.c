@@ -789,40 +789,40 @@ static int may_reach(astar_grid *g, const astar_grid_query *q, uint32_t start,
   return 0;
 }
 
-int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
-                       int gx, int gy, uint32_t *start, uint32_t *goal) {
+/* Are the query's ends and options ones the grid can search? With several
+** goals, (gx, gy) becomes the first. */
+static int query_valid(const astar_grid *g, const astar_grid_query *q, int sx, int sy,
+                       int *gx, int *gy) {
   size_t i;
-  int any = 0;
   if (q->goals != NULL) {
-    if (q->ngoals == 0) return ASTAR_EINVAL;
-    gx = q->goals[0]; gy = q->goals[1];
+    if (q->ngoals == 0) return 0;
+    *gx = q->goals[0]; *gy = q->goals[1];
     for (i = 0; i < q->ngoals; i++) {
       int x = q->goals[2 * i], y = q->goals[2 * i + 1];
-      if (x < 0 || y < 0 || x >= g->w || y >= g->h) return ASTAR_EINVAL;
+      if (x < 0 || y < 0 || x >= g->w || y >= g->h) return 0;
     }
   }
-  if (sx < 0 || sy < 0 || gx < 0 || gy < 0 || sx >= g->w || gx >= g->w ||
-      sy >= g->h || gy >= g->h || q->diagonal < ASTAR_DIAG_NO_CORNER_CUTTING ||
-      q->diagonal > ASTAR_DIAG_ONE_OBSTACLE || q->heuristic < -1 ||
-      q->heuristic > ASTAR_H_ZERO || q->within != q->within)
-    return ASTAR_EINVAL;
-  if (q->heuristic == -1)
-    q->heuristic = q->theta ? ASTAR_H_EUCLIDEAN
-                 : q->diagonal == ASTAR_DIAG_NEVER ? ASTAR_H_MANHATTAN : ASTAR_H_OCTILE;
-  q->grid = g;
-  q->gx = gx; q->gy = gy;
-  q->goal = astar_grid_node(g, gx, gy);
-  q->hscale = astar_grid_min_cost(g);
-  q->fitkey = fitkey(q);
+  return !(sx < 0 || sy < 0 || *gx < 0 || *gy < 0 || sx >= g->w || *gx >= g->w ||
+           sy >= g->h || *gy >= g->h || q->diagonal < ASTAR_DIAG_NO_CORNER_CUTTING ||
+           q->diagonal > ASTAR_DIAG_ONE_OBSTACLE || q->heuristic < -1 ||
+           q->heuristic > ASTAR_H_ZERO || q->within != q->within);
+}
+
+/* Do the query's options go together on this grid (q->fitkey set)? */
+static int options_valid(const astar_grid *g, const astar_grid_query *q) {
   if (q->fitkey == -1 || (q->theta && q->fitkey < 0) ||
       ((g->hex || g->wrap) && (q->fitkey != 0 || q->theta)))
-    return ASTAR_EINVAL;
+    return 0;
   if (q->theta && (q->cost_fn != NULL || q->heuristic == ASTAR_H_OCTILE ||
                    q->heuristic == ASTAR_H_MANHATTAN))
-    return ASTAR_EINVAL;                         /* they overestimate straight lines */
-  if (q->theta && q->overlay != NULL) return ASTAR_EINVAL;   /* lines are priced by cells */
-  if (q->overlay != NULL && !(q->overlay_scale >= 0 && q->overlay_scale <= ASTAR_NUM_MAX))
-    return ASTAR_EINVAL;
+    return 0;                                    /* they overestimate straight lines */
+  if (q->theta && q->overlay != NULL) return 0;  /* lines are priced by cells */
+  return q->overlay == NULL || (q->overlay_scale >= 0 && q->overlay_scale <= ASTAR_NUM_MAX);
+}
+
+/* Whether the query jumps (q->jps: 0 no, 1 JPS, 2 JPS+, 3 between cost
+** boundaries, 4 the same with tables), and what that needs of the grid. */
+static int choose_jump(astar_grid *g, astar_grid_query *q) {
   q->jps = q->jump && q->params.algorithm == ASTAR_ALG_ASTAR && q->cost_fn == NULL &&
            q->within < 0 && !q->params.partial && q->fitkey == 0 && !q->theta &&
            q->overlay == NULL && !g->hex && !g->wrap;
@@ -834,6 +834,11 @@ int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
     q->jps++;
   }
   if (q->jps >= 3 && !g->frozen) astar__keep_make(g, q->diagonal);
+  return 0;
+}
+
+/* The engine's view of the query: its functions over the grid. */
+static void set_domain(astar_grid *g, astar_grid_query *q) {
   q->domain.nnodes = (uint32_t)g->ncell;
   q->domain.expand = g->hex ? hex_expand : g->wrap ? wrap_expand : q->jps ? astar__jps_expand
                      : q->theta ? grid_expand_theta
@@ -856,20 +861,45 @@ int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
   q->domain.is_goal = (q->goals != NULL || q->within >= 0) ? grid_is_goal : NULL;
   q->domain.edge_cost = q->cost_fn != NULL ? grid_edge_cost : NULL;
   q->domain.self = q;
-  *start = astar_grid_node(g, sx, sy);
-  *goal = q->goal;
+}
+
+/* q->blocked: 1 if the start is blocked (or the unit does not fit there), 2
+** if every goal is, else 0. */
+static int ends_blocked(const astar_grid *g, astar_grid_query *q, uint32_t start,
+                        uint32_t goal) {
+  int any = 0;
+  size_t i;
   if (q->goals != NULL) {
-    for (i = 0; i < q->ngoals; i++) {
+    for (i = 0; i < q->ngoals && !any; i++) {
       uint32_t gn = astar_grid_node(g, q->goals[2 * i], q->goals[2 * i + 1]);
       if ((g->cell[gn] > 0 && (q->fitkey == 0 || fits(q, gn))) || q->within >= 0) any = 1;
     }
-    if (q->domain.is_goal != NULL) *goal = ASTAR_NONE;
   } else {
-    any = (g->cell[*goal] > 0 && (q->fitkey == 0 || fits(q, *goal))) || q->within >= 0;
+    any = (g->cell[goal] > 0 && (q->fitkey == 0 || fits(q, goal))) || q->within >= 0;
   }
-  q->blocked = g->cell[*start] <= 0 || (q->fitkey != 0 && !fits(q, *start)) ? 1
+  q->blocked = g->cell[start] <= 0 || (q->fitkey != 0 && !fits(q, start)) ? 1
                : !any ? 2 : 0;
-  if (q->blocked) return ASTAR_BLOCKED;
+  return q->blocked;
+}
+
+int astar_grid_prepare(astar_grid *g, astar_grid_query *q, int sx, int sy,
+                       int gx, int gy, uint32_t *start, uint32_t *goal) {
+  int rc;
+  if (!query_valid(g, q, sx, sy, &gx, &gy)) return ASTAR_EINVAL;
+  if (q->heuristic == -1)
+    q->heuristic = q->theta ? ASTAR_H_EUCLIDEAN
+                 : q->diagonal == ASTAR_DIAG_NEVER ? ASTAR_H_MANHATTAN : ASTAR_H_OCTILE;
+  q->grid = g;
+  q->gx = gx; q->gy = gy;
+  q->goal = astar_grid_node(g, gx, gy);
+  q->hscale = astar_grid_min_cost(g);
+  q->fitkey = fitkey(q);
+  if (!options_valid(g, q)) return ASTAR_EINVAL;
+  if ((rc = choose_jump(g, q)) != 0) return rc;
+  set_domain(g, q);
+  *start = astar_grid_node(g, sx, sy);
+  *goal = q->goals != NULL && q->domain.is_goal != NULL ? ASTAR_NONE : q->goal;
+  if (ends_blocked(g, q, *start, q->goal)) return ASTAR_BLOCKED;
   return may_reach(g, q, *start, *goal) ? 0 : ASTAR_NO_PATH;
 }
 
