@@ -6,14 +6,15 @@ local ok, system = pcall(require, "system")
 B.now = (ok and system.monotime) or os.clock
 B.dir = os.getenv("ASTAR_MOVINGAI") or "../shared/benchmarks/movingai"
 
--- The command line: `--name value` sets opts.name (a number) where opts has a default for it,
--- anything else is a map name ("set/name"); names default to the list given.
+-- The command line: `--name value` sets opts.name where opts has a default for it (a number,
+-- or a string where the default is one), anything else is a map name ("set/name"); names
+-- default to the list given.
 function B.args(opts, names)
   local given, i = {}, 1
   while arg[i] do
     local name = arg[i]:match("^%-%-(.+)$")
     if name and opts[name] ~= nil then
-      opts[name] = tonumber(arg[i + 1])
+      opts[name] = type(opts[name]) == "string" and arg[i + 1] or tonumber(arg[i + 1])
       i = i + 1
     else
       given[#given + 1] = arg[i]
