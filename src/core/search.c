@@ -454,12 +454,13 @@ static int cheaper(double g, double g0) {
   return g < g0 - fabs(g0) * 0x1p-44;
 }
 
-/* Relaxes the edges the domain wrote for record 'cur'. */
-static int relax(astar_search *s, uint32_t cur, int n) {
+/* Relaxes the edges the domain wrote for record 'cur'; 'callback' and
+** 'anyangle': has the domain an edge_cost and a shortcut? (constants in
+** relax(), so that the plain copy has no branch on them) */
+HOT int relax_as(astar_search *s, uint32_t cur, int n, const int callback, const int anyangle) {
   const astar_edge *e = s->edges;
   const astar_domain *d = s->d;    /* read once: the stores below may alias it */
   const int useh = s->needh, alg = s->p.algorithm;
-  const int callback = d->edge_cost != NULL, anyangle = d->shortcut != NULL;
   const double g0 = s->pool[cur].g, max_cost = s->p.max_cost;
   int i;
   for (i = 0; i < n; i++) {
@@ -515,6 +516,12 @@ static int relax(astar_search *s, uint32_t cur, int n) {
     }
   }
   return 0;
+}
+
+static int relax(astar_search *s, uint32_t cur, int n) {
+  const astar_domain *d = s->d;
+  if (d->edge_cost == NULL && d->shortcut == NULL) return relax_as(s, cur, n, 0, 0);
+  return relax_as(s, cur, n, d->edge_cost != NULL, d->shortcut != NULL);
 }
 
 static int finish(astar_search *s, int status) {
