@@ -39,6 +39,22 @@ static int goodcost(double c) {
   return c == 0.0 || (c > 0.0 && c <= ASTAR_NUM_MAX);
 }
 
+/*
+** The reciprocal of the stride s for astar__grid_xy: with 2^l >= s, shift
+** = 32 + l and mul = floor(2^shift / s) + 1 = 2^shift / s + e (0 < e <= 1),
+** c * mul / 2^shift = c / s + c * e / 2^shift. A padded cell c is below
+** 2^30 (w * h <= 2^28, so (w + 2) * (h + 2) < 3 * 2^28 + 8), so the excess
+** is below 2^30 / 2^(32 + l) <= 1 / (4 s), which never carries c / s past
+** the next integer (its fraction is at most (s - 1) / s): the floor is
+** exact. And c * mul < 2^30 * (2^33 + 1) < 2^64.
+*/
+void astar__grid_reciprocal(astar_grid *g) {
+  unsigned l = 0;
+  while (((size_t)1 << l) < g->stride) l++;
+  g->xy_shift = 32 + l;
+  g->xy_mul = ((uint64_t)1 << g->xy_shift) / g->stride + 1;
+}
+
 static size_t at(const astar_grid *g, int x, int y) {
   return (size_t)(y + 1) * g->stride + (size_t)(x + 1);
 }
@@ -66,7 +82,7 @@ int astar_grid_new(astar_grid **out, int w, int h, double cost,
   g->mem = m;
   g->w = w; g->h = h;
   g->stride = (size_t)w + 2;
-  g->inv_stride = 1.0 / (double)g->stride;
+  astar__grid_reciprocal(g);
   g->ncell = ncell;
   g->version = 0;
   g->topo = 0;

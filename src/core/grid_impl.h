@@ -23,7 +23,8 @@ struct astar_grid {
   astar_mem mem;
   int w, h;
   size_t stride;       /* w + 2 */
-  double inv_stride;   /* 1 / stride (astar__grid_xy) */
+  uint64_t xy_mul;     /* c / stride = c * xy_mul >> xy_shift (astar__grid_xy) */
+  unsigned xy_shift;
   size_t ncell;        /* (w + 2) * (h + 2) */
   double *cell;        /* cost, 0 = blocked (the border is blocked) */
   double min_cost;     /* smallest walkable cost, valid unless min_dirty */
@@ -250,14 +251,14 @@ static inline int astar__diag_ok(int policy, int a, int b) {
   }
 }
 
+/* grid.c: sets g->xy_mul and g->xy_shift for g->stride. */
+void astar__grid_reciprocal(astar_grid *g);
 /* Padded cell c's column *x and row *y. A division of 64 bits costs 40-90
 ** cycles on some machines, and every expansion and heuristic does one: a
-** multiplication by the reciprocal instead, off by at most one (c < 2^32,
-** so the rounding error is below 2^-20), then mended. */
+** multiplication by the reciprocal instead (astar__grid_reciprocal), exact
+** for every cell of a grid. */
 static inline void astar__grid_xy(const astar_grid *g, size_t c, long *x, long *y) {
-  size_t q = (size_t)((double)c * g->inv_stride);
-  if (q * g->stride > c) q--;
-  else if (c - q * g->stride >= g->stride) q++;
+  size_t q = (size_t)(((uint64_t)c * g->xy_mul) >> g->xy_shift);
   *x = (long)(c - q * g->stride);
   *y = (long)q;
 }
