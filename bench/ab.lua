@@ -2,7 +2,7 @@
 -- for changes too small to see across runs on a noisy machine.
 --
 --   lua5.4 bench/ab.lua [--rounds R] [--limit N] [--prepare 1] [--opts lua-table]
---                       DIR_A DIR_B set/name
+--                       [--terrain SEED [--every N]] DIR_A DIR_B set/name
 --
 -- DIR_A and DIR_B are directories holding astar/core.so (build/5.4, or the same of another
 -- worktree: `git worktree add /tmp/b HEAD~1 && make -C /tmp/b build/5.4/astar/core.so`).
@@ -11,15 +11,17 @@
 -- pass each, A and B take R turns each (default 20), in the order ABBA..., each turn every
 -- query of the scenario file (or its first N). Prints the algorithm each side ran (the last
 -- query's), each side's fastest and mean turn in µs a query, and B's time over A's; both
--- must find the same costs, or it stops. On this machine two
+-- must find the same costs, or it stops. --terrain lays grid_bench's terrain patches
+-- (bench/common's B.terrain) over the map first. On this machine two
 -- copies of one build came out within 1% of each other on the mean (2026-11-29).
 local B = require "bench.common"
 
-local opts, rest = B.args({ rounds = 20, limit = math.huge, prepare = 0, opts = "{}" }, {})
+local opts, rest = B.args({ rounds = 20, limit = math.huge, prepare = 0, opts = "{}",
+                           terrain = 0, every = 400 }, {})
 local findopts = assert(load("return " .. opts.opts))()
 local dir_a, dir_b, name = rest[1], rest[2], rest[3]
 if not name then
-  io.stderr:write("usage: ab.lua [--rounds R] [--limit N] [--prepare 1] [--opts T] DIR_A DIR_B set/name\n")
+  io.stderr:write("usage: ab.lua [--rounds R] [--limit N] [--prepare 1] [--opts T] [--terrain S [--every N]] DIR_A DIR_B set/name\n")
   os.exit(2)
 end
 
@@ -46,6 +48,7 @@ local function side(so_dir, label)
   package.cpath = so_dir .. "/?.so;" .. base
   local astar = require "astar"
   local grid = assert(astar.grid.load_movingai(B.dir .. "/" .. name .. ".map"))
+  if opts.terrain > 0 then B.terrain(grid, opts.terrain, opts.every) end
   if opts.prepare == 1 then grid:prepare(findopts.diagonal) end
   local scen = assert(astar.load_scenarios(B.dir .. "/" .. name .. ".map.scen"))
   local last = scen[#scen]

@@ -49,4 +49,25 @@ function B.random_links(grid, n, link)
   end
 end
 
+-- Lays seeded terrain over grid (the same on every run and VM, from a Park-Miller generator):
+-- with 'scatter' P, each walkable cell costs 3 with probability P; otherwise rectangles of
+-- 4-24 cells a side with costs 1-9, one per 'every' cells (default 400), over walkable cells.
+function B.terrain(grid, seed, every, scatter)
+  local s, w, h = seed % 2147483646 + 1, grid:size()
+  local function rnd(n) s = s * 16807 % 2147483647; return s % n end
+  for y = 1, scatter and h or 0 do
+    for x = 1, w do
+      if grid:get(x, y) and rnd(1000000) < scatter * 1000000 then grid:set(x, y, 3) end
+    end
+  end
+  for _ = 1, scatter and 0 or math.floor(w * h / (every or 400)) do
+    local x, y, pw, ph, c = rnd(w) + 1, rnd(h) + 1, rnd(21) + 4, rnd(21) + 4, rnd(9) + 1
+    for yy = y, math.min(h, y + ph - 1) do
+      for xx = x, math.min(w, x + pw - 1) do
+        if grid:get(xx, yy) then grid:set(xx, yy, c) end
+      end
+    end
+  end
+end
+
 return B

@@ -19,11 +19,9 @@
 -- Each map's scenarios are run once to warm up, then R times timed; the
 -- fastest pass is reported (the machines are shared and noisy).
 local astar = require "astar"
+local B = require "bench.common"
 
-local ok, system = pcall(require, "system")       -- lua-system comes with busted
-local now = (ok and system.monotime) or os.clock
-
-local dir = os.getenv("ASTAR_MOVINGAI") or "../shared/benchmarks/movingai"
+local now, dir = B.now, B.dir
 local limit, rep, opts, maps, prepare, terrain, every = math.huge, 3, nil, {}, false, nil, 400
 local scatter, save
 local i = 1
@@ -59,23 +57,7 @@ print(("%-22s %7s %10s %10s %10s %8s %10s"):format(
 
 for _, name in ipairs(maps) do
   local grid = assert(astar.grid.load_movingai(dir .. "/" .. name .. ".map"))
-  if terrain then
-    local s, w, h = terrain % 2147483646 + 1, grid:size()
-    local function rnd(n) s = s * 16807 % 2147483647; return s % n end
-    for y = 1, scatter and h or 0 do
-      for x = 1, w do
-        if grid:get(x, y) and rnd(1000000) < scatter * 1000000 then grid:set(x, y, 3) end
-      end
-    end
-    for _ = 1, scatter and 0 or math.floor(w * h / every) do
-      local x, y, pw, ph, c = rnd(w) + 1, rnd(h) + 1, rnd(21) + 4, rnd(21) + 4, rnd(9) + 1
-      for yy = y, math.min(h, y + ph - 1) do
-        for xx = x, math.min(w, x + pw - 1) do
-          if grid:get(xx, yy) then grid:set(xx, yy, c) end
-        end
-      end
-    end
-  end
+  if terrain then B.terrain(grid, terrain, every, scatter) end
   if save then
     local w, h = grid:size()
     local out = assert(io.open(save .. "/" .. name:gsub("/", "_") .. ".map", "w"))
