@@ -21,7 +21,8 @@ local opts, rest = B.args({ rounds = 20, limit = math.huge, prepare = 0, opts = 
 local findopts = assert(load("return " .. opts.opts))()
 local dir_a, dir_b, name = rest[1], rest[2], rest[3]
 if not name then
-  io.stderr:write("usage: ab.lua [--rounds R] [--limit N] [--prepare 1] [--opts T] [--terrain S [--every N]] DIR_A DIR_B set/name\n")
+  io.stderr:write("usage: ab.lua [--rounds R] [--limit N] [--prepare 1] [--opts T]"
+    .. " [--terrain S [--every N]] DIR_A DIR_B set/name\n")
   os.exit(2)
 end
 
