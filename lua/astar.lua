@@ -103,23 +103,33 @@ local function show_point(x, y)
   return y == nil and ("node " .. show(x)) or ("(" .. show(x) .. ", " .. show(y) .. ")")
 end
 
+-- Raises find-style errors unless self is a Grid and path (when given, or 'required') a
+-- Path whose points all lie on it; 'fname' names the method in the messages.
+local function grid_path(self, path, fname, required)
+  if getmetatable(self) ~= core.Grid_mt then
+    error(("calling '%s' on bad self (astar.Grid expected, got %s)"):format(fname, type(self)), 0)
+  end
+  if path == nil and not required then return end
+  if getmetatable(path) ~= core.Path_mt then
+    error(("bad argument #1 to '%s' (astar.Path expected, got %s)"):format(fname, type(path)), 0)
+  end
+  local w, h = self:size()
+  for i, x, y in path:points() do
+    if not fits(x, y, w, h) then
+      error(("bad argument #1 to '%s' (a grid Path that fits this %dx%d grid expected: "
+        .. "point %d is %s)"):format(fname, w, h, i, show_point(x, y)), 0)
+    end
+  end
+end
+
 -- grid:render and grid:splice are documented with the Grid (src/lua/grid.c).
 function Grid.render(self, path)
-  if getmetatable(self) ~= core.Grid_mt then
-    error(("calling 'render' on bad self (astar.Grid expected, got %s)"):format(type(self)), 0)
-  end
-  if path ~= nil and getmetatable(path) ~= core.Path_mt then
-    error(("bad argument #1 to 'render' (astar.Path expected, got %s)"):format(type(path)), 0)
-  end
+  grid_path(self, path, "render")
   local w, h = self:size()
   local marks = {}
   if path ~= nil then
     local n = #path
     for i, x, y in path:points() do
-      if not fits(x, y, w, h) then
-        error(("bad argument #1 to 'render' (a grid Path that fits this %dx%d grid expected: "
-          .. "point %d is %s)"):format(w, h, i, show_point(x, y)), 0)
-      end
       marks[(y - 1) * w + x] = (i == 1 and "S") or (i == n and "G") or "*"
     end
   end
@@ -144,25 +154,11 @@ function Grid.render(self, path)
   return table.concat(lines, "\n")
 end
 
-function Grid.splice(self, path, at, n, opts)
-  if getmetatable(self) ~= core.Grid_mt then
-    error(("calling 'splice' on bad self (astar.Grid expected, got %s)"):format(type(self)), 0)
-  end
-  if getmetatable(path) ~= core.Path_mt then
-    error(("bad argument #1 to 'splice' (astar.Path expected, got %s)"):format(type(path)), 0)
-  end
-  local len = #path
+-- splice's arguments after the path, checked: at, n, the ratio, and find's options (a copy
+-- without 'ratio' when it was given).
+local function splice_args(path, at, n, opts)
+  local show, len, ratio = scheduler.show, #path, 3
   at, n = at or 1, n or 8
-  local show = scheduler.show
-  do
-    local w, h = self:size()
-    for i, x, y in path:points() do
-      if not fits(x, y, w, h) then
-        error(("bad argument #1 to 'splice' (a grid Path that fits this %dx%d grid expected: "
-          .. "point %d is %s)"):format(w, h, i, show_point(x, y)), 0)
-      end
-    end
-  end
   if type(at) ~= "number" or at % 1 ~= 0 or at < 1 or at > len then
     error(("bad argument #2 to 'splice' (index out of range: %s not in [1, %d])")
       :format(show(at), len), 0)
@@ -170,36 +166,27 @@ function Grid.splice(self, path, at, n, opts)
   if type(n) ~= "number" or n ~= n or n % 1 ~= 0 or n < 1 then
     error(("bad argument #3 to 'splice' (n must be an integer >= 1, got %s)"):format(show(n)), 0)
   end
-  local ratio = 3
-  if opts ~= nil then
-    if type(opts) ~= "table" then
-      error(("bad argument #4 to 'splice' (table expected, got %s)"):format(type(opts)), 0)
-    end
-    for _, k in ipairs({ "goals", "within", "partial" }) do
-      if opts[k] ~= nil then
-        error(("bad argument #4 to 'splice' (option '%s' does not apply to splice)"):format(k), 0)
-      end
-    end
-    core.grid_splice_options(opts, 4)              -- find's rules, splice's messages
-    if opts.ratio ~= nil then
-      ratio = opts.ratio
-      local copy = {}
-      for k, v in pairs(opts) do if k ~= "ratio" then copy[k] = v end end
-      opts = copy
+  if opts == nil then return at, n, ratio, nil end
+  if type(opts) ~= "table" then
+    error(("bad argument #4 to 'splice' (table expected, got %s)"):format(type(opts)), 0)
+  end
+  for _, k in ipairs({ "goals", "within", "partial" }) do
+    if opts[k] ~= nil then
+      error(("bad argument #4 to 'splice' (option '%s' does not apply to splice)"):format(k), 0)
     end
   end
-  local ax, ay = path:get(at)
-  local gx, gy = path:get(len)
-  local k = math.min(at + n, len)
-  while k < len and not self:walkable(path:get(k)) do k = k + 1 end
-  local kx, ky = path:get(k)
-  local detour = self:find(ax, ay, kx, ky, opts)
-  if not detour or #detour - 1 > ratio * (k - at) then
-    return self:find(ax, ay, gx, gy, opts)
-  end
-  -- the kept tail, by cell: if the detour meets it beyond k, join it there
-  -- (a shortest detour that crosses the tail would otherwise make a loop)
-  local w = self:size()
+  core.grid_splice_options(opts, 4)                -- find's rules, splice's messages
+  if opts.ratio == nil then return at, n, ratio, opts end
+  local copy = {}
+  for k, v in pairs(opts) do if k ~= "ratio" then copy[k] = v end end
+  return at, n, opts.ratio, copy
+end
+
+-- The points of the detour from path's point at, followed by the path's tail from point k on:
+-- if the detour meets the tail beyond k, it joins it there (a shortest detour that crosses the
+-- tail would otherwise make a loop).
+local function joined(self, path, k, detour)
+  local w, len = self:size(), #path
   local tail = {}
   for i = len, k, -1 do
     local x, y = path:get(i)
@@ -217,7 +204,25 @@ function Grid.splice(self, path, at, n, opts)
     points[#points + 1] = x
     points[#points + 1] = y
   end
-  local spliced = self:to_path(points, opts and opts.diagonal, opts and opts.cost)
+  return points
+end
+
+function Grid.splice(self, path, at, n, opts)
+  grid_path(self, path, "splice", true)
+  local ratio
+  at, n, ratio, opts = splice_args(path, at, n, opts)
+  local len = #path
+  local ax, ay = path:get(at)
+  local gx, gy = path:get(len)
+  local k = math.min(at + n, len)
+  while k < len and not self:walkable(path:get(k)) do k = k + 1 end
+  local kx, ky = path:get(k)
+  local detour = self:find(ax, ay, kx, ky, opts)
+  if not detour or #detour - 1 > ratio * (k - at) then
+    return self:find(ax, ay, gx, gy, opts)
+  end
+  local spliced = self:to_path(joined(self, path, k, detour), opts and opts.diagonal,
+                               opts and opts.cost)
   if not spliced then return self:find(ax, ay, gx, gy, opts) end
   return spliced
 end
