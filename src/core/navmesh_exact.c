@@ -464,6 +464,9 @@ typedef struct view {
   double ax, ay, bx, by, rx, ry, g;
   uint32_t u, v, root;
   int cornu, cornv;
+  /* for the far edges (far_edge): the node's polygon, the half-edge after
+  ** its own (leaving v), and pturn's slots for bends at u and at v */
+  uint32_t poly, hv1, slotu, slotv;
 } view;
 
 /* Does node n reach the point (tx, ty) of its polygon: straight through its
@@ -522,7 +525,7 @@ static inline uint32_t vat(uint32_t a0, uint32_t e, uint32_t k, uint32_t j) {
 ** right of the right ray (r to b) lies outside the cone, where only a bend at
 ** b would see it: it gives nothing, no part of it in the cone and, its ends
 ** more than eps times any edge's length from the ray's line, no way along it
-** either (pexpand's tests), unless b is a corner. Such edges come first: if
+** either (far_edge's tests), unless b is a corner. Such edges come first: if
 ** V(1) is clearly right (then b is inside e, no corner), the far chain of the
 ** convex polygon crosses the ray's line once, and the vertices clearly right
 ** are a prefix; if b = V(1) (on the line) is no corner and V(2) is clearly
@@ -557,100 +560,124 @@ static void far_range(const astar_navmesh *m, const pnode *n, uint32_t a0, uint3
   }
 }
 
+/* Far edge h (to the next half-edge hw) lies on the line of node n's root,
+** within eps: if it lies in the cone, the way goes along it (palong, unless
+** it starts at the root itself) and *done is set. */
+static int along_root(astar_navmesh_query *q, uint32_t ni, const pnode *n, const view *vw,
+                      uint32_t h, uint32_t hw, int *done) {
+  const astar_navmesh *m = q->mesh;
+  double px = HX(m, h), py = HY(m, h), wx = HX(m, hw), wy = HY(m, hw);
+  int nearp = (px - n->rx) * (px - n->rx) + (py - n->ry) * (py - n->ry) <=
+              (wx - n->rx) * (wx - n->rx) + (wy - n->ry) * (wy - n->ry);
+  double zx = nearp ? px : wx, zy = nearp ? py : wy, len = len2d(wx - px, wy - py);
+  *done = cross2(vw->bx - n->rx, vw->by - n->ry, zx - n->rx, zy - n->ry) >= -m->eps * len &&
+          cross2(vw->ax - n->rx, vw->ay - n->ry, zx - n->rx, zy - n->ry) <= m->eps * len;
+  if (*done && m->hv[nearp ? h : hw] != n->root)
+    return palong(q, ni, n->rx, n->ry, n->root, n->g, h, vw->poly);
+  return 0;
+}
+
+/* Far edge h (to hw) outside the cone beyond the ray through the interval's
+** left end ('left') or right end, which is a corner: the path bends there,
+** along the edge if it lies on a line through the corner (palong: such an
+** edge needs all its polygons), else into the part [o0, o1] of it (ce). */
+static int bend(astar_navmesh_query *q, uint32_t ni, const pnode *n, view *vw, uint32_t h,
+                uint32_t hw, const cedge *ce, double o0, double o1, int left) {
+  const astar_navmesh *m = q->mesh;
+  double px = HX(m, h), py = HY(m, h), wx = HX(m, hw), wy = HY(m, hw);
+  double x = left ? vw->ax : vw->bx, y = left ? vw->ay : vw->by;
+  double e2 = m->eps * m->eps * ((wx - px) * (wx - px) + (wy - py) * (wy - py));
+  double c = cross2(wx - px, wy - py, x - px, y - py), g = n->g + len2d(x - n->rx, y - n->ry);
+  if (c * c <= e2) return palong(q, ni, x, y, left ? vw->u : vw->v, g, h, vw->poly);
+  return pturn(q, ni, left ? n->he : vw->hv1, g, ce, 1 - o1, 1 - o0,
+               left ? &vw->slotu : &vw->slotv);
+}
+
+/* What far edge h (to the next half-edge hw) of node n's polygon gives: the
+** part of it inside the cone as a child, or a way along it, and the parts
+** outside the cone round a corner at either end of the interval (bend). */
+static int far_edge(astar_navmesh_query *q, uint32_t ni, const pnode *n, view *vw, uint32_t h,
+                    uint32_t hw) {
+  const astar_navmesh *m = q->mesh;
+  double px = HX(m, h), py = HY(m, h), wx = HX(m, hw), wy = HY(m, hw);
+  double A, B, C, D, lo, hi, r0, r1, l0, l1, o0, o1, c;
+  /* |cross| <= eps |edge|, squared: no square root for the edges that are not */
+  double e2 = m->eps * m->eps * ((wx - px) * (wx - px) + (wy - py) * (wy - py));
+  cedge ce;
+  int rc, done;
+  c = cross2(wx - px, wy - py, n->rx - px, n->ry - py);
+  if (c * c <= e2) {
+    if ((rc = along_root(q, ni, n, vw, h, hw, &done)) != 0 || done) return rc;
+    /* on the root's line but outside the cone: all of it lies beyond one ray,
+    ** where only a bend at that end of the interval sees it (below; issue 15) */
+  }
+  A = cross2(vw->bx - n->rx, vw->by - n->ry, px - n->rx, py - n->ry);  /* >= 0: left of right ray */
+  B = cross2(vw->bx - n->rx, vw->by - n->ry, wx - n->rx, wy - n->ry);
+  C = -cross2(vw->ax - n->rx, vw->ay - n->ry, px - n->rx, py - n->ry); /* >= 0: right of left ray */
+  D = -cross2(vw->ax - n->rx, vw->ay - n->ry, wx - n->rx, wy - n->ry);
+  across(m, h, px, py, wx, wy, &ce);
+  halfrange(A, B, &r0, &r1);                     /* where the edge is inside each ray */
+  halfrange(C, D, &l0, &l1);
+  lo = r0 > l0 ? r0 : l0;                        /* not fmax/fmin: calls, and */
+  hi = r1 < l1 ? r1 : l1;                        /* no NaN can come here */
+  /* in the twin half-edge (w -> p) fractions are 1 - s */
+  if (hi - lo > 1e-12 &&
+      (rc = pchild(q, ni, n->rx, n->ry, n->root, n->slot, n->g, &ce, 1 - hi, 1 - lo)) != 0)
+    return rc;
+  if (vw->cornv && outside(r0, r1, &o0, &o1) &&
+      (rc = bend(q, ni, n, vw, h, hw, &ce, o0, o1, 0)) != 0)
+    return rc;
+  if (vw->cornu && outside(l0, l1, &o0, &o1)) return bend(q, ni, n, vw, h, hw, &ce, o0, o1, 1);
+  return 0;
+}
+
+/* The interval node ni's view of its polygon: the ends of its interval,
+** which of them are corners, and the rest of vw that the far edges read. */
+static void view_of(const astar_navmesh_query *q, const pnode *n, uint32_t a0, uint32_t k,
+                    view *vw) {
+  const astar_navmesh *m = q->mesh;
+  double ex, ey;
+  vw->poly = n->poly;
+  vw->hv1 = vat(a0, n->he - a0, k, 1);             /* the edge's next: P's leaving v */
+  vw->u = m->hv[n->he]; vw->v = m->hv[vw->hv1];
+  ex = HX(m, vw->hv1) - HX(m, n->he); ey = HY(m, vw->hv1) - HY(m, n->he);
+  vw->ax = HX(m, n->he) + n->tl * ex; vw->ay = HY(m, n->he) + n->tl * ey;   /* left end (u) */
+  vw->bx = HX(m, n->he) + n->tr * ex; vw->by = HY(m, n->he) + n->tr * ey;   /* right end (v) */
+  if (n->tl == 0) vw->ax = HX(m, n->he), vw->ay = HY(m, n->he);
+  if (n->tr == 1) vw->bx = HX(m, vw->hv1), vw->by = HY(m, vw->hv1);
+  vw->cornu = n->tl == 0 && corner(q, vw->u);
+  vw->cornv = n->tr == 1 && corner(q, vw->v);
+  vw->slotu = vw->slotv = NONE;
+}
+
 static int pexpand(astar_navmesh_query *q, uint32_t ni) {
   const astar_navmesh *m = q->mesh;
   pnode n = PN(q)[ni];
   uint32_t P = n.poly, a0 = m->pstart[P], k = m->pstart[P + 1] - a0, j, jlo, jhi, h;
-  uint32_t u, v, hv1, slotu = NONE, slotv = NONE;
-  double ax, ay, bx, by, ex, ey;
-  int cornu, cornv, rc;
+  view vw;
+  int rc;
   if (n.kind == PN_POINT) return pseen(q, ni, &n);  /* a start or a corner */
   if (n.kind == PN_LINK) return plinkend(q, ni);
-  hv1 = vat(a0, n.he - a0, k, 1);                  /* the edge's next: P's leaving v */
-  u = m->hv[n.he]; v = m->hv[hv1];
-  ex = HX(m, hv1) - HX(m, n.he); ey = HY(m, hv1) - HY(m, n.he);
-  ax = HX(m, n.he) + n.tl * ex; ay = HY(m, n.he) + n.tl * ey;     /* left end (toward u) */
-  bx = HX(m, n.he) + n.tr * ex; by = HY(m, n.he) + n.tr * ey;     /* right end (toward v) */
-  if (n.tl == 0) ax = HX(m, n.he), ay = HY(m, n.he);
-  if (n.tr == 1) bx = HX(m, hv1), by = HY(m, hv1);
-  cornu = n.tl == 0 && corner(q, u);
-  cornv = n.tr == 1 && corner(q, v);
-  {
-    view vw;
-    vw.ax = ax; vw.ay = ay; vw.bx = bx; vw.by = by; vw.u = u; vw.v = v;
-    vw.cornu = cornu; vw.cornv = cornv;
-    if (ingoal(q, P)) {
-      if (reach(m, &n, &vw, q->w->gx, q->w->gy) &&
-          (rc = pfinal(q, ni, vw.rx, vw.ry, vw.root, vw.g, P)) != 0)
-        return rc;
-      /* a way that goes on out of the goal's polygon is longer than from
-      ** where it enters straight to the goal (the polygon is convex) */
-      if (m->nlk == 0) return 0;
-    }
-    if (m->lks != NULL && (rc = pexpand_links(q, ni, &n, &vw)) != 0) return rc;
+  view_of(q, &n, a0, k, &vw);
+  if (ingoal(q, P)) {
+    if (reach(m, &n, &vw, q->w->gx, q->w->gy) &&
+        (rc = pfinal(q, ni, vw.rx, vw.ry, vw.root, vw.g, P)) != 0)
+      return rc;
+    /* a way that goes on out of the goal's polygon is longer than from
+    ** where it enters straight to the goal (the polygon is convex) */
+    if (m->nlk == 0) return 0;
   }
+  if (m->lks != NULL && (rc = pexpand_links(q, ni, &n, &vw)) != 0) return rc;
   {
     double av[2], bv[2];
-    av[0] = ax; av[1] = ay; bv[0] = bx; bv[1] = by;
-    far_range(m, &n, a0, k, av, bv, cornu, cornv, &jlo, &jhi);
+    av[0] = vw.ax; av[1] = vw.ay; bv[0] = vw.bx; bv[1] = vw.by;
+    far_range(m, &n, a0, k, av, bv, vw.cornu, vw.cornv, &jlo, &jhi);
   }
   h = vat(a0, n.he - a0, k, jlo - 1);              /* far edge jlo - 1 */
   for (j = jlo; j <= jhi; j++) {                    /* the far edges, right to left */
-    uint32_t hw;
-    double px, py, wx, wy, A, B, C, D, lo, hi, r0, r1, l0, l1, o0, o1, e2, c;
-    cedge ce;
     h = h + 1 < a0 + k ? h + 1 : a0;
-    if (!open_edge(q, h)) continue;
-    hw = h + 1 < a0 + k ? h + 1 : a0;
-    px = HX(m, h); py = HY(m, h); wx = HX(m, hw); wy = HY(m, hw);
-    /* |cross| <= eps |edge|, squared: no square root for the edges that are not */
-    e2 = m->eps * m->eps * ((wx - px) * (wx - px) + (wy - py) * (wy - py));
-    c = cross2(wx - px, wy - py, n.rx - px, n.ry - py);
-    if (c * c <= e2) {
-      int nearp = (px - n.rx) * (px - n.rx) + (py - n.ry) * (py - n.ry) <=
-                  (wx - n.rx) * (wx - n.rx) + (wy - n.ry) * (wy - n.ry);
-      double zx = nearp ? px : wx, zy = nearp ? py : wy, len = len2d(wx - px, wy - py);
-      if (cross2(bx - n.rx, by - n.ry, zx - n.rx, zy - n.ry) >= -m->eps * len &&
-          cross2(ax - n.rx, ay - n.ry, zx - n.rx, zy - n.ry) <= m->eps * len) {
-        if (m->hv[nearp ? h : hw] != n.root &&
-            (rc = palong(q, ni, n.rx, n.ry, n.root, n.g, h, P)) != 0)
-          return rc;
-        continue;                                  /* along the root's line */
-      }
-      /* on the root's line but outside the cone: all of it lies beyond one ray,
-      ** where only a bend at that end of the interval sees it (below; issue 15) */
-    }
-    A = cross2(bx - n.rx, by - n.ry, px - n.rx, py - n.ry);    /* >= 0: left of right ray */
-    B = cross2(bx - n.rx, by - n.ry, wx - n.rx, wy - n.ry);
-    C = -cross2(ax - n.rx, ay - n.ry, px - n.rx, py - n.ry);   /* >= 0: right of left ray */
-    D = -cross2(ax - n.rx, ay - n.ry, wx - n.rx, wy - n.ry);
-    across(m, h, px, py, wx, wy, &ce);
-    halfrange(A, B, &r0, &r1);                     /* where the edge is inside each ray */
-    halfrange(C, D, &l0, &l1);
-    lo = r0 > l0 ? r0 : l0;                        /* not fmax/fmin: calls, and */
-    hi = r1 < l1 ? r1 : l1;                        /* no NaN can come here */
-    /* in the twin half-edge (w -> p) fractions are 1 - s */
-    if (hi - lo > 1e-12 &&
-        (rc = pchild(q, ni, n.rx, n.ry, n.root, n.slot, n.g, &ce, 1 - hi, 1 - lo)) != 0)
+    if (open_edge(q, h) && (rc = far_edge(q, ni, &n, &vw, h, h + 1 < a0 + k ? h + 1 : a0)) != 0)
       return rc;
-    /* outside the cone: the path bends at the interval's end, if it is a corner; an
-    ** edge on a line through that corner needs all its polygons (pcorner) */
-    if (cornv && outside(r0, r1, &o0, &o1)) {
-      c = cross2(wx - px, wy - py, bx - px, by - py);
-      if (c * c <= e2) {
-        if ((rc = palong(q, ni, bx, by, v, n.g + len2d(bx - n.rx, by - n.ry), h, P)) != 0)
-          return rc;
-      } else if ((rc = pturn(q, ni, hv1, n.g + len2d(bx - n.rx, by - n.ry),
-                             &ce, 1 - o1, 1 - o0, &slotv)) != 0) return rc;
-    }
-    if (cornu && outside(l0, l1, &o0, &o1)) {
-      c = cross2(wx - px, wy - py, ax - px, ay - py);
-      if (c * c <= e2) {
-        if ((rc = palong(q, ni, ax, ay, u, n.g + len2d(ax - n.rx, ay - n.ry), h, P)) != 0)
-          return rc;
-      } else if ((rc = pturn(q, ni, n.he, n.g + len2d(ax - n.rx, ay - n.ry), &ce,
-                           1 - o1, 1 - o0, &slotu)) != 0) return rc;
-    }
   }
   return 0;
 }
