@@ -2,10 +2,11 @@
 ** test_grid_xy.c - a padded cell's column and row (astar__grid_xy), which
 ** every expansion and heuristic of a grid search works out by multiplying
 ** with the stride's reciprocal instead of dividing. Checked against the
-** division: every stride up to 5000 and strides near each power of two up
-** to the widest grid (2^28 cells in one row: widths 2^p - 2 .. 2^p + 2), at the cells either side of
-** every row's start near the largest cell index a grid of that stride can
-** have, and at random cells below it. Built and run by `make ctest`.
+** division: every stride up to 5000, and strides near each power of two up
+** to the widest grid (2^28 cells in one row: widths 2^p - 2 .. 2^p + 2), at
+** the cells either side of every row's start near the largest cell index a
+** grid of that stride can have, and at random cells below it. Built and run
+** by `make ctest`.
 */
 #include <stdint.h>
 #include <string.h>
@@ -17,6 +18,13 @@ static uint64_t rng_state = 2026;
 static uint64_t rnd(uint64_t n) {
   rng_state = rng_state * 6364136223846793005u + 1442695040888963407u;
   return (rng_state >> 11) % n;
+}
+
+/* Does astar__grid_xy differ from the division at cell c? */
+static int off(const astar_grid *g, uint64_t c) {
+  long x, y;
+  astar__grid_xy(g, (size_t)c, &x, &y);
+  return (uint64_t)y != c / g->stride || (uint64_t)x != c % g->stride;
 }
 
 /* Cells of a grid of this stride at which astar__grid_xy differs from the
@@ -33,18 +41,9 @@ static long wrong(size_t stride, int random) {
   astar__grid_reciprocal(&g);
   for (r = rows > 40 ? rows - 40 : 1; r <= rows; r++) {
     uint64_t c;
-    for (c = r * stride - 2; c <= r * stride + 1 && c < top; c++) {
-      long x, y;
-      astar__grid_xy(&g, (size_t)c, &x, &y);
-      bad += (uint64_t)y != c / stride || (uint64_t)x != c % stride;
-    }
+    for (c = r * stride - 2; c <= r * stride + 1 && c < top; c++) bad += off(&g, c);
   }
-  for (i = 0; i < random; i++) {
-    const uint64_t c = rnd(top);
-    long x, y;
-    astar__grid_xy(&g, (size_t)c, &x, &y);
-    bad += (uint64_t)y != c / stride || (uint64_t)x != c % stride;
-  }
+  for (i = 0; i < random; i++) bad += off(&g, rnd(top));
   return bad;
 }
 

@@ -560,35 +560,41 @@ static void far_range(const astar_navmesh *m, const pnode *n, uint32_t a0, uint3
   }
 }
 
-/* Far edge h (to the next half-edge hw) lies on the line of node n's root,
-** within eps: if it lies in the cone, the way goes along it (palong, unless
-** it starts at the root itself) and *done is set. */
+/* A far edge: half-edge h from (px, py) to the next one's start (wx, wy),
+** hw; e2 = (eps |edge|)^2, so that |cross| <= eps |edge| needs no square
+** root for the edges that are not near a line. */
+typedef struct fedge {
+  uint32_t h, hw;
+  double px, py, wx, wy, e2;
+} fedge;
+
+/* Far edge f lies on the line of node n's root, within eps: if it lies in
+** the cone, the way goes along it (palong, unless it starts at the root
+** itself) and *done is set. */
 static int along_root(astar_navmesh_query *q, uint32_t ni, const pnode *n, const view *vw,
-                      uint32_t h, uint32_t hw, int *done) {
+                      const fedge *f, int *done) {
   const astar_navmesh *m = q->mesh;
-  double px = HX(m, h), py = HY(m, h), wx = HX(m, hw), wy = HY(m, hw);
-  int nearp = (px - n->rx) * (px - n->rx) + (py - n->ry) * (py - n->ry) <=
-              (wx - n->rx) * (wx - n->rx) + (wy - n->ry) * (wy - n->ry);
-  double zx = nearp ? px : wx, zy = nearp ? py : wy, len = len2d(wx - px, wy - py);
+  int nearp = (f->px - n->rx) * (f->px - n->rx) + (f->py - n->ry) * (f->py - n->ry) <=
+              (f->wx - n->rx) * (f->wx - n->rx) + (f->wy - n->ry) * (f->wy - n->ry);
+  double zx = nearp ? f->px : f->wx, zy = nearp ? f->py : f->wy;
+  double len = len2d(f->wx - f->px, f->wy - f->py);
   *done = cross2(vw->bx - n->rx, vw->by - n->ry, zx - n->rx, zy - n->ry) >= -m->eps * len &&
           cross2(vw->ax - n->rx, vw->ay - n->ry, zx - n->rx, zy - n->ry) <= m->eps * len;
-  if (*done && m->hv[nearp ? h : hw] != n->root)
-    return palong(q, ni, n->rx, n->ry, n->root, n->g, h, vw->poly);
+  if (*done && m->hv[nearp ? f->h : f->hw] != n->root)
+    return palong(q, ni, n->rx, n->ry, n->root, n->g, f->h, vw->poly);
   return 0;
 }
 
-/* Far edge h (to hw) outside the cone beyond the ray through the interval's
-** left end ('left') or right end, which is a corner: the path bends there,
-** along the edge if it lies on a line through the corner (palong: such an
-** edge needs all its polygons), else into the part [o0, o1] of it (ce). */
-static int bend(astar_navmesh_query *q, uint32_t ni, const pnode *n, view *vw, uint32_t h,
-                uint32_t hw, const cedge *ce, double o0, double o1, int left) {
-  const astar_navmesh *m = q->mesh;
-  double px = HX(m, h), py = HY(m, h), wx = HX(m, hw), wy = HY(m, hw);
+/* Far edge f outside the cone beyond the ray through the interval's left
+** end ('left') or right end, which is a corner: the path bends there, along
+** the edge if it lies on a line through the corner (palong: such an edge
+** needs all its polygons), else into the part [o0, o1] of it (ce). */
+static int bend(astar_navmesh_query *q, uint32_t ni, const pnode *n, view *vw, const fedge *f,
+                const cedge *ce, double o0, double o1, int left) {
   double x = left ? vw->ax : vw->bx, y = left ? vw->ay : vw->by;
-  double e2 = m->eps * m->eps * ((wx - px) * (wx - px) + (wy - py) * (wy - py));
-  double c = cross2(wx - px, wy - py, x - px, y - py), g = n->g + len2d(x - n->rx, y - n->ry);
-  if (c * c <= e2) return palong(q, ni, x, y, left ? vw->u : vw->v, g, h, vw->poly);
+  double c = cross2(f->wx - f->px, f->wy - f->py, x - f->px, y - f->py);
+  double g = n->g + len2d(x - n->rx, y - n->ry);
+  if (c * c <= f->e2) return palong(q, ni, x, y, left ? vw->u : vw->v, g, f->h, vw->poly);
   return pturn(q, ni, left ? n->he : vw->hv1, g, ce, 1 - o1, 1 - o0,
                left ? &vw->slotu : &vw->slotv);
 }
@@ -599,15 +605,16 @@ static int bend(astar_navmesh_query *q, uint32_t ni, const pnode *n, view *vw, u
 static int far_edge(astar_navmesh_query *q, uint32_t ni, const pnode *n, view *vw, uint32_t h,
                     uint32_t hw) {
   const astar_navmesh *m = q->mesh;
-  double px = HX(m, h), py = HY(m, h), wx = HX(m, hw), wy = HY(m, hw);
+  const double px = HX(m, h), py = HY(m, h), wx = HX(m, hw), wy = HY(m, hw);
   double A, B, C, D, lo, hi, r0, r1, l0, l1, o0, o1, c;
-  /* |cross| <= eps |edge|, squared: no square root for the edges that are not */
-  double e2 = m->eps * m->eps * ((wx - px) * (wx - px) + (wy - py) * (wy - py));
+  fedge f;
   cedge ce;
   int rc, done;
+  f.h = h; f.hw = hw; f.px = px; f.py = py; f.wx = wx; f.wy = wy;
+  f.e2 = m->eps * m->eps * ((wx - px) * (wx - px) + (wy - py) * (wy - py));
   c = cross2(wx - px, wy - py, n->rx - px, n->ry - py);
-  if (c * c <= e2) {
-    if ((rc = along_root(q, ni, n, vw, h, hw, &done)) != 0 || done) return rc;
+  if (c * c <= f.e2) {
+    if ((rc = along_root(q, ni, n, vw, &f, &done)) != 0 || done) return rc;
     /* on the root's line but outside the cone: all of it lies beyond one ray,
     ** where only a bend at that end of the interval sees it (below; issue 15) */
   }
@@ -624,10 +631,9 @@ static int far_edge(astar_navmesh_query *q, uint32_t ni, const pnode *n, view *v
   if (hi - lo > 1e-12 &&
       (rc = pchild(q, ni, n->rx, n->ry, n->root, n->slot, n->g, &ce, 1 - hi, 1 - lo)) != 0)
     return rc;
-  if (vw->cornv && outside(r0, r1, &o0, &o1) &&
-      (rc = bend(q, ni, n, vw, h, hw, &ce, o0, o1, 0)) != 0)
+  if (vw->cornv && outside(r0, r1, &o0, &o1) && (rc = bend(q, ni, n, vw, &f, &ce, o0, o1, 0)) != 0)
     return rc;
-  if (vw->cornu && outside(l0, l1, &o0, &o1)) return bend(q, ni, n, vw, h, hw, &ce, o0, o1, 1);
+  if (vw->cornu && outside(l0, l1, &o0, &o1)) return bend(q, ni, n, vw, &f, &ce, o0, o1, 1);
   return 0;
 }
 
