@@ -270,7 +270,8 @@ layout_check() {
 # added to the machine). Its risks are those of any ILP32 build (32-bit size_t, pointers and
 # LuaJIT's lua_Integer) and of its floating point (SSE2, as chosen above): this builds
 # 32-bit LuaJIT for Linux from the same Debian source, the core with the x86 DLL's flags, and
-# runs every spec with it. Not Windows, but the same 32-bit data model and arithmetic.
+# runs every spec with it (where the kernel runs 32-bit programs: below). Not Windows, but the
+# same 32-bit data model and arithmetic.
 L32=$W/linux32
 
 cmd_test32() {
@@ -284,7 +285,8 @@ cmd_test32() {
   fi
   # Some kernels run no 32-bit x86 program ("Exec format error": built without IA32
   # emulation, as a machine of 2026-11-29 was). There the core above, built for i386 with
-  # the x86 DLL's flags (warnings as errors under WERROR), is all this can check.
+  # the x86 DLL's flags (warnings as errors under WERROR), is all this can check; the probe
+  # is the smallest 32-bit program, so that its failure says only that.
   printf 'int main(void) { return 0; }\n' > "$W/logs/probe32.c"
   if ! gcc -m32 -o "$W/logs/probe32" "$W/logs/probe32.c" || ! "$W/logs/probe32" 2>/dev/null; then
     say "test32: this kernel cannot run 32-bit x86 programs; the core built for i386, the specs NOT run"
