@@ -363,9 +363,15 @@ int astar_search_begin_multi(astar_search *s, const astar_domain *d,
   s->needh = d->heuristic != NULL && (s->useh || p->partial);
   /* Closed nodes are final when h is consistent (the built-in heuristics);
   ** Dijkstra and A* with weight 1 reopen anyway, so that a user heuristic
-  ** that is admissible but not consistent still gives shortest paths. */
-  s->reopen = (p->algorithm == ASTAR_ALG_ASTAR && p->weight == 1.0) ||
-              p->algorithm == ASTAR_ALG_DIJKSTRA;
+  ** that is admissible but not consistent still gives shortest paths. Not
+  ** any-angle searches (a shortcut hook): a line found later can make a
+  ** closed node cheaper there, and the nodes already given it as their
+  ** parent by a line from it would keep their old costs, above the price of
+  ** their own way back (the search fuzzer's finding, seed
+  ** theta_reopened_parent). Theta* closes nodes for good; with a
+  ** consistent h its paths still cost no more than the best path of steps. */
+  s->reopen = ((p->algorithm == ASTAR_ALG_ASTAR && p->weight == 1.0) ||
+               p->algorithm == ASTAR_ALG_DIJKSTRA) && d->shortcut == NULL;
   for (i = 0; i < n; i++) {
     double g = g0 != NULL ? g0[i] : 0.0, h;
     uint32_t r;
