@@ -1131,9 +1131,16 @@ function H.isolated(code)
   -- io.popen runs sh on POSIX, cmd.exe on Windows (no `;`, no `$?`: delayed !ERRORLEVEL!)
   local shell = package.config:sub(1, 1) == "\\" and 'cmd /v:on /c "%s %s 2>&1 & echo EXIT=!ERRORLEVEL!"'
     or '%s %s 2>&1; echo "EXIT=$?"'
-  local p = assert(io.popen(shell:format(H.interpreter(), file), "r"))
-  local out = p:read("*a")
-  p:close()
+  local out
+  for _ = 1, 2 do
+    local p = assert(io.popen(shell:format(H.interpreter(), file), "r"))
+    out = p:read("*a")
+    p:close()
+    -- Nothing at all, not even the shell's EXIT line, means the shell never ran (once in a CI
+    -- run under wine, 2026-11-29, with three other jobs running): try once more. A child that
+    -- fails still prints that line, and fails the check below.
+    if out ~= "" then break end
+  end
   os.remove(file)
   local ended = out:find("\nISOLATED-END\n", 1, true) ~= nil and out:find("\nEXIT=0\n", 1, true) ~= nil
   return ended, out
